@@ -1,0 +1,40 @@
+/**
+ * The service's resources over one transport: `api.invoices.list(businessId, …)`.
+ */
+import type {BkClient} from './client.js'
+import {Auth} from './resources/auth.js'
+import {Bills} from './resources/bills.js'
+import {Businesses} from './resources/businesses.js'
+import {Documents} from './resources/documents.js'
+import {Invoices} from './resources/invoices.js'
+import {JournalEntries} from './resources/journal-entries.js'
+import {Refunds} from './resources/refunds.js'
+import {Tasks} from './resources/tasks.js'
+import {Transactions} from './resources/transactions.js'
+import {Webhooks} from './resources/webhooks.js'
+
+export class Api {
+  readonly auth: Auth
+  readonly bills: Bills
+  readonly businesses: Businesses
+  readonly documents: Documents
+  readonly invoices: Invoices
+  readonly journalEntries: JournalEntries
+  readonly refunds: Refunds
+  readonly tasks: Tasks
+  readonly transactions: Transactions
+  readonly webhooks: Webhooks
+
+  constructor(readonly client: BkClient) {
+    this.auth = new Auth(client)
+    this.bills = new Bills(client)
+    this.businesses = new Businesses(client)
+    this.documents = new Documents(client)
+    this.invoices = new Invoices(client)
+    this.journalEntries = new JournalEntries(client)
+    this.refunds = new Refunds(client)
+    this.tasks = new Tasks(client)
+    this.transactions = new Transactions(client)
+    this.webhooks = new Webhooks(client)
+  }
+}

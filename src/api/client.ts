@@ -1,0 +1,273 @@
+/**
+ * The transport: one undici Pool with keep-alive per base URL, the bearer token, timeouts,
+ * the retry policy, response parsing with zod, and redacted --debug traces.
+ *
+ * Retry policy (README "Reliability"): an idempotent request (GET, PATCH, DELETE) is retried on
+ * connection errors and on 429, 502, 503 and 504. A POST is retried only when the service cannot
+ * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with full
+ * jitter, and a Retry-After header is honoured.
+ */
+import {Pool} from 'undici'
+import type {z} from 'zod'
+
+import {ApiConnectionError, ApiTimeoutError, ResponseShapeError, errorFromResponse} from './errors.js'
+import {redactHeaders, redactText, redactValue} from './redact.js'
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string>
+
+/** Supplies bearer tokens; `renew` is called once when the service answers 401. */
+export interface TokenSource {
+  get(): Promise<string>
+  renew?(): Promise<string>
+}
+
+export interface ClientOptions {
+  baseUrl: string
+  token?: TokenSource | undefined
+  timeoutMs?: number
+  maxRetries?: number
+  /** Base of the exponential backoff; the first retry waits up to this long. */
+  retryBaseMs?: number
+  /** Longest Retry-After bk will honour before giving up on the wait. */
+  maxRetryAfterMs?: number
+  connections?: number
+  userAgent?: string
+  debug?: ((line: string) => void) | undefined
+  /** Extra strings never to print (the client secret). */
+  secrets?: Array<string | undefined>
+}
+
+export interface RequestOptions<T> {
+  method: HttpMethod
+  path: string
+  query?: Record<string, QueryValue> | undefined
+  json?: unknown
+  form?: Record<string, string | undefined>
+  headers?: Record<string, string | undefined>
+  schema?: z.ZodType<T>
+  /** Send the bearer token (default true). */
+  auth?: boolean
+  signal?: AbortSignal | undefined
+  timeoutMs?: number
+  maxRetries?: number
+  /** A POST that is safe to send twice (the token request): retried like an idempotent request. */
+  retrySafe?: boolean
+}
+
+export interface ApiResponse<T> {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  data: T
+}
+
+const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'PATCH', 'DELETE'])
+const RETRY_STATUS_IDEMPOTENT = new Set([429, 502, 503, 504])
+const RETRY_STATUS_POST = new Set([429, 503])
+/** Errors raised before a byte of the request left: the service cannot have acted on it. */
+const NEVER_OPENED = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+
+export class BkClient {
+  readonly baseUrl: URL
+  private readonly pool: Pool
+  private readonly basePath: string
+  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> & ClientOptions
+  private readonly secrets: Set<string>
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = new URL(options.baseUrl)
+    this.basePath = this.baseUrl.pathname.replace(/\/+$/, '')
+    this.opts = {timeoutMs: 30_000, maxRetries: 3, retryBaseMs: 500, maxRetryAfterMs: 60_000, ...options}
+    this.pool = new Pool(this.baseUrl.origin, {
+      connections: options.connections ?? 8,
+      keepAliveTimeout: 10_000,
+      connect: {timeout: Math.min(this.opts.timeoutMs, 10_000)},
+    })
+    this.secrets = new Set((options.secrets ?? []).filter((s): s is string => Boolean(s)))
+  }
+
+  /** Adds a string that must never be printed (a token once it is known). */
+  addSecret(secret: string): void {
+    this.secrets.add(secret)
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close()
+  }
+
+  async request<T = unknown>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
+    const maxRetries = options.maxRetries ?? this.opts.maxRetries
+    const idempotent = IDEMPOTENT.has(options.method) || options.retrySafe === true
+    let renewed = false
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.attempt(options, attempt)
+      if (outcome.kind === 'connection-error') {
+        const {error} = outcome
+        const canRetry = idempotent || !error.maybeSent
+        if (canRetry && attempt < maxRetries) {
+          await this.sleep(this.backoff(attempt), options.signal)
+          continue
+        }
+        throw error
+      }
+      const {status, headers, body} = outcome
+      if (status === 401 && options.auth !== false && !renewed && this.opts.token?.renew) {
+        renewed = true
+        this.trace('  401: renewing the access token once')
+        this.addSecret(await this.opts.token.renew())
+        attempt--
+        continue
+      }
+      const retryable = idempotent ? RETRY_STATUS_IDEMPOTENT.has(status) : RETRY_STATUS_POST.has(status)
+      if (retryable && attempt < maxRetries) {
+        const wait = retryAfterMs(headers['retry-after']) ?? this.backoff(attempt)
+        if (wait <= this.opts.maxRetryAfterMs) {
+          await this.sleep(wait, options.signal)
+          continue
+        }
+      }
+      if (status >= 400) {
+        throw errorFromResponse({status, body, method: options.method, path: options.path, requestId: headerValue(headers['x-request-id'])})
+      }
+      return {status, headers, data: this.parse(options, body)}
+    }
+  }
+
+  get<T>(path: string, schema: z.ZodType<T>, options: Partial<RequestOptions<T>> = {}): Promise<ApiResponse<T>> {
+    return this.request({...options, method: 'GET', path, schema})
+  }
+
+  private async attempt<T>(options: RequestOptions<T>, attempt: number): Promise<
+    | {kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: unknown}
+    | {kind: 'connection-error'; error: ApiConnectionError}
+  > {
+    const headers: Record<string, string> = {accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'bk'}
+    for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v
+    let body: string | undefined
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded'
+      const form = new URLSearchParams()
+      for (const [k, v] of Object.entries(options.form)) if (v !== undefined) form.set(k, v)
+      body = form.toString()
+    } else if (options.json !== undefined) {
+      headers['content-type'] = 'application/json'
+      body = JSON.stringify(options.json)
+    }
+    if (options.auth !== false && this.opts.token) {
+      const token = await this.opts.token.get()
+      this.addSecret(token)
+      headers.authorization = `Bearer ${token}`
+    }
+    const fullPath = this.basePath + options.path + queryString(options.query)
+    const started = performance.now()
+    if (this.opts.debug) {
+      this.trace(`→ ${options.method} ${this.baseUrl.origin}${fullPath}${attempt ? ` (retry ${attempt})` : ''}`)
+      this.trace(`  headers ${JSON.stringify(redactHeaders(headers))}`)
+      if (options.form) this.trace(`  form ${JSON.stringify(redactValue(options.form))}`)
+      else if (options.json !== undefined) this.trace(`  body ${truncate(JSON.stringify(redactValue(options.json)))}`)
+    }
+    const timeout = options.timeoutMs ?? this.opts.timeoutMs
+    try {
+      const res = await this.pool.request({
+        method: options.method,
+        path: fullPath,
+        headers,
+        body: body ?? null,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: options.signal ?? null,
+      })
+      const text = await res.body.text()
+      const parsed = parseBody(text, headerValue(res.headers['content-type']))
+      if (this.opts.debug) {
+        this.trace(`← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`)
+        this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
+      }
+      return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed}
+    } catch (error) {
+      if (options.signal?.aborted) throw error
+      const code = (error as {code?: string}).code ?? ''
+      const neverOpened = NEVER_OPENED.has(code)
+      const what = `${options.method} ${options.path}`
+      this.trace(`✗ ${what}: ${code || (error as Error).message}`)
+      const message = neverOpened
+        ? `Could not connect to ${this.baseUrl.origin} (${code}) for ${what}`
+        : TIMEOUTS.has(code)
+          ? `No answer from ${this.baseUrl.origin} within ${timeout} ms for ${what}`
+          : `The connection to ${this.baseUrl.origin} broke during ${what} (${code || (error as Error).message})`
+      const Err = TIMEOUTS.has(code) ? ApiTimeoutError : ApiConnectionError
+      return {kind: 'connection-error', error: new Err(message, !neverOpened, error)}
+    }
+  }
+
+  private parse<T>(options: RequestOptions<T>, body: unknown): T {
+    if (!options.schema) return body as T
+    const result = options.schema.safeParse(body)
+    if (result.success) return result.data
+    const issue = result.error.issues[0]
+    const at = issue?.path.length ? issue.path.join('.') : '(root)'
+    throw new ResponseShapeError(`Unexpected response from ${options.method} ${options.path}: field ${at}: ${issue?.message ?? 'invalid'}`, {
+      issues: result.error.issues.slice(0, 5).map((i) => ({path: i.path.join('.'), message: i.message})),
+    })
+  }
+
+  private backoff(attempt: number): number {
+    const cap = Math.min(this.opts.retryBaseMs * 2 ** attempt, 8_000)
+    return cap / 2 + Math.random() * (cap / 2)
+  }
+
+  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.trace(`  waiting ${Math.round(ms)} ms before retrying`)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms)
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      }, {once: true})
+    })
+  }
+
+  private trace(line: string): void {
+    this.opts.debug?.(redactText(line, this.secrets))
+  }
+}
+
+function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return ''
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue
+    params.set(k, Array.isArray(v) ? v.join(',') : String(v))
+  }
+  const s = params.toString()
+  return s ? `?${s}` : ''
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined
+  if (contentType?.includes('json') || /^[[{]/.test(text.trimStart())) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return text
+    }
+  }
+  return text
+}
+
+export function retryAfterMs(value: string | string[] | undefined): number | undefined {
+  const v = headerValue(value)
+  if (v === undefined) return undefined
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000
+  const date = Date.parse(v)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+function truncate(text: string, max = 2000): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text
+}

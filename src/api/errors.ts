@@ -1,0 +1,99 @@
+/**
+ * Typed errors of the API client, all made in one factory (`errorFromResponse`), each carrying
+ * its exit code. Exit codes follow what happened to the request, never the service's own codes.
+ */
+import {BkError, ExitCode} from '../errors.js'
+
+export interface ApiErrorInit {
+  status: number
+  body: unknown
+  method: string
+  path: string
+  requestId?: string | undefined
+}
+
+export class ApiError extends BkError {
+  readonly status: number
+  readonly body: unknown
+  readonly method: string
+  readonly path: string
+  readonly requestId: string | undefined
+
+  constructor(message: string, init: ApiErrorInit, exitCode: ExitCode, code: string, hint?: string) {
+    super(message, {exitCode, code, details: {status: init.status, body: init.body}, ...(hint ? {hint} : {})})
+    this.status = init.status
+    this.body = init.body
+    this.method = init.method
+    this.path = init.path
+    this.requestId = init.requestId
+  }
+}
+
+export class AuthenticationError extends ApiError {}
+export class PermissionDeniedError extends ApiError {}
+export class NotFoundError extends ApiError {}
+export class UnprocessableError extends ApiError {}
+export class RateLimitError extends ApiError {}
+export class ServiceUnavailableError extends ApiError {}
+
+/** The request may never have reached the service, or its answer never came back. */
+export class ApiConnectionError extends BkError {
+  /** False when the connection never opened: the service cannot have acted on the request. */
+  readonly maybeSent: boolean
+  constructor(message: string, maybeSent: boolean, cause?: unknown) {
+    super(message, {
+      exitCode: ExitCode.unavailable,
+      code: maybeSent ? 'connection_lost' : 'connection_failed',
+      hint: 'Check the base URL and your network, then run the command again.',
+      cause,
+    })
+    this.maybeSent = maybeSent
+  }
+}
+
+export class ApiTimeoutError extends ApiConnectionError {}
+
+/** A response that does not have the shape the spec gives it; names the field path. */
+export class ResponseShapeError extends BkError {
+  constructor(message: string, details?: unknown) {
+    super(message, {exitCode: ExitCode.unexpected, code: 'unexpected_response', details})
+  }
+}
+
+/** Reads the service's message from either error body of the spec: {error, data} or {message, data}. */
+export function serviceMessage(body: unknown): string | undefined {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>
+    if (typeof b.error === 'string' && b.error) return b.error
+    if (typeof b.message === 'string' && b.message) return b.message
+  }
+  if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 300)
+  return undefined
+}
+
+export function errorFromResponse(init: ApiErrorInit): ApiError {
+  const said = serviceMessage(init.body)
+  const what = `${init.method} ${init.path}`
+  const msg = (fallback: string) => `${said ?? fallback} (${init.status} from ${what})`
+  switch (init.status) {
+    case 401:
+      return new AuthenticationError(msg('Unauthorized'), init, ExitCode.auth, 'unauthorized',
+        'Check the client id and secret: `bk auth status` shows where they come from.')
+    case 403:
+      return new PermissionDeniedError(msg('Forbidden'), init, ExitCode.auth, 'forbidden',
+        'The token lacks the scope or business for this action: check the profile\'s --scope and --business.')
+    case 404:
+      return new NotFoundError(msg('Not found'), init, ExitCode.notFound, 'not_found')
+    case 422:
+      return new UnprocessableError(msg('Rejected by the service'), init, ExitCode.rejected, 'rejected')
+    case 429:
+      return new RateLimitError(msg('Too many requests'), init, ExitCode.unavailable, 'rate_limited',
+        'The service kept limiting requests; wait a little and run the command again.')
+    default:
+      if (init.status >= 500) {
+        return new ServiceUnavailableError(msg('Service unavailable'), init, ExitCode.unavailable, 'unavailable',
+          'The service is unavailable; run the command again later.')
+      }
+      return new ApiError(msg('Request rejected'), init, ExitCode.rejected, 'rejected')
+  }
+}

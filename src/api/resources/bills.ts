@@ -1,0 +1,21 @@
+import type {BkClient} from '../client.js'
+import {path} from '../path.js'
+import {createBillsResponse, type BillInput, type CreateBillsResponse} from '../schemas/index.js'
+
+/** The service takes at most this many bills in one request. */
+export const MAX_BILLS_PER_REQUEST = 100
+/** The spec leaves the performed-by header unnamed; see README "Assumptions". */
+export const PERFORMED_BY_HEADER = 'x-external-entity-id'
+
+export class Bills {
+  constructor(private readonly client: BkClient) {}
+
+  async create(businessId: string, bills: BillInput[], options: {performedBy?: string | undefined; signal?: AbortSignal} = {}): Promise<CreateBillsResponse> {
+    if (bills.length > MAX_BILLS_PER_REQUEST) throw new RangeError(`at most ${MAX_BILLS_PER_REQUEST} bills per request`)
+    const res = await this.client.request({
+      method: 'POST', path: path`/v0/business/${businessId}/bills`, json: bills, schema: createBillsResponse,
+      headers: {[PERFORMED_BY_HEADER]: options.performedBy}, signal: options.signal,
+    })
+    return res.data
+  }
+}

@@ -1,0 +1,30 @@
+import type {BkClient} from '../client.js'
+import {Pager, type PagerOptions} from '../pagination.js'
+import {path} from '../path.js'
+import {business, paginated, receiptRequestConfig, type Business, type ReceiptRequestConfig, type ReceiptRequestConfigUpdate} from '../schemas/index.js'
+
+export interface ListOptions extends PagerOptions {
+  pageSize?: number | undefined
+}
+
+export class Businesses {
+  constructor(private readonly client: BkClient) {}
+
+  list(options: ListOptions = {}): Pager<Business> {
+    return new Pager(async (pageToken, signal) => {
+      const res = await this.client.request({
+        method: 'GET', path: '/v0/business', schema: paginated(business), signal,
+        query: {page_size: options.pageSize, page_token: pageToken},
+      })
+      return res.data
+    }, options)
+  }
+
+  /** PATCH …/rules/receipts: only the fields given change. */
+  async updateReceiptRules(businessId: string, update: ReceiptRequestConfigUpdate): Promise<ReceiptRequestConfig> {
+    const res = await this.client.request({
+      method: 'PATCH', path: path`/v0/business/${businessId}/rules/receipts`, json: update, schema: receiptRequestConfig,
+    })
+    return res.data
+  }
+}

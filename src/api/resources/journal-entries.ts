@@ -1,0 +1,16 @@
+import type {BkClient} from '../client.js'
+import {path} from '../path.js'
+import {PERFORMED_BY_HEADER} from './bills.js'
+import {journalEntry, single, type JournalEntry, type JournalEntryInput} from '../schemas/index.js'
+
+export class JournalEntries {
+  constructor(private readonly client: BkClient) {}
+
+  async create(businessId: string, entry: JournalEntryInput, options: {performedBy?: string | undefined} = {}): Promise<JournalEntry> {
+    const res = await this.client.request({
+      method: 'POST', path: path`/v0/business/${businessId}/journal-entries`, json: entry, schema: single(journalEntry),
+      headers: {[PERFORMED_BY_HEADER]: options.performedBy},
+    })
+    return res.data.data
+  }
+}

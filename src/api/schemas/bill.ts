@@ -1,0 +1,75 @@
+import {z} from 'zod'
+
+import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
+
+export const billLineInput = z.object({
+  description: opt(z.string()),
+  amount: z.number(),
+  ledger_id: z.string().min(1),
+  metadata_: opt(metadata),
+})
+export type BillLineInput = z.infer<typeof billLineInput>
+
+/** Inline tags: a single value, or a list of {value, amount} allocations. */
+export const tagInput = z.record(z.string(), z.union([z.string(), z.array(z.object({value: z.string(), amount: z.number()}))]))
+
+export const billInput = z.object({
+  business_id: opt(id('biz_')),
+  number: z.string().min(1),
+  description: opt(z.string()),
+  due_at: opt(datetime),
+  issued_at: opt(datetime),
+  vendor_id: opt(id('ven_')),
+  lines: z.array(billLineInput).min(1),
+  currency: opt(z.string().length(3)),
+  tags: opt(tagInput),
+  metadata_: opt(metadata),
+})
+export type BillInput = z.infer<typeof billInput>
+
+export const billLine = z.looseObject({
+  id: id('bln_'),
+  bill_id: opt(z.string()),
+  description: opt(z.string()),
+  ledger_id: opt(z.string()),
+  amount: opt(z.number()),
+  metadata_: opt(metadata),
+})
+
+export const billPayment = z.looseObject({
+  id: id('blp_'),
+  bill_id: opt(z.string()),
+  payment_id: opt(z.string()),
+  datetime: opt(datetime),
+  payment_amount: opt(decimalString),
+  transaction_id: opt(z.string()),
+  credit_journal_entry_id: opt(z.string()),
+  vendor_credit_id: opt(z.string()),
+  bill: z.unknown().optional(),
+})
+
+export const bill = z.looseObject({
+  id: id('bil_'),
+  business_id: opt(z.string()),
+  vendor_id: opt(z.string()),
+  number: opt(z.string()),
+  description: opt(z.string()),
+  total_amount: opt(z.number()),
+  total_paid: opt(z.number()),
+  due_at: opt(datetime),
+  issued_at: opt(datetime),
+  voided_at: opt(datetime),
+  status: opt(z.string()),
+  currency: opt(z.string()),
+  metadata_: opt(metadata),
+  lines: opt(z.array(billLine)),
+  payments: opt(z.array(billPayment)),
+  tags: opt(tagAllocations),
+})
+export type Bill = z.infer<typeof bill>
+
+export const createBillsResponse = z.looseObject({
+  data: z.array(bill),
+  errors: z.array(z.looseObject({error: z.string(), bill_number: z.string().nullish()})).default([]),
+})
+export type CreateBillsResponse = z.infer<typeof createBillsResponse>

@@ -1,0 +1,34 @@
+import {z} from 'zod'
+
+import {datetime, id, opt} from './common.js'
+
+export const REFUND_STATUSES = ['pending', 'completed', 'voided'] as const
+export const refundStatus = z.enum(REFUND_STATUSES)
+
+export const refundPayment = z.looseObject({id: id('rfp_'), amount: opt(z.number()), transaction_id: opt(z.string())})
+export const refundInvoice = z.looseObject({
+  id: id('rfi_'),
+  external_id: opt(z.string()),
+  amount: opt(z.number()),
+  memo: opt(z.string()),
+  invoice_id: opt(z.string()),
+  invoice_line_id: opt(z.string()),
+})
+
+export const refund = z.looseObject({
+  id: id('rfu_'),
+  business_id: opt(z.string()),
+  external_id: opt(z.string()),
+  amount: opt(z.number()),
+  amount_paid: opt(z.number()),
+  memo: opt(z.string()),
+  processor: opt(z.string()),
+  method: opt(z.string()),
+  is_return: opt(z.boolean()),
+  refund_credit: opt(z.boolean()),
+  refunded_at: opt(datetime),
+  status: opt(refundStatus),
+  payments: opt(z.array(refundPayment)),
+  refund_invoices: opt(z.array(refundInvoice)),
+})
+export type Refund = z.infer<typeof refund>

@@ -1,0 +1,35 @@
+import {z} from 'zod'
+
+import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
+import {billPayment} from './bill.js'
+import {invoicePayment} from './invoice.js'
+import {refundPayment} from './refund.js'
+
+export const transactionLineItem = z.looseObject({
+  id: id('le_'),
+  ledger_id: opt(z.string()),
+  category: opt(z.string()),
+  description: opt(z.string()),
+  amount: opt(z.number()),
+})
+
+export const transaction = z.looseObject({
+  id: id('txn_'),
+  external_id: opt(z.string()),
+  external_account_id: opt(z.string()),
+  amount: opt(z.number()),
+  datetime: opt(datetime),
+  description: opt(z.string()),
+  posted: opt(z.boolean()),
+  type: opt(z.string()),
+  reviewed: opt(z.boolean()),
+  status: opt(z.string()),
+  metadata_: opt(metadata),
+  category: opt(z.array(z.looseObject({amount: decimalString, name: z.string()}))),
+  line_items: opt(z.array(transactionLineItem)),
+  invoice_payments: opt(z.array(invoicePayment)),
+  refund_payments: opt(z.array(refundPayment)),
+  bill_payments: opt(z.array(billPayment)),
+  tags: opt(tagAllocations),
+})
+export type Transaction = z.infer<typeof transaction>

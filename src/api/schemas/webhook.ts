@@ -1,0 +1,17 @@
+import {z} from 'zod'
+
+export const WEBHOOK_STATUSES = ['pending', 'sent', 'error'] as const
+
+export const webhookMessage = z.looseObject({type: z.string(), content: z.record(z.string(), z.unknown())})
+export type WebhookMessage = z.infer<typeof webhookMessage>
+
+export const webhookNotification = z.looseObject({
+  id: z.string().min(1),
+  datetime: z.string(),
+  notification: webhookMessage,
+})
+export type WebhookNotification = z.infer<typeof webhookNotification>
+
+export const jwk = z.looseObject({kty: z.literal('RSA'), n: z.string().min(1), e: z.string().min(1), kid: z.string().optional()})
+export const jwks = z.looseObject({keys: z.array(jwk).min(1)})
+export type Jwks = z.infer<typeof jwks>

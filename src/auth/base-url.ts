@@ -1,0 +1,30 @@
+import {InputError} from '../errors.js'
+import type {Environment} from './profiles.js'
+
+/** Where `bk emulator start` listens unless told otherwise. */
+export const LOCAL_BASE_URL = 'http://127.0.0.1:4010'
+
+/** Loopback hosts, the only ones bk will talk plain http to. */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '')
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h)
+}
+
+/** https only, except loopback addresses (the emulator). */
+export function validateBaseUrl(value: string, origin = 'base URL'): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InputError(`Invalid ${origin} "${value}": expected an absolute URL such as https://api.example.com`)
+  }
+  if (url.protocol === 'https:') return url.toString().replace(/\/$/, '')
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url.toString().replace(/\/$/, '')
+  throw new InputError(`Refusing ${origin} "${value}": only https is allowed, except for loopback addresses (the emulator)`, {
+    hint: 'Use an https:// URL, or http://127.0.0.1:PORT for the local emulator.',
+  })
+}
+
+export function defaultBaseUrl(env: Environment): string | undefined {
+  return env === 'local' ? LOCAL_BASE_URL : undefined
+}

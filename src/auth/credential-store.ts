@@ -1,0 +1,139 @@
+/**
+ * One interface for where secrets live, two implementations: the OS keychain (service `bk`,
+ * every call under a short timeout so a locked or absent Secret Service never hangs bk) and
+ * the opt-in plain file `credentials.json` (0600) for machines without one.
+ */
+import {readFile} from 'node:fs/promises'
+import {join} from 'node:path'
+
+import {ConfigError} from '../errors.js'
+import {writePrivateFile, type StorageKind} from './profiles.js'
+
+export interface CredentialStore {
+  readonly kind: StorageKind
+  get(key: string): Promise<string | undefined>
+  set(key: string, value: string): Promise<void>
+  delete(key: string): Promise<void>
+}
+
+export const KEYCHAIN_SERVICE = 'bk'
+
+export class KeychainUnavailableError extends ConfigError {
+  constructor(reason: string) {
+    super(`No OS keychain is reachable (${reason})`, {
+      code: 'keychain_unavailable',
+      hint: 'Either set BK_CLIENT_ID and BK_CLIENT_SECRET (or BK_ACCESS_TOKEN) in the environment and use no profile, '
+        + 'or store the secret in a plain file with `bk profiles add … --insecure-storage`.',
+    })
+  }
+}
+
+export function keychainTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.BK_KEYCHAIN_TIMEOUT_MS)
+  return Number.isFinite(n) && n > 0 ? n : 5000
+}
+
+export class KeychainStore implements CredentialStore {
+  readonly kind = 'keychain'
+
+  constructor(private readonly timeoutMs = keychainTimeoutMs()) {}
+
+  async get(key: string): Promise<string | undefined> {
+    return this.call(key, async (entry, signal) => {
+      try {
+        return (await entry.getPassword(signal)) ?? undefined
+      } catch (error) {
+        if (isNoEntry(error)) return undefined
+        throw error
+      }
+    })
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    await this.call(key, (entry, signal) => entry.setPassword(value, signal))
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.call(key, async (entry, signal) => {
+      try {
+        await entry.deleteCredential(signal)
+      } catch (error) {
+        if (!isNoEntry(error)) throw error
+      }
+    })
+  }
+
+  private async call<T>(key: string, fn: (entry: import('@napi-rs/keyring').AsyncEntry, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const {AsyncEntry} = await import('@napi-rs/keyring')
+    const controller = new AbortController()
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort()
+        reject(new KeychainUnavailableError(`no answer within ${this.timeoutMs} ms; is the keyring locked?`))
+      }, this.timeoutMs)
+      timer.unref()
+    })
+    try {
+      return await Promise.race([fn(new AsyncEntry(KEYCHAIN_SERVICE, key), controller.signal), timeout])
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) throw error
+      throw new KeychainUnavailableError(firstLine(error))
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
+export class FileStore implements CredentialStore {
+  readonly kind = 'file'
+  readonly file: string
+
+  constructor(dir: string) {
+    this.file = join(dir, 'credentials.json')
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.read())[key]
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    const all = await this.read()
+    all[key] = value
+    await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
+  }
+
+  async delete(key: string): Promise<void> {
+    const all = await this.read()
+    if (!(key in all)) return
+    delete all[key]
+    await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
+  }
+
+  private async read(): Promise<Record<string, string>> {
+    try {
+      return JSON.parse(await readFile(this.file, 'utf8')) as Record<string, string>
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+      throw new ConfigError(`${this.file} is unreadable: ${firstLine(error)}`)
+    }
+  }
+}
+
+export function openStore(kind: StorageKind, configDir: string): CredentialStore {
+  return kind === 'keychain' ? new KeychainStore() : new FileStore(configDir)
+}
+
+/** Keys under which a profile keeps its secrets. */
+export const secretKeys = {
+  clientSecret: (profile: string) => `${profile}/client_secret`,
+  tokens: (profile: string) => `${profile}/tokens`,
+}
+
+function isNoEntry(error: unknown): boolean {
+  return /no matching entry|NoEntry|not found/i.test(String((error as Error)?.message ?? error))
+}
+
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0]?.trim() || 'unknown error'
+}

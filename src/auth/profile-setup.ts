@@ -1,0 +1,80 @@
+/**
+ * Saving and removing profiles: the profile in config.json, its secret in the credential store.
+ * Shared by `bk profiles add` and `bk auth login`.
+ */
+import {ConfigError} from '../errors.js'
+import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
+import {KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
+import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
+
+export interface NewProfile {
+  name: string
+  env: Environment
+  clientId: string
+  clientSecret: string
+  baseUrl?: string | undefined
+  business?: string | undefined
+  scope?: string | undefined
+  insecureStorage?: boolean | undefined
+}
+
+export interface SavedProfile {
+  name: string
+  profile: Profile
+  active: boolean
+  storedIn: string
+}
+
+export function buildProfile(input: Omit<NewProfile, 'clientSecret' | 'name'>): Profile {
+  const rawUrl = input.baseUrl ?? defaultBaseUrl(input.env)
+  if (!rawUrl) {
+    throw new ConfigError(`The ${input.env} environment has no address bk knows: pass --base-url`, {
+      code: 'no_base_url', hint: 'The API spec names no sandbox or production address; use the one your tenant dashboard shows.',
+    })
+  }
+  if (input.business !== undefined && !input.business.startsWith('biz_')) {
+    throw new ConfigError(`Invalid business id "${input.business}": expected biz_…`)
+  }
+  return {
+    env: input.env,
+    baseUrl: validateBaseUrl(rawUrl, '--base-url'),
+    clientId: input.clientId,
+    business: input.business,
+    scope: input.scope?.trim().split(/\s+/).filter(Boolean).join(' ') || undefined,
+    storage: input.insecureStorage ? 'file' : 'keychain',
+  }
+}
+
+export async function saveProfile(configDir: string, input: NewProfile): Promise<SavedProfile> {
+  const name = validateProfileName(input.name)
+  if (!input.clientSecret) throw new ConfigError('The client secret is empty')
+  const profile = buildProfile(input)
+  const store = openStore(profile.storage, configDir)
+  // The secret first: a profile whose secret could not be stored is never written.
+  await store.set(secretKeys.clientSecret(name), input.clientSecret)
+  await store.delete(secretKeys.tokens(name)).catch(() => {})
+  const profiles = new ProfileStore(configDir)
+  const config = await profiles.load()
+  config.profiles[name] = profile
+  config.active ??= name
+  await profiles.save(config)
+  return {name, profile, active: config.active === name, storedIn: profile.storage === 'keychain' ? 'the OS keychain' : `${configDir}/credentials.json`}
+}
+
+export async function removeProfile(configDir: string, name: string): Promise<void> {
+  const profiles = new ProfileStore(configDir)
+  const config = await profiles.load()
+  const profile = config.profiles[name]
+  if (!profile) throw new ConfigError(`No profile named "${name}"`, {code: 'unknown_profile', hint: 'Run `bk profiles list` to see your profiles.'})
+  const store = openStore(profile.storage, configDir)
+  try {
+    await store.delete(secretKeys.clientSecret(name))
+    await store.delete(secretKeys.tokens(name))
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error
+    throw new ConfigError(`Cannot remove the keychain entries of profile "${name}": ${error.message}`, {hint: 'Unlock the keychain and run the command again; the profile is kept until then.'})
+  }
+  delete config.profiles[name]
+  if (config.active === name) config.active = undefined
+  await profiles.save(config)
+}

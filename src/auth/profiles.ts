@@ -1,0 +1,80 @@
+/**
+ * Profiles live in `<configDir>/config.json` (file 0600, folder 0700). Secrets never do: they
+ * live in a CredentialStore (the OS keychain, or the opt-in plain file).
+ */
+import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
+
+import {ConfigError} from '../errors.js'
+
+export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
+export type Environment = (typeof ENVIRONMENTS)[number]
+export type StorageKind = 'keychain' | 'file'
+
+export interface Profile {
+  env: Environment
+  baseUrl: string
+  clientId: string
+  business?: string | undefined
+  /** Space-separated scope names the profile's tokens are limited to. */
+  scope?: string | undefined
+  storage: StorageKind
+}
+
+export interface ConfigFile {
+  active?: string | undefined
+  profiles: Record<string, Profile>
+}
+
+/** The folder bk keeps its files in; BK_CONFIG_DIR overrides oclif's configDir. */
+export function resolveConfigDir(oclifConfigDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.BK_CONFIG_DIR || oclifConfigDir
+}
+
+export class ProfileStore {
+  readonly file: string
+
+  constructor(readonly dir: string) {
+    this.file = join(dir, 'config.json')
+  }
+
+  async load(): Promise<ConfigFile> {
+    let text: string
+    try {
+      text = await readFile(this.file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {profiles: {}}
+      throw error
+    }
+    try {
+      const parsed = JSON.parse(text) as ConfigFile
+      return {active: parsed.active, profiles: parsed.profiles ?? {}}
+    } catch {
+      throw new ConfigError(`${this.file} is not valid JSON`, {hint: `Fix or remove ${this.file}, then add your profiles again.`})
+    }
+  }
+
+  async save(config: ConfigFile): Promise<void> {
+    await writePrivateFile(this.file, JSON.stringify(config, null, 2) + '\n')
+  }
+
+  async get(name: string): Promise<Profile | undefined> {
+    return (await this.load()).profiles[name]
+  }
+}
+
+/** Writes a file only its owner can read, atomically (a crash never leaves half a file). */
+export async function writePrivateFile(file: string, content: string): Promise<void> {
+  const dir = join(file, '..')
+  await mkdir(dir, {recursive: true, mode: 0o700})
+  const tmp = `${file}.${process.pid}.tmp`
+  await writeFile(tmp, content, {mode: 0o600})
+  await rename(tmp, file)
+}
+
+export function validateProfileName(name: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {
+    throw new ConfigError(`Invalid profile name "${name}": use letters, digits, ".", "_" or "-"`)
+  }
+  return name
+}

@@ -1,0 +1,20 @@
+import {text} from 'node:stream/consumers'
+
+import {InputError} from '../errors.js'
+
+/** The client secret, from stdin (--client-secret-stdin) or a masked prompt; never from argv. */
+export async function readClientSecret(options: {fromStdin: boolean; canPrompt: boolean}): Promise<string> {
+  if (options.fromStdin) {
+    const secret = (await text(process.stdin)).replace(/\r?\n$/, '')
+    if (!secret) throw new InputError('--client-secret-stdin was given but standard input was empty')
+    return secret
+  }
+  if (!options.canPrompt) {
+    throw new InputError('No client secret: there is no terminal to ask for it', {
+      code: 'secret_required',
+      hint: 'Pipe it in with --client-secret-stdin, e.g. `printf %s "$SECRET" | bk profiles add … --client-secret-stdin`.',
+    })
+  }
+  const {password} = await import('@inquirer/prompts')
+  return password({message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'The secret cannot be empty')}, {output: process.stderr})
+}

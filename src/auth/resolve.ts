@@ -1,0 +1,134 @@
+/**
+ * Where credentials come from, in order: an explicit --profile (or BK_PROFILE), then the
+ * environment (BK_ACCESS_TOKEN, or BK_CLIENT_ID/BK_CLIENT_SECRET with BK_BASE_URL or BK_ENV),
+ * then the active profile. Each value records its origin for `bk auth status`.
+ */
+import {ConfigError} from '../errors.js'
+import {defaultBaseUrl, validateBaseUrl} from './base-url.js'
+import {openStore, secretKeys, type CredentialStore} from './credential-store.js'
+import {ENVIRONMENTS, ProfileStore, type Environment} from './profiles.js'
+
+export type Origin = string
+
+export interface ResolvedCredentials {
+  source: 'profile' | 'environment'
+  profileName?: string | undefined
+  environment: Environment
+  baseUrl: string
+  businessId?: string | undefined
+  scope?: string | undefined
+  clientId?: string | undefined
+  accessToken?: string | undefined
+  /** Reads the client secret when it is first needed (a keychain call). */
+  clientSecret?: (() => Promise<string>) | undefined
+  /** The store that caches this profile's tokens (none for env-only use). */
+  store?: CredentialStore | undefined
+  origins: Partial<Record<'profile' | 'environment' | 'baseUrl' | 'business' | 'scope' | 'clientId' | 'clientSecret' | 'accessToken', Origin>>
+}
+
+export interface ResolveOptions {
+  configDir: string
+  /** --profile, when given on the command line. */
+  profileFlag?: string | undefined
+  /** --business, when given on the command line. */
+  businessFlag?: string | undefined
+  env?: NodeJS.ProcessEnv
+}
+
+export async function resolveCredentials(options: ResolveOptions): Promise<ResolvedCredentials> {
+  const env = options.env ?? process.env
+  const profiles = new ProfileStore(options.configDir)
+  const explicit = options.profileFlag ? {name: options.profileFlag, origin: '--profile'}
+    : env.BK_PROFILE ? {name: env.BK_PROFILE, origin: 'BK_PROFILE'} : undefined
+
+  let resolved: ResolvedCredentials | undefined
+  if (explicit) {
+    resolved = await fromProfile(profiles, explicit.name, explicit.origin, options.configDir)
+  } else if (env.BK_ACCESS_TOKEN || env.BK_CLIENT_ID || env.BK_CLIENT_SECRET) {
+    resolved = fromEnvironment(env)
+  } else {
+    const config = await profiles.load()
+    if (config.active) resolved = await fromProfile(profiles, config.active, 'active profile', options.configDir)
+  }
+  if (!resolved) {
+    throw new ConfigError('No credentials: no profile is set up and no BK_CLIENT_ID/BK_CLIENT_SECRET or BK_ACCESS_TOKEN is in the environment', {
+      code: 'no_credentials',
+      hint: 'Run `bk auth login`, or `bk profiles add NAME --env sandbox --client-id ID --base-url URL`, or set BK_CLIENT_ID, BK_CLIENT_SECRET and BK_BASE_URL.',
+    })
+  }
+  // The business flag beats BK_BUSINESS_ID, which beats the profile's default.
+  if (options.businessFlag) {
+    resolved.businessId = options.businessFlag
+    resolved.origins.business = '--business'
+  } else if (env.BK_BUSINESS_ID && resolved.source === 'profile') {
+    resolved.businessId = env.BK_BUSINESS_ID
+    resolved.origins.business = 'BK_BUSINESS_ID'
+  }
+  return resolved
+}
+
+async function fromProfile(profiles: ProfileStore, name: string, origin: Origin, configDir: string): Promise<ResolvedCredentials> {
+  const profile = await profiles.get(name)
+  if (!profile) {
+    throw new ConfigError(`No profile named "${name}" (from ${origin})`, {
+      code: 'unknown_profile',
+      hint: `Run \`bk profiles list\` to see your profiles, or \`bk profiles add ${name} …\` to create it.`,
+    })
+  }
+  const store = openStore(profile.storage, configDir)
+  const where = profile.storage === 'keychain' ? 'OS keychain' : `file ${configDir}/credentials.json`
+  return {
+    source: 'profile',
+    profileName: name,
+    environment: profile.env,
+    baseUrl: profile.baseUrl,
+    businessId: profile.business,
+    scope: profile.scope,
+    clientId: profile.clientId,
+    store,
+    clientSecret: async () => {
+      const secret = await store.get(secretKeys.clientSecret(name))
+      if (!secret) {
+        throw new ConfigError(`The client secret of profile "${name}" is missing from the ${where}`, {
+          code: 'missing_secret',
+          hint: `Run \`bk profiles add ${name} --env ${profile.env} --client-id ${profile.clientId} --base-url ${profile.baseUrl}\` again to store it.`,
+        })
+      }
+      return secret
+    },
+    origins: {
+      profile: `${name} (${origin})`, environment: `profile ${name}`, baseUrl: `profile ${name}`, clientId: `profile ${name}`,
+      clientSecret: where, ...(profile.business ? {business: `profile ${name}`} : {}), ...(profile.scope ? {scope: `profile ${name}`} : {}),
+    },
+  }
+}
+
+function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
+  const environment = (env.BK_ENV ?? (env.BK_BASE_URL ? 'sandbox' : 'local')) as Environment
+  if (!ENVIRONMENTS.includes(environment)) {
+    throw new ConfigError(`BK_ENV is "${env.BK_ENV}"; expected one of ${ENVIRONMENTS.join(', ')}`)
+  }
+  const rawUrl = env.BK_BASE_URL ?? defaultBaseUrl(environment)
+  if (!rawUrl) {
+    throw new ConfigError(`BK_ENV=${environment} has no known address: set BK_BASE_URL as well`, {code: 'no_base_url'})
+  }
+  const baseUrl = validateBaseUrl(rawUrl, env.BK_BASE_URL ? 'BK_BASE_URL' : 'base URL')
+  const origins: ResolvedCredentials['origins'] = {
+    environment: env.BK_ENV ? 'BK_ENV' : 'default', baseUrl: env.BK_BASE_URL ? 'BK_BASE_URL' : `default for ${environment}`,
+  }
+  if (env.BK_BUSINESS_ID) origins.business = 'BK_BUSINESS_ID'
+  if (env.BK_SCOPES) origins.scope = 'BK_SCOPES'
+  const common = {source: 'environment' as const, environment, baseUrl, businessId: env.BK_BUSINESS_ID || undefined, scope: env.BK_SCOPES || undefined}
+  if (env.BK_ACCESS_TOKEN) {
+    return {...common, accessToken: env.BK_ACCESS_TOKEN, origins: {...origins, accessToken: 'BK_ACCESS_TOKEN'}}
+  }
+  if (!env.BK_CLIENT_ID || !env.BK_CLIENT_SECRET) {
+    const missing = env.BK_CLIENT_ID ? 'BK_CLIENT_SECRET' : 'BK_CLIENT_ID'
+    throw new ConfigError(`${missing} is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together`, {code: 'no_credentials'})
+  }
+  const secret = env.BK_CLIENT_SECRET
+  return {
+    ...common, clientId: env.BK_CLIENT_ID, clientSecret: async () => secret,
+    origins: {...origins, clientId: 'BK_CLIENT_ID', clientSecret: 'BK_CLIENT_SECRET'},
+  }
+}

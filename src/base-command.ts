@@ -1,0 +1,151 @@
+/**
+ * The one class every command extends: parses once in init(), resolves the profile and opens
+ * the API session on first use, asks for confirmation, and maps every error to one line (or one
+ * JSON document) and its exit code. Heavy modules load lazily so that start-up stays fast.
+ */
+import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
+
+import {BkError, ExitCode, InputError} from './errors.js'
+import type {Session} from './auth/session.js'
+import type {ResolvedCredentials} from './auth/resolve.js'
+
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override enableJsonFlag = true
+  static override baseFlags = {
+    profile: Flags.string({char: 'p', summary: 'Profile to use (env BK_PROFILE).', helpGroup: 'GLOBAL', helpValue: 'NAME'}),
+    debug: Flags.boolean({summary: 'Trace HTTP requests on stderr, secrets redacted (env BK_DEBUG=1).', helpGroup: 'GLOBAL'}),
+  }
+
+  protected flags!: CommandFlags<T>
+  protected args!: CommandArgs<T>
+  private sessionPromise: Promise<Session> | undefined
+  private credentialsPromise: Promise<ResolvedCredentials> | undefined
+
+  public override async init(): Promise<void> {
+    await super.init()
+    const {args, flags} = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      enableJsonFlag: this.ctor.enableJsonFlag,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as CommandFlags<T>
+    this.args = args as CommandArgs<T>
+  }
+
+  /** bk's config folder: BK_CONFIG_DIR, or oclif's per-user config folder. */
+  protected get configDir(): string {
+    return process.env.BK_CONFIG_DIR || this.config.configDir
+  }
+
+  protected get debugEnabled(): boolean {
+    return Boolean((this.flags as {debug?: boolean} | undefined)?.debug) || process.env.BK_DEBUG === '1'
+  }
+
+  /** Where credentials come from for this run (see src/auth/resolve.ts). */
+  protected credentials(): Promise<ResolvedCredentials> {
+    this.credentialsPromise ??= import('./auth/resolve.js').then(({resolveCredentials}) => resolveCredentials({
+      configDir: this.configDir,
+      profileFlag: (this.flags as {profile?: string}).profile,
+      businessFlag: (this.flags as {business?: string}).business,
+    }))
+    return this.credentialsPromise
+  }
+
+  /** The API, ready to call; opened once per run and closed in finally(). */
+  protected session(): Promise<Session> {
+    this.sessionPromise ??= (async () => {
+      const credentials = await this.credentials()
+      const {openSession} = await import('./auth/session.js')
+      return openSession(credentials, {
+        userAgent: this.config.userAgent,
+        debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined,
+      })
+    })()
+    return this.sessionPromise
+  }
+
+  /** The business to act on: --business, BK_BUSINESS_ID, or the profile's default. */
+  protected async businessId(): Promise<string> {
+    const credentials = await this.credentials()
+    const id = credentials.businessId
+    if (!id) {
+      throw new InputError('No business given', {
+        code: 'no_business',
+        hint: 'Pass --business biz_…, set BK_BUSINESS_ID, or give the profile one with `bk profiles add NAME --business biz_…`.',
+      })
+    }
+    if (!id.startsWith('biz_')) throw new InputError(`Invalid business id "${id}" (from ${credentials.origins.business ?? 'the profile'}): expected biz_…`)
+    return id
+  }
+
+  /** Before a write: on a production profile, one line on stderr naming where it goes. */
+  protected async announceWrite(what: string): Promise<void> {
+    const c = await this.credentials()
+    if (c.environment === 'production') {
+      process.stderr.write(`PRODUCTION ${c.profileName ? `(profile ${c.profileName}) ` : ''}business ${c.businessId ?? '-'}: ${what}\n`)
+    }
+  }
+
+  /** Whether bk may ask the user anything: a TTY on stdin and stderr, and no CI. */
+  protected get canPrompt(): boolean {
+    return Boolean(process.stdin.isTTY && process.stderr.isTTY) && !process.env.CI
+  }
+
+  /**
+   * Confirmation for a destructive action. With --yes it passes; with no TTY (or CI set) it is
+   * an error naming --yes, never a prompt.
+   */
+  protected async confirm(question: string, yes: boolean | undefined): Promise<void> {
+    if (yes) return
+    if (!this.canPrompt) {
+      throw new InputError(`Refusing to ${question.replace(/\?$/, '')} without confirmation`, {code: 'confirmation_required', hint: 'Pass --yes to confirm.'})
+    }
+    const {confirm} = await import('@inquirer/prompts')
+    const ok = await confirm({message: question, default: false}, {output: process.stderr})
+    if (!ok) throw new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
+  }
+
+  /** A line for people, on stderr, never in --json output. */
+  protected note(line: string): void {
+    if (!this.jsonEnabled()) process.stderr.write(line + '\n')
+  }
+
+  protected override async catch(err: Error & {oclif?: {exit?: number}; exitCode?: number}): Promise<unknown> {
+    if (err instanceof Errors.ExitError) throw err
+    const error = toBkError(err)
+    // Our messages never hold secrets; this guards against a service that echoes one back.
+    const secrets = [process.env.BK_CLIENT_SECRET, process.env.BK_ACCESS_TOKEN]
+    const {redactText} = await import('./api/redact.js')
+    const clean = (s: string) => redactText(s, secrets)
+    if (this.jsonEnabled()) {
+      process.stdout.write(clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n')
+    } else {
+      process.stderr.write(clean(`Error: ${error.message}\n`) + (error.hint ? clean(`Hint: ${error.hint}\n`) : ''))
+      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err.stack) process.stderr.write(clean(err.stack) + '\n')
+    }
+    throw new Errors.ExitError(error.exitCode)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    const session = await this.sessionPromise?.catch(() => undefined)
+    await session?.close().catch(() => {})
+    return super.finally(err)
+  }
+}
+
+/** Maps anything thrown to a BkError: ours as they are, oclif's parse errors as usage errors. */
+export function toBkError(err: Error & {oclif?: {exit?: number}; code?: string}): BkError {
+  if (err instanceof BkError) return err
+  if (err.name === 'AbortError' || err.message === 'SIGINT') return new BkError('Interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
+  if (err.name === 'ExitPromptError') return new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.interrupted})
+  if (err.oclif?.exit === 2 || /Parse|Flag|Arg|Validation/.test(err.constructor?.name ?? '')) {
+    const message = err.message.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('See more help')).join(': ').replace(/:\s*:/g, ':')
+    return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint: 'See --help for the flags this command takes.'})
+  }
+  return new BkError(err.message || String(err), {code: 'unexpected', exitCode: ExitCode.unexpected, hint: 'Run again with --debug for details; if it persists, report it.'})
+}

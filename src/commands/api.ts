@@ -1,0 +1,87 @@
+import {Args, Flags} from '@oclif/core'
+
+import {BaseCommand} from '../base-command.js'
+import {businessFlag} from '../flags.js'
+
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const
+
+export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
+  static override summary = 'Call any endpoint of the service with your credentials (like `gh api`).'
+  static override description = 'PATH is relative to the base URL, e.g. /v0/business. {business_id} in PATH is replaced with the resolved business. --field k=v goes to the query string for GET and DELETE, and into a JSON body otherwise (values that parse as JSON are sent as JSON).'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> GET /v0/business --paginate',
+    '<%= config.bin %> <%= command.id %> GET /v0/business/{business_id}/invoice --field status=open --field page_size=5',
+    '<%= config.bin %> <%= command.id %> PATCH /v0/business/{business_id}/rules/receipts --field is_enabled=true',
+    '<%= config.bin %> <%= command.id %> POST /v0/business/{business_id}/journal-entries --input entry.json',
+  ]
+
+  static override args = {
+    method: Args.string({required: true, options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())], description: 'HTTP method'}),
+    path: Args.string({required: true, description: 'Path, e.g. /v0/business'}),
+  }
+
+  static override flags = {
+    field: Flags.string({char: 'f', multiple: true, summary: 'A key=value parameter (repeatable).'}),
+    input: Flags.string({summary: 'File with the JSON request body (- for stdin).', exclusive: ['field']}),
+    paginate: Flags.boolean({summary: 'Follow next_page_token and print every item of every page as one JSON array.'}),
+    business: businessFlag(),
+  }
+
+  async run(): Promise<unknown> {
+    const {flags, args} = this
+    const {InputError} = await import('../errors.js')
+    const method = args.method.toUpperCase() as (typeof METHODS)[number]
+    let rawPath = args.path.startsWith('/') ? args.path : `/${args.path}`
+    if (rawPath.includes('{business_id}')) rawPath = rawPath.replaceAll('{business_id}', encodeURIComponent(await this.businessId()))
+    const [pathPart, queryPart] = rawPath.split('?', 2) as [string, string | undefined]
+    const query: Record<string, string> = Object.fromEntries(new URLSearchParams(queryPart ?? ''))
+    let json: unknown
+    const fields: Record<string, unknown> = {}
+    for (const f of flags.field ?? []) {
+      const eq = f.indexOf('=')
+      if (eq <= 0) throw new InputError(`--field "${f}" is not key=value`)
+      fields[f.slice(0, eq)] = f.slice(eq + 1)
+    }
+    if (method === 'GET' || method === 'DELETE') {
+      Object.assign(query, fields)
+    } else if (flags.input) {
+      const {readFile} = await import('node:fs/promises')
+      const {text} = await import('node:stream/consumers')
+      const source = flags.input === '-' ? await text(process.stdin) : await readFile(flags.input, 'utf8')
+      try {
+        json = JSON.parse(source)
+      } catch (error) {
+        throw new InputError(`${flags.input === '-' ? 'stdin' : flags.input} is not valid JSON: ${(error as Error).message}`)
+      }
+    } else if (Object.keys(fields).length) {
+      json = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, parseLoose(v as string)]))
+    }
+    if (method !== 'GET' && method !== 'DELETE') await this.announceWrite(`${method} ${pathPart}`)
+    const {client} = await this.session()
+    if (flags.paginate) {
+      if (method !== 'GET') throw new InputError('--paginate works only with GET')
+      const items: unknown[] = []
+      let token: string | undefined = query.page_token
+      do {
+        const res: {data: unknown} = await client.request({method, path: pathPart, query: {...query, page_token: token}})
+        const body = res.data as {data?: unknown[]; pagination?: {next_page_token?: string | null}}
+        if (!Array.isArray(body?.data)) throw new InputError(`${pathPart} did not answer with a paginated list`)
+        items.push(...body.data)
+        token = body.pagination?.next_page_token ?? undefined
+      } while (token)
+      if (!this.jsonEnabled()) this.log(JSON.stringify(items, null, 2))
+      return items
+    }
+    const res = await client.request({method, path: pathPart, query, json})
+    if (!this.jsonEnabled()) this.log(res.data === undefined ? '' : JSON.stringify(res.data, null, 2))
+    return res.data ?? null
+  }
+}
+
+function parseLoose(value: string): unknown {
+  try {
+    return JSON.parse(value)
+  } catch {
+    return value
+  }
+}

@@ -1,0 +1,19 @@
+import {Args} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {yesFlag} from '../../flags.js'
+
+export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
+  static override summary = 'Remove a profile and its keychain entries.'
+  static override examples = ['<%= config.bin %> <%= command.id %> old-sandbox --yes']
+  static override args = {name: Args.string({required: true, description: 'Profile name'})}
+  static override flags = {yes: yesFlag()}
+
+  async run(): Promise<{removed: string}> {
+    await this.confirm(`remove profile ${this.args.name} and its stored secret?`, this.flags.yes)
+    const {removeProfile} = await import('../../auth/profile-setup.js')
+    await removeProfile(this.configDir, this.args.name)
+    this.note(`Removed profile ${this.args.name}.`)
+    return {removed: this.args.name}
+  }
+}

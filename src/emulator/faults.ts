@@ -1,0 +1,38 @@
+/**
+ * Fault injection for reliability tests: with probability `faultRate` a request meets one of
+ * four faults, spread evenly and reproducible with `faultSeed`:
+ * - 503 with Retry-After, and 429 with Retry-After: the request is not handled;
+ * - reset-before: the connection is destroyed before the request is handled;
+ * - reset-after: the request is handled and committed, then the connection is destroyed
+ *   without an answer (the outcome the client cannot know).
+ */
+import type {ResolvedEmulatorOptions} from './options.js'
+import {seededRandom} from './state.js'
+
+export const FAULT_KINDS = ['503', '429', 'reset-before', 'reset-after'] as const
+export type FaultKind = (typeof FAULT_KINDS)[number]
+
+export interface FaultPlan {
+  /** The fault for the next request, if any. */
+  next(path: string): FaultKind | undefined
+  /** How many of each kind were injected. */
+  readonly counts: Record<FaultKind, number>
+}
+
+/** Paths never faulted: emulator inspection and the public key set. */
+const EXEMPT = /^\/(_emulator\/|\.well-known\/)/
+
+export function createFaultPlan(options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed'>): FaultPlan {
+  const random = seededRandom(options.faultSeed)
+  const counts: Record<FaultKind, number> = {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0}
+  return {
+    counts,
+    next(path) {
+      if (options.faultRate <= 0 || EXEMPT.test(path)) return undefined
+      if (random() >= options.faultRate) return undefined
+      const kind = FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)] as FaultKind
+      counts[kind]++
+      return kind
+    },
+  }
+}

@@ -1,0 +1,45 @@
+/** Start-up options of the emulator, with their defaults. */
+export interface EmulatorOptions {
+  host?: string
+  /** 0 picks a free port. */
+  port?: number
+  clientId?: string
+  clientSecret?: string
+  seed?: 'demo' | 'empty'
+  /** Seed this many invoices (and proportionally more of the rest) for benchmarks. */
+  scale?: number
+  tokenTtlSeconds?: number
+  latencyMs?: number
+  faultRate?: number
+  faultSeed?: number
+  webhookUrl?: string | undefined
+  /** Multiplies every webhook retry delay (0.001 makes 10 s into 10 ms) for tests. */
+  timeScale?: number
+  /** PEM file of the RSA private key that signs webhooks; generated when absent. */
+  keyFile?: string | undefined
+  /** Seconds sent in Retry-After with an injected 503 or 429. */
+  retryAfterSeconds?: number
+}
+
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'webhookUrl' | 'keyFile'>> & Pick<EmulatorOptions, 'webhookUrl' | 'keyFile'>
+
+export const DEFAULT_PORT = 4010
+
+export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? DEFAULT_PORT,
+    clientId: options.clientId ?? 'local-client',
+    clientSecret: options.clientSecret ?? 'local-secret',
+    seed: options.seed ?? 'demo',
+    scale: options.scale ?? 0,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    latencyMs: options.latencyMs ?? 0,
+    faultRate: options.faultRate ?? 0,
+    faultSeed: options.faultSeed ?? 1,
+    webhookUrl: options.webhookUrl,
+    timeScale: options.timeScale ?? 1,
+    keyFile: options.keyFile,
+    retryAfterSeconds: options.retryAfterSeconds ?? 1,
+  }
+}

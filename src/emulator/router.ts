@@ -1,0 +1,61 @@
+/**
+ * A small method + path router: `/v0/business/:business_id/bills`. Handlers get the parsed
+ * request and return a Reply or throw HttpError.
+ */
+import type {IncomingHttpHeaders} from 'node:http'
+
+import {HttpError, type Reply} from './http.js'
+import type {Grant} from './auth.js'
+
+export interface RequestContext {
+  method: string
+  path: string
+  params: Record<string, string>
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+  /** The raw body text ('' when none). */
+  rawBody: string
+  /** The bearer token's grant, set by `requireAuth` in auth.ts. */
+  grant?: Grant
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>
+
+interface Route {
+  method: string
+  pattern: string
+  regex: RegExp
+  names: string[]
+  handler: Handler
+}
+
+export class Router {
+  private readonly routes: Route[] = []
+
+  add(method: string, pattern: string, handler: Handler): void {
+    const names: string[] = []
+    const regex = new RegExp('^' + pattern.replace(/:([a-z_]+)/g, (_, name: string) => {
+      names.push(name)
+      return '([^/]+)'
+    }) + '/?$')
+    this.routes.push({method, pattern, regex, names, handler})
+  }
+
+  /** The handler for a request, or an HttpError 404/405. */
+  match(method: string, path: string): {handler: Handler; params: Record<string, string>} {
+    let pathMatched = false
+    for (const route of this.routes) {
+      const m = route.regex.exec(path)
+      if (!m) continue
+      pathMatched = true
+      if (route.method !== method) continue
+      const params: Record<string, string> = {}
+      route.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1] ?? '')
+      })
+      return {handler: route.handler, params}
+    }
+    if (pathMatched) throw new HttpError(405, `Method ${method} is not allowed on ${path}`)
+    throw new HttpError(404, `No route for ${method} ${path}`)
+  }
+}

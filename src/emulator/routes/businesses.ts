@@ -1,0 +1,22 @@
+import {SCOPES, requireAuth} from '../auth.js'
+import {paginate} from '../cursor.js'
+import {intParam, ok} from '../http.js'
+import type {EmulatorContext} from './context.js'
+
+/** The spec's general page-size default (the invoice list has its own). */
+export const DEFAULT_PAGE_SIZE = 50
+
+/** GET /v0/business: the tenant's businesses; a business-scoped token sees only its own. */
+export function register({router, state}: EmulatorContext): void {
+  router.add('GET', '/v0/business', (ctx) => {
+    const grant = requireAuth(state, ctx, SCOPES.businessRead)
+    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
+    const all = [...state.businesses.values()]
+    return ok(paginate(all, {
+      pageSize,
+      pageToken: ctx.query.get('page_token'),
+      filters: {business: grant.businessId ?? null},
+      keep: (b) => !grant.businessId || b.id === grant.businessId,
+    }))
+  })
+}

@@ -1,0 +1,10 @@
+import type {Router} from '../router.js'
+import type {EmulatorState} from '../state.js'
+import type {ResolvedEmulatorOptions} from '../options.js'
+
+/** What every route module's `register` receives. */
+export interface EmulatorContext {
+  router: Router
+  state: EmulatorState
+  options: ResolvedEmulatorOptions
+}

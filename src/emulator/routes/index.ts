@@ -1,0 +1,15 @@
+/**
+ * The route table: every area of the API registers its routes here, in one list.
+ */
+import type {EmulatorContext} from './context.js'
+import {register as auth} from './auth.js'
+import {register as businesses} from './businesses.js'
+
+const modules: Array<(ctx: EmulatorContext) => void> = [
+  auth,
+  businesses,
+]
+
+export function registerRoutes(ctx: EmulatorContext): void {
+  for (const register of modules) register(ctx)
+}

@@ -1,0 +1,142 @@
+/**
+ * Everything the emulated service holds, in memory. Ids are a kind prefix, an ordered counter
+ * and a random tail, so string order is creation order: cursors stay stable when rows are added.
+ */
+import type {Bill, Invoice, JournalEntry, ReceiptRequestConfig, Refund, Transaction} from '../api/schemas/index.js'
+import type {Grant} from './auth.js'
+
+export interface BusinessRecord {
+  id: string
+  external_id: string
+  name: string
+  active: boolean
+  created_at: string
+}
+
+export interface NamedRecord {
+  id: string
+  business_id: string
+  name: string
+}
+
+export interface DocumentRecord {
+  id: string
+  business_id: string
+  name: string
+  /** Ids of the external accounts, transactions and journal entries the document is linked to. */
+  associations: Set<string>
+}
+
+export interface TaskRecord {
+  id: string
+  business_id: string
+  type: string
+  status: string
+}
+
+/** Receives the service's events; the webhook module delivers them (src/emulator/webhooks). */
+export interface EventSink {
+  emit(type: string, content: Record<string, unknown>): void
+}
+
+/** A per-business list kept in id (creation) order, with lookup by id. */
+export class BusinessCollection<T extends {id: string}> {
+  private readonly lists = new Map<string, T[]>()
+  private readonly byId = new Map<string, {businessId: string; item: T}>()
+
+  add(businessId: string, item: T): T {
+    let list = this.lists.get(businessId)
+    if (!list) this.lists.set(businessId, (list = []))
+    list.push(item)
+    this.byId.set(item.id, {businessId, item})
+    return item
+  }
+
+  /** All items of a business in id order (do not mutate). */
+  all(businessId: string): readonly T[] {
+    return this.lists.get(businessId) ?? []
+  }
+
+  get(businessId: string, id: string): T | undefined {
+    const hit = this.byId.get(id)
+    return hit && hit.businessId === businessId ? hit.item : undefined
+  }
+
+  delete(businessId: string, id: string): boolean {
+    const hit = this.byId.get(id)
+    if (!hit || hit.businessId !== businessId) return false
+    this.byId.delete(id)
+    const list = this.lists.get(businessId) ?? []
+    list.splice(list.indexOf(hit.item), 1)
+    return true
+  }
+
+  count(businessId?: string): number {
+    if (businessId !== undefined) return this.all(businessId).length
+    return this.byId.size
+  }
+
+  clear(): void {
+    this.lists.clear()
+    this.byId.clear()
+  }
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same data. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+export class EmulatorState {
+  readonly clients = new Map<string, string>()
+  readonly tokens = new Map<string, Grant>()
+  readonly businesses = new Map<string, BusinessRecord>()
+  readonly vendors = new BusinessCollection<NamedRecord>()
+  readonly customers = new BusinessCollection<NamedRecord>()
+  readonly ledgers = new BusinessCollection<NamedRecord>()
+  readonly externalAccounts = new BusinessCollection<NamedRecord>()
+  /** business id -> tag field name -> tag value -> tag value id. */
+  readonly tagFields = new Map<string, Map<string, Map<string, string>>>()
+  readonly bills = new BusinessCollection<Bill>()
+  readonly journalEntries = new BusinessCollection<JournalEntry>()
+  readonly transactions = new BusinessCollection<Transaction>()
+  readonly invoices = new BusinessCollection<Invoice>()
+  readonly refunds = new BusinessCollection<Refund>()
+  readonly documents = new BusinessCollection<DocumentRecord>()
+  readonly tasks = new BusinessCollection<TaskRecord>()
+  readonly receiptConfigs = new Map<string, ReceiptRequestConfig>()
+  events: EventSink = {emit() {}}
+
+  private counter = 0
+  private readonly random: () => number
+
+  constructor(seed = 1) {
+    this.random = seededRandom(seed)
+  }
+
+  /** A new id of the given kind, e.g. newId('bil_'); later ids sort after earlier ones. */
+  newId(prefix: string): string {
+    this.counter++
+    let tail = ''
+    for (let i = 0; i < 6; i++) tail += ALPHABET[Math.floor(this.random() * 36)]
+    return prefix + this.counter.toString(36).padStart(8, '0') + tail
+  }
+
+  rand(): number {
+    return this.random()
+  }
+
+  /** The business, or an error the caller turns into 404. */
+  business(id: string): BusinessRecord | undefined {
+    return this.businesses.get(id)
+  }
+}

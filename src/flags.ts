@@ -1,0 +1,25 @@
+/**
+ * Flag builders shared by commands, so each flag reads and behaves the same everywhere.
+ */
+import {Flags} from '@oclif/core'
+
+import {OUTPUT_FORMATS} from './output/list-writer.js'
+
+export const businessFlag = () => Flags.string({
+  char: 'b',
+  summary: 'Business id (biz_…); defaults to the profile\'s business or BK_BUSINESS_ID.',
+  helpValue: 'biz_…',
+})
+
+export const yesFlag = () => Flags.boolean({char: 'y', summary: 'Do it without asking for confirmation (needed with no TTY).'})
+
+/** --output, --file, --all, --limit, --page-size, --page-token, --raw-csv. */
+export const listFlags = (maxPageSize = 100) => ({
+  output: Flags.option({options: OUTPUT_FORMATS, char: 'o', summary: 'Output format; a table on a terminal, json otherwise.'})(),
+  file: Flags.string({summary: 'Write the output to this file (- for stdout).', helpValue: 'PATH'}),
+  all: Flags.boolean({summary: 'Fetch every page (streamed; memory stays flat).', exclusive: ['limit', 'page-token']}),
+  limit: Flags.integer({summary: 'Stop after this many items.', min: 1}),
+  'page-size': Flags.integer({summary: `Items per request (1 to ${maxPageSize}).`, min: 1, max: maxPageSize}),
+  'page-token': Flags.string({summary: 'Start from this cursor (next or previous token of an earlier --json page).'}),
+  'raw-csv': Flags.boolean({summary: 'Write CSV cells verbatim, without the spreadsheet-formula guard.'}),
+})

@@ -1,0 +1,74 @@
+/**
+ * Money is exact: every amount bk parses, sums, compares or prints goes through decimal.js.
+ * Amounts arrive as text (CSV cells, YAML scalars, flag values) and leave as JSON numbers or
+ * decimal strings, as each field of the spec says; never through a binary float on the way.
+ */
+import {Decimal as DecimalJs} from 'decimal.js'
+
+// Enough precision that no sum of realistic amounts ever rounds.
+const D = DecimalJs.clone({precision: 64, rounding: DecimalJs.ROUND_HALF_EVEN})
+export type Money = InstanceType<typeof D>
+export {D as Decimal}
+
+/** Plain decimal text: optional sign, digits, optional fraction. No exponents, separators or spaces. */
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+
+/** Largest count of significant digits a JSON number (an IEEE double) carries exactly. */
+export const MAX_EXACT_DIGITS = 15
+
+export type ParseMoneyResult = {ok: true; value: Money} | {ok: false; reason: string}
+
+export interface ParseMoneyOptions {
+  /** Accept zero and negatives (default: any sign). */
+  min?: 'positive' | 'non-negative' | 'any'
+  /** The value travels as a JSON number, so it must round-trip through a double exactly. */
+  asJsonNumber?: boolean
+}
+
+/** Parses decimal text strictly; the reason says what was expected, for error messages. */
+export function parseMoney(text: string, options: ParseMoneyOptions = {}): ParseMoneyResult {
+  const trimmed = text.trim()
+  if (trimmed === '') return {ok: false, reason: 'expected a decimal amount, got an empty value'}
+  if (!DECIMAL_TEXT.test(trimmed)) {
+    const why = /,/.test(trimmed)
+      ? 'use a dot for decimals and no thousands separators'
+      : /e/i.test(trimmed)
+        ? 'exponents are not accepted'
+        : 'expected digits with an optional dot, such as 120.50'
+    return {ok: false, reason: `not a decimal amount (${why})`}
+  }
+  const value = new D(trimmed)
+  const min = options.min ?? 'any'
+  if (min === 'positive' && !value.isPositive()) return {ok: false, reason: 'must be greater than 0'}
+  if (min === 'positive' && value.isZero()) return {ok: false, reason: 'must be greater than 0'}
+  if (min === 'non-negative' && value.isNegative() && !value.isZero()) return {ok: false, reason: 'must be 0 or more'}
+  if (options.asJsonNumber && !fitsJsonNumber(value)) {
+    return {ok: false, reason: `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`}
+  }
+  return {ok: true, value}
+}
+
+export function fitsJsonNumber(value: Money): boolean {
+  return value.precision(true) <= MAX_EXACT_DIGITS
+}
+
+export function sum(values: Iterable<Money>): Money {
+  let total = new D(0)
+  for (const v of values) total = total.plus(v)
+  return total
+}
+
+/** The plain decimal string of an amount (never exponent notation). */
+export function toDecimalString(value: Money): string {
+  return value.toFixed()
+}
+
+/**
+ * The JSON number for an amount whose field the spec types as a number. With at most 15
+ * significant digits the double's shortest text is the same decimal, so JSON.stringify writes
+ * exactly the amount that was read (120.50 travels as 120.5, which is the same value).
+ */
+export function toJsonNumber(value: Money): number {
+  if (!fitsJsonNumber(value)) throw new RangeError(`${value.toFixed()} cannot travel as an exact JSON number`)
+  return Number(value.toFixed())
+}

@@ -1,0 +1,73 @@
+/**
+ * Runs the real `bk` binary (bin/run.js over dist/, built by `npm test`) as a child process with
+ * its own config folder and a clean environment: no TTY, no inherited BK_* variables.
+ */
+import {spawn} from 'node:child_process'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '..', '..')
+export const BIN = join(ROOT, 'bin', 'run.js')
+
+export interface BkResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>
+  /** Text written to stdin (stdin is closed either way). */
+  input?: string
+  configDir?: string
+  cwd?: string
+  timeoutMs?: number
+}
+
+export function tempDir(prefix = 'bk-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** The environment bk runs with: the parent's minus every BK_* variable and CI, plus `extra`. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BK_') && k !== 'CI') env[k] = v
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k]
+    else env[k] = v
+  }
+  return env
+}
+
+export function runBk(args: string[], options: RunOptions = {}): Promise<BkResult> {
+  const configDir = options.configDir ?? tempDir()
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolvePromise({code, signal, stdout, stderr})
+    })
+    child.stdin.end(options.input ?? '')
+  })
+}
+
+/** Parses stdout as exactly one JSON document, failing the test otherwise. */
+export function parseJsonOutput<T = unknown>(result: BkResult): T {
+  try {
+    return JSON.parse(result.stdout) as T
+  } catch {
+    throw new Error(`stdout is not one JSON document:\n${result.stdout}\nstderr:\n${result.stderr}`)
+  }
+}

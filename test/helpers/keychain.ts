@@ -1,0 +1,28 @@
+/**
+ * Whether a real Secret Service is reachable. Where it is not, keychain tests skip with the
+ * printed reason, except under BK_REQUIRE_KEYCHAIN=1 (CI), where its absence fails them.
+ */
+import {AsyncEntry} from '@napi-rs/keyring'
+
+export async function keychainStatus(): Promise<{available: true} | {available: false; reason: string}> {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return {available: false, reason: 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)'}
+  try {
+    const entry = new AsyncEntry('bk-test-probe', `probe-${process.pid}`)
+    await entry.setPassword('probe')
+    const back = await entry.getPassword()
+    await entry.deleteCredential()
+    if (back !== 'probe') return {available: false, reason: 'the Secret Service did not return what was stored'}
+    return {available: true}
+  } catch (error) {
+    return {available: false, reason: `the Secret Service failed: ${String((error as Error).message).split('\n')[0]}`}
+  }
+}
+
+/** Resolves to true when keychain tests should run; throws under BK_REQUIRE_KEYCHAIN=1 when they cannot. */
+export async function requireKeychainOrSkip(): Promise<boolean> {
+  const status = await keychainStatus()
+  if (status.available) return true
+  if (process.env.BK_REQUIRE_KEYCHAIN === '1') throw new Error(`BK_REQUIRE_KEYCHAIN=1 but ${status.reason}`)
+  console.warn(`Skipping keychain tests: ${status.reason}`)
+  return false
+}

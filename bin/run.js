@@ -1,4 +1,8 @@
 #!/usr/bin/env node
 import {execute} from '@oclif/core'
 
+// With CI set nothing may prompt; @oclif/plugin-not-found asks "did you mean…?" whenever stdin
+// is a TTY, so tell it (and everyone else) that there is none.
+if (process.env.CI && process.stdin.isTTY) process.stdin.isTTY = false
+
 await execute({dir: import.meta.url})

@@ -1,0 +1,134 @@
+import {createServer} from 'node:net'
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {BkClient, type TokenSource} from '../../src/api/client.js'
+import {Api} from '../../src/api/api.js'
+import {ApiConnectionError, AuthenticationError, ServiceUnavailableError} from '../../src/api/errors.js'
+import {ClientCredentialsTokens} from '../../src/auth/tokens.js'
+import {drop, reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
+import {start, type RunningEmulator} from '../helpers/emulator.js'
+
+const page = {data: [{id: 'biz_1'}], pagination: {next_page_token: null, previous_page_token: null}}
+let server: ScriptedServer | undefined
+let emulator: RunningEmulator | undefined
+const clients: BkClient[] = []
+
+function client(baseUrl: string, token?: TokenSource): BkClient {
+  const c = new BkClient({baseUrl, token, retryBaseMs: 10, maxRetries: 3})
+  clients.push(c)
+  return c
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()))
+  await server?.close()
+  await emulator?.close()
+  server = undefined
+  emulator = undefined
+})
+
+describe('retry policy', () => {
+  it('retries a GET after 503 and succeeds', async () => {
+    server = await scriptedServer([reply(503, {error: 'busy', data: null}, {'retry-after': '0'}), reply(200, page)])
+    const res = await client(server.url).request({method: 'GET', path: '/v0/business'})
+    expect(res.data).toEqual(page)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('gives up after maxRetries with a 7-exit error', async () => {
+    server = await scriptedServer([reply(503, {error: 'down', data: null})])
+    const err = await client(server.url).request({method: 'GET', path: '/x'}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ServiceUnavailableError)
+    expect((err as ServiceUnavailableError).exitCode).toBe(7)
+    expect(server.requests).toHaveLength(4)
+  })
+
+  it('retries a POST on 429 and 503, where the service did not act', async () => {
+    server = await scriptedServer([reply(429, {error: 'slow down', data: null}, {'retry-after': '0'}), reply(503, {error: 'busy', data: null}), reply(200, {ok: true})])
+    const res = await client(server.url).request({method: 'POST', path: '/x', json: [1]})
+    expect(res.data).toEqual({ok: true})
+    expect(server.requests).toHaveLength(3)
+  })
+
+  it('never re-sends a POST whose connection dropped after it was sent', async () => {
+    server = await scriptedServer([drop, reply(200, {ok: true})])
+    const err = await client(server.url).request({method: 'POST', path: '/x', json: [1]}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ApiConnectionError)
+    expect((err as ApiConnectionError).maybeSent).toBe(true)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('does not retry a POST on 502, whose outcome is unknown', async () => {
+    server = await scriptedServer([reply(502, {error: 'bad gateway', data: null}), reply(200, {ok: true})])
+    const err = await client(server.url).request({method: 'POST', path: '/x', json: [1]}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ServiceUnavailableError)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('re-sends a GET whose connection dropped', async () => {
+    server = await scriptedServer([drop, reply(200, page)])
+    const res = await client(server.url).request({method: 'GET', path: '/v0/business'})
+    expect(res.data).toEqual(page)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('reports a refused connection as never sent', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as {port: number}).port
+        probe.close(() => resolve(p))
+      })
+    })
+    const err = await client(`http://127.0.0.1:${port}`).request({method: 'POST', path: '/x', json: [], maxRetries: 1}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ApiConnectionError)
+    expect((err as ApiConnectionError).maybeSent).toBe(false)
+    expect((err as ApiConnectionError).code).toBe('connection_failed')
+  })
+
+  it('names the field path when a response does not match its schema', async () => {
+    server = await scriptedServer([reply(200, {data: [{id: 'nope'}], pagination: {next_page_token: null, previous_page_token: null}})])
+    const api = new Api(client(server.url))
+    const err = await api.businesses.list().first().catch((e: unknown) => e)
+    expect(String((err as Error).message)).toContain('data.0.id')
+  })
+})
+
+describe('tokens against the emulator', () => {
+  it('renews an expired token before using it', async () => {
+    emulator = await start({tokenTtlSeconds: 1})
+    const em = emulator
+    const tokenApi = new Api(client(em.baseUrl))
+    const tokens = new ClientCredentialsTokens(() => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}), undefined)
+    const api = new Api(client(em.baseUrl, tokens))
+    const first = await tokens.get()
+    await api.businesses.list().first()
+    await new Promise((r) => setTimeout(r, 1100))
+    await api.businesses.list().first()
+    const second = await tokens.get()
+    expect(second).not.toBe(first)
+    expect(em.state.tokens.size).toBe(2)
+  })
+
+  it('renews once on 401 and retries once', async () => {
+    emulator = await start()
+    const em = emulator
+    const tokenApi = new Api(client(em.baseUrl))
+    const tokens = new ClientCredentialsTokens(() => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}), undefined)
+    const api = new Api(client(em.baseUrl, tokens))
+    await api.businesses.list().first()
+    em.state.tokens.clear() // the service forgets every token: the next call meets a 401
+    const res = await api.businesses.list().first()
+    expect(res.data.length).toBeGreaterThan(0)
+    expect(em.state.tokens.size).toBe(1)
+  })
+
+  it('stops after one renewal when the service keeps answering 401', async () => {
+    emulator = await start()
+    let renewals = 0
+    const refused: TokenSource = {get: async () => 'emu_not-a-token', renew: async () => (renewals++, 'emu_still-not-a-token')}
+    const err = await new Api(client(emulator.baseUrl, refused)).businesses.list().first().catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(AuthenticationError)
+    expect((err as AuthenticationError).exitCode).toBe(3)
+    expect(renewals).toBe(1)
+  })
+})

@@ -30,9 +30,9 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   state.clients.set(options.clientId, options.clientSecret)
   const businessIds = seedState(state, options)
   const router = new Router()
-  const context = {router, state, options, businessIds}
-  registerRoutes(context)
   const faults = createFaultPlan(options)
+  const context = {router, state, options, businessIds, faults}
+  registerRoutes(context)
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy())

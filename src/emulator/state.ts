@@ -117,10 +117,24 @@ export class EmulatorState {
   events: EventSink = {emit() {}}
 
   private counter = 0
-  private readonly random: () => number
+  private random: () => number
 
-  constructor(seed = 1) {
+  constructor(private readonly seed = 1) {
     this.random = seededRandom(seed)
+  }
+
+  /**
+   * Forgets every record (every Map, Set, BusinessCollection and array field except the
+   * clients and tokens) and restarts ids, so seeding again gives the ids of the start.
+   */
+  clearAll(): void {
+    for (const [key, value] of Object.entries(this)) {
+      if (key === 'clients' || key === 'tokens') continue
+      if (value instanceof Map || value instanceof Set || value instanceof BusinessCollection) value.clear()
+      else if (Array.isArray(value)) value.length = 0
+    }
+    this.counter = 0
+    this.random = seededRandom(this.seed)
   }
 
   /** A new id of the given kind, e.g. newId('bil_'); later ids sort after earlier ones. */

@@ -1,3 +1,4 @@
+import type {FaultPlan} from '../faults.js'
 import type {Router} from '../router.js'
 import type {EmulatorState} from '../state.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
@@ -7,4 +8,6 @@ export interface EmulatorContext {
   router: Router
   state: EmulatorState
   options: ResolvedEmulatorOptions
+  /** The fault injection plan, for the inspection routes. */
+  faults: FaultPlan
 }

@@ -11,7 +11,8 @@ export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/v0/business', (ctx) => {
     const grant = requireAuth(state, ctx, SCOPES.businessRead)
     const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
-    const all = [...state.businesses.values()]
+    // paginate() needs id order; businesses created later may sort anywhere among the seeded ones.
+    const all = [...state.businesses.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     return ok(paginate(all, {
       pageSize,
       pageToken: ctx.query.get('page_token'),

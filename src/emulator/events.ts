@@ -1,0 +1,131 @@
+/**
+ * The spec's event table (Events, "Event kinds and content"): each type with its content
+ * fields, and `buildEventContent`, which checks given content and fills the missing fields
+ * with plausible values, for the trigger route and the business lifecycle.
+ */
+import {randomBytes} from 'node:crypto'
+
+import {HttpError} from './http.js'
+import type {BusinessRecord, EmulatorState} from './state.js'
+
+/** Allowed `task_types` values of a TASK_REQUEST. */
+export const TASK_TYPES = [
+  'categorize_transaction',
+  'reconnect_account',
+  'request_other_document',
+  'request_receipt',
+  'request_statement',
+  'review_personal_transaction',
+  'other',
+] as const
+
+const AGGREGATOR = ['business_id', 'timestamp', 'account_id'] as const
+const BUSINESS = ['business_id', 'business_external_id', 'timestamp'] as const
+
+/** Every event type of the spec with its content fields, in the spec's order. */
+export const EVENT_FIELDS = {
+  AGGREGATOR_ACCOUNT_CONNECTED: AGGREGATOR,
+  AGGREGATOR_ACCOUNT_DISCONNECTED: AGGREGATOR,
+  AGGREGATOR_ACCOUNT_EXPIRED: AGGREGATOR,
+  AGGREGATOR_SYNC_STARTED: AGGREGATOR,
+  AGGREGATOR_TRANSACTIONS_SYNCED: AGGREGATOR,
+  ACCOUNT_BALANCE_UPDATED: AGGREGATOR,
+  TASK_REQUEST: ['business_id', 'task_types'],
+  TASKS_REQUEST_COMPLETED: ['business_id', 'timestamp'],
+  BUSINESS_CREATED: BUSINESS,
+  BUSINESS_ACTIVATED: BUSINESS,
+  BUSINESS_DEACTIVATED: BUSINESS,
+  RECEIPT_MATCHED: ['document_id', 'transaction_id', 'timestamp'],
+  STATEMENT_IMPORTED: ['business_id', 'account_id', 'document_id', 'timestamp'],
+} as const satisfies Record<string, readonly string[]>
+
+export type EventType = keyof typeof EVENT_FIELDS
+export const EVENT_TYPES = Object.keys(EVENT_FIELDS) as EventType[]
+
+export function isEventType(type: unknown): type is EventType {
+  return typeof type === 'string' && Object.hasOwn(EVENT_FIELDS, type)
+}
+
+/** UTC ISO 8601 without milliseconds, as the seed data writes timestamps. */
+export function timestamp(date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+/** The content of a BUSINESS_* event for this business. */
+export function businessEventContent(business: BusinessRecord, at = new Date()): Record<string, unknown> {
+  return {business_id: business.id, business_external_id: business.external_id, timestamp: timestamp(at)}
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/
+
+/** Id prefixes the content fields must carry when given. */
+const PREFIXES: Record<string, string> = {
+  business_id: 'biz_',
+  document_id: 'doc_',
+  transaction_id: 'txn_',
+}
+
+function invalid(field: string, value: unknown, expected: string): HttpError {
+  return new HttpError(422, `content.${field}: expected ${expected}`, {field: `content.${field}`, value: value ?? null})
+}
+
+function check(type: EventType, field: string, value: unknown): void {
+  if (field === 'task_types') {
+    if (!Array.isArray(value) || value.length === 0) throw invalid(field, value, `a non-empty array of ${TASK_TYPES.join(', ')}`)
+    const bad = value.find((v) => !(TASK_TYPES as readonly unknown[]).includes(v))
+    if (bad !== undefined) throw invalid(field, bad, `one of ${TASK_TYPES.join(', ')}`)
+    return
+  }
+  if (typeof value !== 'string' || value === '') throw invalid(field, value, 'a non-empty string')
+  if (field === 'timestamp' && (!ISO_8601.test(value) || Number.isNaN(Date.parse(value)))) throw invalid(field, value, 'an ISO 8601 datetime')
+  // A statement is imported into an external account; the aggregator's account_id is its own item id.
+  const prefix = field === 'account_id' && type === 'STATEMENT_IMPORTED' ? 'eac_' : PREFIXES[field]
+  if (prefix && !value.startsWith(prefix)) throw invalid(field, value, `an id starting with ${prefix}`)
+}
+
+/** The first seeded business, for filling content. */
+function defaultBusiness(state: EmulatorState): BusinessRecord | undefined {
+  return state.businesses.values().next().value
+}
+
+function fill(state: EmulatorState, field: string, content: Record<string, unknown>, type: EventType): unknown {
+  const businessId = typeof content.business_id === 'string' ? content.business_id : defaultBusiness(state)?.id
+  switch (field) {
+    case 'business_id':
+      return businessId ?? 'biz_' + randomBytes(6).toString('hex')
+    case 'business_external_id':
+      return (businessId && state.businesses.get(businessId)?.external_id) ?? 'ext-' + randomBytes(4).toString('hex')
+    case 'timestamp':
+      return timestamp()
+    case 'task_types':
+      return ['categorize_transaction', 'request_receipt']
+    case 'account_id':
+      if (type === 'STATEMENT_IMPORTED') return (businessId && state.externalAccounts.all(businessId)[0]?.id) ?? 'eac_' + randomBytes(6).toString('hex')
+      return 'item_' + randomBytes(8).toString('hex')
+    case 'document_id':
+      return (businessId && state.documents.all(businessId)[0]?.id) ?? 'doc_' + randomBytes(6).toString('hex')
+    case 'transaction_id':
+      return (businessId && state.transactions.all(businessId)[0]?.id) ?? 'txn_' + randomBytes(6).toString('hex')
+    default:
+      return null
+  }
+}
+
+/**
+ * The content of an event of `type`: the given fields, checked (id prefixes, ISO 8601
+ * timestamps, allowed task types, no field outside the spec's list), and every missing field
+ * filled from the emulator's data (the first business, its external account, document and
+ * transaction) or made up.
+ */
+export function buildEventContent(state: EmulatorState, type: EventType, given: unknown = {}): Record<string, unknown> {
+  if (given === null || given === undefined) given = {}
+  if (typeof given !== 'object' || Array.isArray(given)) throw new HttpError(422, 'content must be a JSON object', {field: 'content'})
+  const fields: readonly string[] = EVENT_FIELDS[type]
+  const input = given as Record<string, unknown>
+  const extra = Object.keys(input).filter((k) => !fields.includes(k))
+  if (extra.length) throw new HttpError(422, `${type} content has no field ${extra.join(', ')}; its fields are ${fields.join(', ')}`, {field: 'content', unknown: extra, allowed: fields})
+  for (const [field, value] of Object.entries(input)) check(type, field, value)
+  const content: Record<string, unknown> = {}
+  for (const field of fields) content[field] = field in input ? input[field] : fill(state, field, input, type)
+  return content
+}

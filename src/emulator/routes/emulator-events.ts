@@ -1,0 +1,24 @@
+/**
+ * POST /_emulator/events {type, content?}: emits any event of the spec's table on demand, as
+ * `stripe trigger` does. Missing content fields are filled with plausible values; the event
+ * changes no state (a triggered BUSINESS_DEACTIVATED does not deactivate the business).
+ */
+import {EVENT_TYPES, buildEventContent, isEventType} from '../events.js'
+import {HttpError, ok, parseJsonBody} from '../http.js'
+import type {EmulatorContext} from './context.js'
+
+export function register({router, state}: EmulatorContext): void {
+  router.add('GET', '/_emulator/events', () => ok({data: EVENT_TYPES}))
+
+  router.add('POST', '/_emulator/events', (ctx) => {
+    const body = parseJsonBody(ctx.rawBody)
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, 'Body must be a JSON object {type, content?}')
+    const {type, content} = body as {type?: unknown; content?: unknown}
+    if (!isEventType(type)) {
+      throw new HttpError(422, `type must be one of ${EVENT_TYPES.join(', ')}`, {field: 'type', value: type ?? null, allowed: EVENT_TYPES})
+    }
+    const filled = buildEventContent(state, type, content)
+    state.events.emit(type, filled)
+    return ok({data: {type, content: filled}}, 202)
+  })
+}

@@ -1,0 +1,79 @@
+/**
+ * Emulator-only inspection routes, so tests and scripts can check what the service holds:
+ * the bills and journal entries created, counts of every collection, reset, fault counters.
+ * No token needed, never faulted (faults.ts exempts /_emulator/).
+ */
+import {FAULT_KINDS} from '../faults.js'
+import {HttpError, ok, parseJsonBody} from '../http.js'
+import {seedState} from '../seed.js'
+import {BusinessCollection, type EmulatorState} from '../state.js'
+import type {EmulatorContext} from './context.js'
+
+export const RESET_KINDS = ['created', 'all'] as const
+
+/**
+ * Counts of every collection of the state, by field name: a Map or Set its size, a
+ * BusinessCollection its items; `tagFields` counts tag values. With a business, only what
+ * belongs to it.
+ */
+export function countState(state: EmulatorState, businessId?: string): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const [key, value] of Object.entries(state)) {
+    if (key === 'tagFields') {
+      const fields = businessId === undefined ? [...state.tagFields.values()] : [state.tagFields.get(businessId)].filter((f) => f !== undefined)
+      counts.tagValues = fields.reduce((n, byName) => n + [...byName.values()].reduce((m, values) => m + values.size, 0), 0)
+    } else if (value instanceof BusinessCollection) {
+      counts[key] = value.count(businessId)
+    } else if (businessId !== undefined) {
+      if (key === 'receiptConfigs') counts[key] = state.receiptConfigs.has(businessId) ? 1 : 0
+    } else if (value instanceof Map || value instanceof Set) {
+      counts[key] = value.size
+    } else if (Array.isArray(value)) {
+      counts[key] = value.length
+    }
+  }
+  return counts
+}
+
+export function register({router, state, options, faults}: EmulatorContext): void {
+  const business = (id: string) => {
+    if (!state.businesses.has(id)) throw new HttpError(404, `Business ${id} not found`, {business_id: id})
+    return id
+  }
+
+  router.add('GET', '/_emulator/businesses/:business_id/bills', (ctx) => {
+    const items = state.bills.all(business(ctx.params.business_id as string))
+    return ok({data: items, count: items.length})
+  })
+
+  router.add('GET', '/_emulator/businesses/:business_id/journal-entries', (ctx) => {
+    const items = state.journalEntries.all(business(ctx.params.business_id as string))
+    return ok({data: items, count: items.length})
+  })
+
+  router.add('GET', '/_emulator/counts', (ctx) => {
+    const businessId = ctx.query.get('business_id') || undefined
+    return ok({data: countState(state, businessId === undefined ? undefined : business(businessId))})
+  })
+
+  router.add('GET', '/_emulator/faults', () => ok({data: {rate: options.faultRate, seed: options.faultSeed, kinds: FAULT_KINDS, counts: {...faults.counts}}}))
+
+  // {"what": "created"} (the default) forgets the bills and journal entries created; "all"
+  // goes back to the seed data with the same ids (clients and tokens are kept).
+  router.add('POST', '/_emulator/reset', (ctx) => {
+    const body = ctx.rawBody.trim() === '' ? {} : parseJsonBody(ctx.rawBody)
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, 'Body must be a JSON object {what?}')
+    const what = (body as {what?: unknown}).what ?? 'created'
+    if (!(RESET_KINDS as readonly unknown[]).includes(what)) {
+      throw new HttpError(422, `what must be one of ${RESET_KINDS.join(', ')}`, {field: 'what', value: what, allowed: RESET_KINDS})
+    }
+    if (what === 'all') {
+      state.clearAll()
+      seedState(state, options)
+    } else {
+      state.bills.clear()
+      state.journalEntries.clear()
+    }
+    return ok({data: {reset: what, counts: countState(state)}})
+  })
+}

@@ -1,0 +1,88 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {start, type RunningEmulator} from '../helpers/emulator.js'
+
+interface Status {source: string; profile: string | null; baseUrl: string; business: string | null; origins: Record<string, string>; token: {ok: boolean}}
+
+let a: RunningEmulator
+let b: RunningEmulator
+let c: RunningEmulator
+let configDir: string
+
+async function addProfile(name: string, emulator: RunningEmulator): Promise<void> {
+  const res = await runBk(['profiles', 'add', name, '--env', 'local', '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--client-secret-stdin', '--insecure-storage'], {configDir, input: emulator.clientSecret})
+  expect(res.code, res.stderr).toBe(0)
+}
+
+beforeAll(async () => {
+  ;[a, b, c] = await Promise.all([start(), start(), start()])
+  configDir = tempDir()
+  await addProfile('first', a) // the first profile becomes the active one
+  await addProfile('second', b)
+})
+afterAll(async () => {
+  await Promise.all([a.close(), b.close(), c.close()])
+})
+
+const envCreds = () => ({BK_BASE_URL: c.baseUrl, BK_CLIENT_ID: c.clientId, BK_CLIENT_SECRET: c.clientSecret})
+
+describe('credential resolution order', () => {
+  it('uses the active profile when nothing else is given', async () => {
+    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir}))
+    expect(s.profile).toBe('first')
+    expect(s.baseUrl).toBe(a.baseUrl)
+    expect(s.token.ok).toBe(true)
+  })
+
+  it('environment variables beat the active profile', async () => {
+    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir, env: envCreds()}))
+    expect(s.source).toBe('environment')
+    expect(s.baseUrl).toBe(c.baseUrl)
+    expect(s.origins.clientSecret).toBe('BK_CLIENT_SECRET')
+  })
+
+  it('--profile beats environment variables', async () => {
+    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json', '--profile', 'second'], {configDir, env: envCreds()}))
+    expect(s.profile).toBe('second')
+    expect(s.baseUrl).toBe(b.baseUrl)
+    expect(s.origins.profile).toContain('--profile')
+  })
+
+  it('BK_PROFILE counts as an explicit profile', async () => {
+    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir, env: {...envCreds(), BK_PROFILE: 'second'}}))
+    expect(s.baseUrl).toBe(b.baseUrl)
+  })
+
+  it('--business beats BK_BUSINESS_ID, which beats the profile', async () => {
+    const env = {BK_BUSINESS_ID: a.businessIds[1]}
+    const fromEnv = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir, env}))
+    expect(fromEnv.business).toBe(a.businessIds[1])
+    const fromFlag = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json', '--business', a.businessIds[0] as string], {configDir, env}))
+    expect(fromFlag.business).toBe(a.businessIds[0])
+    expect(fromFlag.origins.business).toBe('--business')
+  })
+
+  it('BK_ACCESS_TOKEN works with no profile and no keychain', async () => {
+    const token = (await runBk(['auth', 'token'], {env: envCreds()})).stdout.trim()
+    expect(token).toMatch(/^emu_/)
+    const list = await runBk(['businesses', 'list', '--json'], {env: {BK_BASE_URL: c.baseUrl, BK_ACCESS_TOKEN: token, DBUS_SESSION_BUS_ADDRESS: undefined}})
+    expect(list.code).toBe(0)
+    expect(parseJsonOutput<{data: unknown[]}>(list).data.length).toBe(c.businessIds.length)
+  })
+
+  it('says exactly what to do when there are no credentials at all', async () => {
+    const res = await runBk(['businesses', 'list'], {configDir: tempDir()})
+    expect(res.code).toBe(3)
+    expect(res.stderr).toContain('bk auth login')
+    expect(res.stderr).toContain('BK_CLIENT_ID')
+  })
+
+  it('profiles use switches the active profile', async () => {
+    const dir = configDir
+    expect((await runBk(['profiles', 'use', 'second'], {configDir: dir})).code).toBe(0)
+    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir: dir}))
+    expect(s.profile).toBe('second')
+    await runBk(['profiles', 'use', 'first'], {configDir: dir})
+  })
+})

@@ -2,7 +2,7 @@
  * Saving and removing profiles: the profile in config.json, its secret in the credential store.
  * Shared by `bk profiles add` and `bk auth login`.
  */
-import {ConfigError} from '../errors.js'
+import {ConfigError, InputError} from '../errors.js'
 import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
 import {KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
 import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
@@ -28,12 +28,12 @@ export interface SavedProfile {
 export function buildProfile(input: Omit<NewProfile, 'clientSecret' | 'name'>): Profile {
   const rawUrl = input.baseUrl ?? defaultBaseUrl(input.env)
   if (!rawUrl) {
-    throw new ConfigError(`The ${input.env} environment has no address bk knows: pass --base-url`, {
+    throw new InputError(`The ${input.env} environment has no address bk knows: pass --base-url`, {
       code: 'no_base_url', hint: 'The API spec names no sandbox or production address; use the one your tenant dashboard shows.',
     })
   }
   if (input.business !== undefined && !input.business.startsWith('biz_')) {
-    throw new ConfigError(`Invalid business id "${input.business}": expected biz_…`)
+    throw new InputError(`Invalid --business "${input.business}": expected an id starting with biz_`)
   }
   return {
     env: input.env,

@@ -4,6 +4,7 @@
  * the entities the README demo and examples/ name.
  */
 import type {ResolvedEmulatorOptions} from './options.js'
+import {seedRecords} from './seed-records.js'
 import type {EmulatorState} from './state.js'
 
 export const DEMO_IDS = {
@@ -29,5 +30,6 @@ export function seedState(state: EmulatorState, options: ResolvedEmulatorOptions
     }
     state.tagFields.set(b.id, fields)
   }
+  businesses.forEach((b, i) => seedRecords(state, b.id, i, options))
   return businesses.map((b) => b.id)
 }

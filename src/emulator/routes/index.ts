@@ -4,16 +4,30 @@
 import type {EmulatorContext} from './context.js'
 import {register as auth} from './auth.js'
 import {register as businesses} from './businesses.js'
+import {register as journalEntries} from './journal-entries.js'
 import {register as emulatorBusinesses} from './emulator-businesses.js'
 import {register as emulatorEvents} from './emulator-events.js'
 import {register as emulatorInspect} from './emulator-inspect.js'
+import {register as transactions} from './transactions.js'
+import {register as invoices} from './invoices.js'
+import {register as refunds} from './refunds.js'
+import {register as documents} from './documents.js'
+import {register as tasks} from './tasks.js'
+import {register as receiptRules} from './receipt-rules.js'
 
 const modules: Array<(ctx: EmulatorContext) => void> = [
   auth,
   businesses,
+  journalEntries,
   emulatorBusinesses,
   emulatorEvents,
   emulatorInspect,
+  transactions,
+  invoices,
+  refunds,
+  documents,
+  tasks,
+  receiptRules,
 ]
 
 export function registerRoutes(ctx: EmulatorContext): void {

@@ -1,6 +1,6 @@
 /**
  * Fault injection for reliability tests: with probability `faultRate` a request meets one of
- * four faults, spread evenly and reproducible with `faultSeed`:
+ * four faults, spread evenly and reproducible with `faultSeed` (see `isFaultExempt`):
  * - 503 with Retry-After, and 429 with Retry-After: the request is not handled;
  * - reset-before: the connection is destroyed before the request is handled;
  * - reset-after: the request is handled and committed, then the connection is destroyed
@@ -19,8 +19,16 @@ export interface FaultPlan {
   readonly counts: Record<FaultKind, number>
 }
 
-/** Paths never faulted: emulator inspection and the public key set. */
+/**
+ * Paths never faulted: the emulator's own routes (inspection, reset, trigger) and the public key
+ * set. The business lifecycle routes stand for operations of the service, so they are faulted.
+ */
 const EXEMPT = /^\/(_emulator\/|\.well-known\/)/
+const LIFECYCLE = /^\/_emulator\/businesses(\/[^/]+\/(activate|deactivate))?\/?$/
+
+export function isFaultExempt(path: string): boolean {
+  return EXEMPT.test(path) && !LIFECYCLE.test(path)
+}
 
 export function createFaultPlan(options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed'>): FaultPlan {
   const random = seededRandom(options.faultSeed)
@@ -28,7 +36,7 @@ export function createFaultPlan(options: Pick<ResolvedEmulatorOptions, 'faultRat
   return {
     counts,
     next(path) {
-      if (options.faultRate <= 0 || EXEMPT.test(path)) return undefined
+      if (options.faultRate <= 0 || isFaultExempt(path)) return undefined
       if (random() >= options.faultRate) return undefined
       const kind = FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)] as FaultKind
       counts[kind]++

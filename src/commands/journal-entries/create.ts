@@ -1,0 +1,95 @@
+import {Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {BkError, ExitCode} from '../../errors.js'
+import {businessFlag} from '../../flags.js'
+import type {FileSummary} from '../../journal-entries/files.js'
+import type {Outcome} from '../../journal-entries/post.js'
+
+export interface JournalEntriesCreateResult {
+  dry_run: boolean
+  files: FileSummary[]
+  created: Outcome[]
+  /** Created by an earlier run (--resume): not sent again. */
+  skipped: Outcome[]
+  failed: Outcome[]
+  /** Sent, but the answer never came back: check before sending again. */
+  unconfirmed: Outcome[]
+}
+
+export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntriesCreate> {
+  static override summary = 'Post journal entries from YAML files, after checking every one locally.'
+  static override description = `Validates every entry of every file first (as validate does) and sends nothing if any is invalid. Then posts each entry, prints the created je_ ids, and records them in a journal beside each file (FILE.bk-journal.jsonl), so that a re-run after a failure never posts an entry twice: run again with --resume. A file that has a journal is refused without --resume or --restart. - reads stdin (no journal can be kept then).`
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> examples/journal-entries.yaml',
+    '<%= config.bin %> <%= command.id %> march.yaml --resume',
+    '<%= config.bin %> <%= command.id %> march.yaml april.yaml --dry-run',
+    'cat entry.yaml | <%= config.bin %> <%= command.id %> - --json',
+  ]
+
+  static override strict = false
+  static override args = {}
+  static override flags = {
+    business: businessFlag(),
+    'performed-by': Flags.string({summary: 'External id of who performs the action (sent as a request header).', helpValue: 'ID'}),
+    'dry-run': Flags.boolean({summary: 'Only validate, as `journal-entries validate` does; send nothing.'}),
+    resume: Flags.boolean({summary: 'Continue after an earlier run: skip the entries its journal records as created.', exclusive: ['restart']}),
+    restart: Flags.boolean({summary: 'Forget the journal of an earlier run and post every entry again.', exclusive: ['resume']}),
+  }
+
+  async run(): Promise<JournalEntriesCreateResult> {
+    const {argv} = await this.parse(JournalEntriesCreate)
+    const {flags} = this
+    const paths = argv as string[]
+    const {validateFiles, problemsError, readAllStdin, STDIN} = await import('../../journal-entries/files.js')
+    const v = await validateFiles(paths, readAllStdin)
+    if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), !flags['dry-run'])
+    const empty = {created: [], skipped: [], failed: [], unconfirmed: []}
+    if (flags['dry-run']) {
+      if (!this.jsonEnabled()) for (const f of v.files) this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'} valid; nothing sent (--dry-run)`)
+      return {dry_run: true, files: v.files, ...empty}
+    }
+
+    const {InputError} = await import('../../errors.js')
+    if (paths.includes(STDIN)) {
+      if (flags.resume || flags.restart) throw new InputError('--resume and --restart need a file: stdin (-) has no journal')
+      this.note('Reading stdin: no journal is kept, so a re-run cannot tell which entries were already posted.')
+    }
+    const businessId = await this.businessId()
+    const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
+    const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
+    const plans = planPosting(v.results.map((r, i) => ({file: paths[i] === STDIN ? r.file : (paths[i] as string), journal: paths[i] !== STDIN, entries: r.entries})), {mode, businessId})
+    const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
+    for (const s of plans.flatMap((p) => p.skipped)) this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
+    for (const u of plans.flatMap((p) => p.unconfirmed)) this.note(`unconfirmed  ${u.file} entry ${u.index}: ${u.error}`)
+
+    if (toSend > 0) await this.announceWrite(`posting ${toSend} journal entr${toSend === 1 ? 'y' : 'ies'}`)
+    const {api} = toSend > 0 ? await this.session() : {api: undefined}
+    const result = await postPlanned(plans, {
+      businessId,
+      mode,
+      create: (input) => (api as NonNullable<typeof api>).journalEntries.create(businessId, input, {performedBy: flags['performed-by']}),
+      onOutcome: (kind, o) => {
+        if (this.jsonEnabled()) return
+        if (kind === 'created') this.log(`${o.id}  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}`)
+        else process.stderr.write(`failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`)
+      },
+    })
+    const out: JournalEntriesCreateResult = {dry_run: false, files: v.files, created: result.created, skipped: result.skipped, failed: result.failed, unconfirmed: result.unconfirmed}
+    const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
+    if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
+      const stopped = result.stoppedBy
+      const exitCode = stopped ? stopped.exitCode : out.created.length + out.skipped.length > 0 ? ExitCode.partial : ExitCode.rejected
+      throw new BkError(`${stopped ? `Stopped: ${stopped.message}. ` : ''}${summary}`, {
+        code: stopped?.code ?? 'journal_entries_failed',
+        exitCode,
+        details: out,
+        hint: out.unconfirmed.length > 0
+          ? 'Check in the ledger whether the unconfirmed entries exist; run again with --resume to post the rest (unconfirmed entries are never re-sent).'
+          : 'Fix the failed entries, then run again with --resume: created entries are skipped.',
+      })
+    }
+    this.note(summary)
+    return out
+  }
+}

@@ -1,0 +1,32 @@
+import {BaseCommand} from '../../base-command.js'
+import type {FileSummary} from '../../journal-entries/files.js'
+
+export interface JournalEntriesValidateResult {
+  valid: true
+  files: FileSummary[]
+}
+
+export default class JournalEntriesValidate extends BaseCommand<typeof JournalEntriesValidate> {
+  static override summary = 'Check journal entries in YAML files, offline: every problem with its line and column.'
+  static override description = `Checks every entry of every file without sending anything: at least one debit and one credit line, positive decimal amounts, total debits equal to total credits (exactly), ledger_id (ldg_…) and tag_value_ids (tv_…), a UTC datetime, and no unknown keys. Lists every problem as FILE:LINE:COLUMN and exits 2 if there is any. - reads stdin.`
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> examples/journal-entries.yaml',
+    'cat march.yaml | <%= config.bin %> <%= command.id %> -',
+    '<%= config.bin %> <%= command.id %> *.yaml --json',
+  ]
+
+  static override strict = false
+  static override args = {}
+  static override flags = {}
+
+  async run(): Promise<JournalEntriesValidateResult> {
+    const {argv} = await this.parse(JournalEntriesValidate)
+    const {validateFiles, problemsError, readAllStdin} = await import('../../journal-entries/files.js')
+    const v = await validateFiles(argv as string[], readAllStdin)
+    if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), false)
+    if (!this.jsonEnabled()) {
+      for (const f of v.files) this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'}, ${f.lines} lines, all balanced`)
+    }
+    return {valid: true, files: v.files}
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * Reads journal entries from YAML text, keeping source positions, and checks every rule that
+ * can be checked offline. Amounts never pass through a JavaScript number: the document is
+ * parsed with the failsafe schema (every scalar stays text) and an amount is taken from the
+ * scalar's source text, so `120.50` is sent as "120.50" and 0.1 + 0.2 stays exact.
+ *
+ * Accepted shapes: one entry (a mapping with `lines`), a list of entries under `entries:`, or a
+ * bare list of entries. A line is `debit: 120.00` / `credit: 120.00`, or `debit_credit` + `amount`.
+ */
+import {isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type Scalar, type YAMLMap} from 'yaml'
+
+import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
+import {checkBalance, parseAmount, type Side} from './check.js'
+import {parseUtcDatetime} from './datetime.js'
+
+export interface Problem {
+  file: string
+  line: number
+  column: number
+  /** 1-based index of the entry in its file, when the problem belongs to one. */
+  entry?: number | undefined
+  description?: string | undefined
+  message: string
+}
+
+export interface LoadedEntry {
+  /** 1-based index in its file. */
+  index: number
+  line: number
+  column: number
+  description: string | undefined
+  /** What is sent: amounts as the decimal text of the file, datetime in UTC. */
+  input: JournalEntryInput
+  debits: string
+  credits: string
+}
+
+export interface LoadResult {
+  file: string
+  /** How many entries the file holds, valid or not. */
+  count: number
+  /** The valid entries (all of them when `problems` is empty). */
+  entries: LoadedEntry[]
+  problems: Problem[]
+}
+
+const ENTRY_KEYS = ['description', 'datetime', 'lines'] as const
+const LINE_KEYS = ['ledger_id', 'description', 'debit', 'credit', 'debit_credit', 'amount', 'tag_value_ids'] as const
+
+/** One problem per line of text, as `file:line:column: entry N "description": message`. */
+export function formatProblem(p: Problem): string {
+  const where = `${p.file}:${p.line}:${p.column}`
+  const entry = p.entry === undefined ? '' : `entry ${p.entry}${p.description ? ` "${p.description}"` : ''}: `
+  return `${where}: ${entry}${p.message}`
+}
+
+export function loadJournalEntries(text: string, file: string): LoadResult {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, {schema: 'failsafe', lineCounter, keepSourceTokens: true, prettyErrors: false, uniqueKeys: true})
+  const problems: Problem[] = []
+  const at = (offset: number | undefined) => {
+    const pos = lineCounter.linePos(offset ?? 0)
+    return {line: pos.line, column: pos.col}
+  }
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) {
+      const message = e.code === 'DUPLICATE_KEY' ? 'a key appears twice in the same mapping' : `YAML syntax: ${e.message}`
+      problems.push({file, ...at(e.pos[0]), message})
+    }
+    return {file, count: 0, entries: [], problems}
+  }
+  const root = doc.contents
+  if (root === null || (isScalar(root) && String(root.value).trim() === '')) {
+    problems.push({file, line: 1, column: 1, message: 'the file holds no journal entry; expected an entry with lines, or a list under entries:'})
+    return {file, count: 0, entries: [], problems}
+  }
+
+  let entryNodes: Node[] = []
+  if (isMap(root) && root.items.some((p) => keyText(p) === 'entries')) {
+    for (const pair of root.items) {
+      const key = keyText(pair)
+      if (key !== 'entries') problems.push({file, ...at(nodeStart(pair.key)), message: `unknown key "${key ?? '?'}" beside entries: (only entries: is expected at the top)`})
+    }
+    const list = root.items.find((p) => keyText(p) === 'entries')?.value
+    if (!isSeq(list) || list.items.length === 0) {
+      problems.push({file, ...at(nodeStart(list as Node | null) ?? nodeStart(root.items[0]?.key)), message: 'entries: must be a list of at least one entry'})
+    } else {
+      entryNodes = list.items as Node[]
+    }
+  } else if (isMap(root)) {
+    entryNodes = [root]
+  } else if (isSeq(root)) {
+    entryNodes = root.items as Node[]
+  } else {
+    problems.push({file, ...at(nodeStart(root)), message: 'expected a journal entry (a mapping with lines) or a list under entries:'})
+  }
+
+  const entries: LoadedEntry[] = []
+  entryNodes.forEach((node, i) => {
+    const entry = readEntry(node, i + 1, file, at, problems)
+    if (entry) entries.push(entry)
+  })
+  problems.sort((a, b) => a.line - b.line || a.column - b.column)
+  return {file, count: entryNodes.length, entries, problems}
+}
+
+type At = (offset: number | undefined) => {line: number; column: number}
+
+function nodeStart(node: unknown): number | undefined {
+  const n = node as {range?: [number, number, number] | null} | null | undefined
+  return n?.range?.[0] ?? undefined
+}
+
+function keyText(pair: Pair): string | undefined {
+  return isScalar(pair.key) ? String(pair.key.value) : undefined
+}
+
+/** The literal text of a scalar: its source for plain scalars, its value for quoted ones. */
+function scalarText(node: Scalar): string {
+  if (node.type === 'PLAIN' && typeof node.source === 'string') return node.source
+  return String(node.value)
+}
+
+function suggestion(key: string, allowed: readonly string[]): string {
+  let best: string | undefined
+  let bestDistance = 3
+  for (const candidate of allowed) {
+    const d = distance(key.toLowerCase(), candidate)
+    if (d < bestDistance) [best, bestDistance] = [candidate, d]
+  }
+  return best ? `; did you mean ${best}?` : `; expected one of ${allowed.join(', ')}`
+}
+
+/** Damerau-Levenshtein distance (optimal string alignment), for "did you mean". */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      const row = d[i] as number[]
+      const prev = d[i - 1] as number[]
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1)
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number
+}
+
+/** The pairs of a mapping by key, reporting unknown, non-text and alias keys. */
+function fields(map: YAMLMap, allowed: readonly string[], report: (offset: number | undefined, message: string) => void, what: string): Map<string, Pair> {
+  const out = new Map<string, Pair>()
+  for (const pair of map.items) {
+    if (!isPair(pair)) continue
+    const key = keyText(pair)
+    if (key === undefined) {
+      report(nodeStart(pair.key) ?? nodeStart(map), `a ${what} key must be plain text`)
+      continue
+    }
+    if (!allowed.includes(key)) {
+      report(nodeStart(pair.key), `unknown key "${key}" in ${what}${suggestion(key, allowed)}`)
+      continue
+    }
+    if (isAlias(pair.value)) {
+      report(nodeStart(pair.value), `${key}: YAML aliases are not accepted; write the value out`)
+      continue
+    }
+    out.set(key, pair)
+  }
+  return out
+}
+
+/** The text of a scalar field, or undefined with a problem when it is a list or mapping. */
+function textField(pair: Pair | undefined, name: string, report: (offset: number | undefined, message: string) => void): string | undefined {
+  if (!pair) return undefined
+  if (pair.value === null || pair.value === undefined) return ''
+  if (!isScalar(pair.value)) {
+    report(nodeStart(pair.value), `${name} must be text, not a ${isSeq(pair.value) ? 'list' : 'mapping'}`)
+    return undefined
+  }
+  return scalarText(pair.value)
+}
+
+function readEntry(node: Node, index: number, file: string, at: At, problems: Problem[]): LoadedEntry | undefined {
+  const before = problems.length
+  const start = at(nodeStart(node))
+  let description: string | undefined
+  const report = (offset: number | undefined, message: string) => {
+    problems.push({file, ...(offset === undefined ? start : at(offset)), entry: index, description, message})
+  }
+  if (isAlias(node) || !isMap(node)) {
+    report(nodeStart(node), 'an entry must be a mapping with description, datetime and lines')
+    return undefined
+  }
+  // The description first, so that every message about this entry can name it.
+  const descPair = node.items.find((p) => keyText(p) === 'description')
+  if (descPair && isScalar(descPair.value)) description = scalarText(descPair.value).trim() || undefined
+  const f = fields(node, ENTRY_KEYS, report, 'an entry')
+
+  const descriptionText = textField(f.get('description'), 'description', report)
+
+  let datetime: string | undefined
+  const dtPair = f.get('datetime')
+  if (!dtPair) {
+    report(nodeStart(node), 'datetime is missing; write it in UTC, e.g. datetime: 2026-03-31T12:00:00Z')
+  } else {
+    const text = textField(dtPair, 'datetime', report)
+    if (text !== undefined) {
+      const parsed = parseUtcDatetime(text)
+      if (parsed.ok) datetime = parsed.value
+      else report(nodeStart(dtPair.value) ?? nodeStart(dtPair.key), `datetime ${parsed.reason}`)
+    }
+  }
+
+  const linesPair = f.get('lines')
+  const lines: JournalEntryInput['lines'] = []
+  let linesValid = false
+  if (!linesPair) {
+    report(nodeStart(node), 'lines is missing; an entry needs at least one debit line and one credit line')
+  } else if (!isSeq(linesPair.value) || linesPair.value.items.length === 0) {
+    report(nodeStart(linesPair.value) ?? nodeStart(linesPair.key), 'lines must be a list with at least one debit line and one credit line')
+  } else {
+    linesValid = true
+    linesPair.value.items.forEach((lineNode, i) => {
+      const line = readLine(lineNode as Node, i + 1, report)
+      if (line) lines.push(line)
+      else linesValid = false
+    })
+  }
+
+  let totals = {debits: '0', credits: '0'}
+  if (linesPair && linesValid) {
+    const result = checkBalance(lines.map((l) => ({side: l.debit_credit, amount: l.amount})))
+    totals = {debits: result.debits, credits: result.credits}
+    for (const p of result.problems) report(nodeStart(linesPair.key), p.message)
+  }
+  if (problems.length > before || datetime === undefined) return undefined
+  const input: JournalEntryInput = {datetime, lines}
+  if (descriptionText !== undefined && descriptionText !== '') input.description = descriptionText
+  return {index, ...start, description, input, ...totals}
+}
+
+function readLine(node: Node, n: number, report: (offset: number | undefined, message: string) => void): JournalEntryInput['lines'][number] | undefined {
+  const where = `line ${n}`
+  if (isAlias(node) || !isMap(node)) {
+    report(nodeStart(node), `${where} must be a mapping with ledger_id and a debit or credit amount`)
+    return undefined
+  }
+  let ok = true
+  const fail = (offset: number | undefined, message: string) => {
+    ok = false
+    report(offset ?? nodeStart(node), `${where}: ${message}`)
+  }
+  const f = fields(node, LINE_KEYS, fail, 'a line')
+  const value = (key: string) => f.get(key)?.value as Node | null | undefined
+  const pos = (key: string) => nodeStart(value(key)) ?? nodeStart(f.get(key)?.key)
+
+  const ledgerId = textField(f.get('ledger_id'), 'ledger_id', fail)
+  if (!f.has('ledger_id')) fail(nodeStart(node), 'ledger_id is missing')
+  else if (ledgerId !== undefined && !/^ldg_\S+$/.test(ledgerId.trim())) fail(pos('ledger_id'), `ledger_id "${ledgerId}" is not a ledger id (expected ldg_…)`)
+
+  const description = textField(f.get('description'), 'description', fail)
+
+  let side: Side | undefined
+  let amountKey: string | undefined
+  const hasDebit = f.has('debit')
+  const hasCredit = f.has('credit')
+  const hasPair = f.has('debit_credit') || f.has('amount')
+  if (hasDebit && hasCredit) {
+    fail(nodeStart(f.get('credit')?.key), 'has both a debit and a credit; a line is one or the other (split it into two lines)')
+  } else if ((hasDebit || hasCredit) && hasPair) {
+    fail(nodeStart((f.get('debit_credit') ?? f.get('amount'))?.key), `mixes ${hasDebit ? 'debit' : 'credit'}: with debit_credit/amount; use one form`)
+  } else if (hasDebit || hasCredit) {
+    side = hasDebit ? 'debit' : 'credit'
+    amountKey = side
+  } else if (hasPair) {
+    if (!f.has('debit_credit')) fail(nodeStart(f.get('amount')?.key), 'amount is given without debit_credit (debit or credit)')
+    else if (!f.has('amount')) fail(nodeStart(f.get('debit_credit')?.key), 'debit_credit is given without amount')
+    else {
+      const dc = textField(f.get('debit_credit'), 'debit_credit', fail)?.trim()
+      if (dc === 'debit' || dc === 'credit') {
+        side = dc
+        amountKey = 'amount'
+      } else if (dc !== undefined) fail(pos('debit_credit'), `debit_credit "${dc}" must be debit or credit`)
+    }
+  } else if (ok) {
+    // (After an unknown key, such as a misspelt debit, that key is the problem to fix.)
+    fail(nodeStart(node), 'has no amount; write debit: 120.00 or credit: 120.00')
+  }
+
+  let amount: string | undefined
+  if (amountKey) {
+    const text = textField(f.get(amountKey), amountKey, fail)
+    if (text !== undefined) {
+      const parsed = parseAmount(text)
+      if (parsed.ok) amount = text.trim()
+      else fail(pos(amountKey), `${amountKey} ${parsed.reason}`)
+    }
+  }
+
+  let tagValueIds: string[] | undefined
+  const tags = f.get('tag_value_ids')
+  if (tags) {
+    const v = tags.value as Node | null
+    if (v === null || (isScalar(v) && String(v.value).trim() === '')) tagValueIds = []
+    else if (!isSeq(v)) fail(nodeStart(v), 'tag_value_ids must be a list of tag value ids, e.g. [tv_…]')
+    else {
+      tagValueIds = []
+      for (const item of v.items) {
+        const t = isScalar(item) ? scalarText(item).trim() : undefined
+        if (t === undefined) fail(nodeStart(item) ?? nodeStart(v), 'tag_value_ids must hold ids as text')
+        else if (!/^tv_\S+$/.test(t)) fail(nodeStart(item), `tag value id "${t}" is not a tag value id (expected tv_…)`)
+        else if (tagValueIds.includes(t)) fail(nodeStart(item), `tag value id "${t}" is listed twice`)
+        else tagValueIds.push(t)
+      }
+    }
+  }
+
+  if (!ok || !side || amount === undefined || ledgerId === undefined) return undefined
+  const line: JournalEntryInput['lines'][number] = {ledger_id: ledgerId.trim(), debit_credit: side, amount}
+  if (description !== undefined && description !== '') line.description = description
+  if (tagValueIds && tagValueIds.length > 0) line.tag_value_ids = tagValueIds
+  return line
+}

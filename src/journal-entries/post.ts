@@ -1,0 +1,154 @@
+/**
+ * Posting validated entries, one POST each, with the journal beside each file: the plan decides
+ * what to send (refusing to run over an existing journal without --resume or --restart), then
+ * each entry is recorded as `sending` before its POST and as `created` (with its je_ id) or
+ * `failed` after. Free of oclif: the command passes the API call and a progress callback.
+ */
+import {ApiConnectionError, ApiError} from '../api/errors.js'
+import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
+import {BkError, InputError} from '../errors.js'
+import {fingerprint, journalPathFor, JournalWriter, readJournal, removeJournal, type JournalState} from './journal.js'
+import type {LoadedEntry} from './load.js'
+
+export type JournalMode = 'new' | 'resume' | 'restart'
+
+export interface FileEntries {
+  file: string
+  /** False for stdin: no journal can be kept beside it. */
+  journal: boolean
+  entries: LoadedEntry[]
+}
+
+export interface Outcome {
+  file: string
+  index: number
+  description: string | undefined
+  id?: string | undefined
+  error?: string | undefined
+}
+
+export interface PlannedFile {
+  file: string
+  journalPath: string | undefined
+  toSend: LoadedEntry[]
+  /** Already created by an earlier run (with their ids). */
+  skipped: Outcome[]
+  /** Sent by an earlier run whose outcome never came back: not re-sent. */
+  unconfirmed: Outcome[]
+}
+
+export interface PostResult {
+  created: Outcome[]
+  skipped: Outcome[]
+  failed: Outcome[]
+  unconfirmed: Outcome[]
+  /** Set when posting stopped early (connection lost, authentication): the rest was not sent. */
+  stoppedBy?: BkError | undefined
+}
+
+/** Decides what to send; throws InputError (nothing sent) when a journal is in the way. */
+export function planPosting(files: readonly FileEntries[], options: {mode: JournalMode; businessId: string}): PlannedFile[] {
+  const plans: PlannedFile[] = []
+  for (const f of files) {
+    const journalPath = f.journal ? journalPathFor(f.file) : undefined
+    let state: JournalState | undefined
+    if (journalPath) {
+      try {
+        state = readJournal(journalPath)
+      } catch (error) {
+        throw new InputError(`Cannot read the journal ${journalPath}: ${(error as Error).message}`, {hint: 'Check what was posted, then run again with --restart to start a new journal.'})
+      }
+    }
+    if (state && options.mode === 'new') {
+      const created = [...state.entries.values()].filter((r) => r.status === 'created').length
+      throw new InputError(`${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}`, {
+        code: 'journal_exists',
+        hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again.',
+      })
+    }
+    const plan: PlannedFile = {file: f.file, journalPath, toSend: [], skipped: [], unconfirmed: []}
+    if (!state || options.mode === 'restart') {
+      plan.toSend = [...f.entries]
+      plans.push(plan)
+      continue
+    }
+    if (state.header.business_id !== options.businessId) {
+      throw new InputError(`The journal ${journalPath} is for business ${state.header.business_id}, not ${options.businessId}`, {
+        hint: `Pass --business ${state.header.business_id} to resume it, or --restart to post to ${options.businessId} anew.`,
+      })
+    }
+    for (const entry of f.entries) {
+      const record = state.entries.get(entry.index)
+      const outcome = {file: f.file, index: entry.index, description: entry.description}
+      if (record && record.fingerprint !== fingerprint(entry.input) && record.status !== 'failed') {
+        throw new InputError(`${f.file} changed since it was posted: entry ${entry.index} differs from the one the journal records${record.id ? ` as ${record.id}` : ''}`, {
+          hint: 'Put new entries in a new file, or check what was posted and run again with --restart.',
+        })
+      }
+      if (record?.status === 'created') plan.skipped.push({...outcome, id: record.id})
+      else if (record?.status === 'sending') plan.unconfirmed.push({...outcome, error: 'sent by an earlier run whose answer never came back; not sent again'})
+      else plan.toSend.push(entry)
+    }
+    plans.push(plan)
+  }
+  return plans
+}
+
+export interface PostOptions {
+  businessId: string
+  mode: JournalMode
+  create: (input: JournalEntryInput) => Promise<{id: string}>
+  onOutcome?: (kind: 'created' | 'failed', outcome: Outcome) => void
+}
+
+export async function postPlanned(plans: readonly PlannedFile[], options: PostOptions): Promise<PostResult> {
+  const result: PostResult = {
+    created: [],
+    skipped: plans.flatMap((p) => p.skipped),
+    failed: [],
+    unconfirmed: plans.flatMap((p) => p.unconfirmed),
+  }
+  for (const plan of plans) {
+    if (plan.journalPath && options.mode === 'restart') removeJournal(plan.journalPath)
+    if (plan.toSend.length === 0) continue
+    const journal = plan.journalPath ? JournalWriter.open(plan.journalPath, options.businessId) : undefined
+    try {
+      for (const entry of plan.toSend) {
+        const fp = fingerprint(entry.input)
+        const outcome: Outcome = {file: plan.file, index: entry.index, description: entry.description}
+        journal?.record({index: entry.index, fingerprint: fp, status: 'sending'})
+        try {
+          const created = await options.create(entry.input)
+          journal?.record({index: entry.index, fingerprint: fp, status: 'created', id: created.id})
+          outcome.id = created.id
+          result.created.push(outcome)
+          options.onOutcome?.('created', outcome)
+        } catch (error) {
+          const message = (error as Error).message
+          if (error instanceof ApiError || (error instanceof ApiConnectionError && !error.maybeSent)) {
+            // The service answered (or never got the request): nothing was created.
+            journal?.record({index: entry.index, fingerprint: fp, status: 'failed', error: message})
+            outcome.error = message
+            result.failed.push(outcome)
+            options.onOutcome?.('failed', outcome)
+            if (error instanceof ApiError && isPerEntryRejection(error.status)) continue
+          } else {
+            // The answer was lost: the entry may exist. Left as `sending` in the journal.
+            outcome.error = `${message} (the entry may or may not have been created)`
+            result.unconfirmed.push(outcome)
+          }
+          result.stoppedBy = error instanceof BkError ? error : new BkError(message, {cause: error})
+          return result
+        }
+      }
+    } finally {
+      journal?.close()
+    }
+  }
+  return result
+}
+
+/** A 4xx about this entry alone; authentication, permission, unknown business and throttling stop the run. */
+function isPerEntryRejection(status: number): boolean {
+  return status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)
+}

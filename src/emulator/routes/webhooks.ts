@@ -1,0 +1,47 @@
+/**
+ * GET /.well-known/jwks.json (no auth): the key set whose first key verifies webhook signatures.
+ * GET /v0/tenant/webhook/notifications: past notifications for replay, `{id, datetime,
+ * notification}` in creation order; `webhook_id` keeps those created after it (an unknown id is
+ * 404, since "after" cannot be placed), `status` filters (comma-separated), page_size 1..100
+ * (default 50). A business-scoped token sees only the notifications of its business.
+ * Responses are written as Python's json.dumps does, as the service writes its bodies.
+ */
+import {SCOPES, requireAuth} from '../auth.js'
+import {paginate} from '../cursor.js'
+import {HttpError, intParam, listParam, type Reply} from '../http.js'
+import {webhookHub, type WebhookNotificationRecord} from '../webhooks/hub.js'
+import {pythonJsonDumps} from '../../webhooks/python-json.js'
+import type {EmulatorContext} from './context.js'
+
+export const NOTIFICATION_STATUSES = ['pending', 'sent', 'error'] as const
+const DEFAULT_PAGE_SIZE = 50
+
+const json = (body: unknown): Reply => ({status: 200, body: pythonJsonDumps(body)})
+
+export function register({router, state}: EmulatorContext): void {
+  router.add('GET', '/.well-known/jwks.json', async () => json(await webhookHub(state).signer.jwks()))
+
+  router.add('GET', '/v0/tenant/webhook/notifications', (ctx) => {
+    const grant = requireAuth(state, ctx, SCOPES.webhookRead)
+    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
+    const statuses = listParam(ctx.query, 'status', NOTIFICATION_STATUSES)
+    const after = ctx.query.get('webhook_id') || undefined
+    if (after !== undefined && !state.notifications.some((n) => n.id === after)) {
+      throw new HttpError(404, `Webhook notification ${after} not found`, {webhook_id: after})
+    }
+    const business = grant.businessId
+    const page = paginate(state.notifications, {
+      pageSize,
+      pageToken: ctx.query.get('page_token'),
+      filters: {after: after ?? null, status: statuses ?? null, business: business ?? null},
+      keep: (n) => (after === undefined || n.id > after)
+        && (!statuses || statuses.includes(n.status))
+        && (!business || n.notification.content.business_id === business),
+    })
+    return json({data: page.data.map(toWire), pagination: page.pagination})
+  })
+}
+
+function toWire(n: WebhookNotificationRecord): {id: string; datetime: string; notification: WebhookNotificationRecord['notification']} {
+  return {id: n.id, datetime: n.sentAt ?? n.createdAt, notification: n.notification}
+}

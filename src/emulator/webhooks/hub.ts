@@ -1,0 +1,166 @@
+/**
+ * The emulator's EventSink: every event becomes a webhook notification, kept in
+ * `state.notifications` with its status, and delivered, signed, to `options.webhookUrl`.
+ *
+ * Delivery (spec, Events): POST of the message `{type, content}` serialised as Python's
+ * json.dumps does by default, with headers `svc-id` (the notification id) and `svc-signature`.
+ * A non-200 answer or a timeout is retried up to 4 more times, after 10 s, 20 s, 40 s and 80 s,
+ * each delay multiplied by `options.timeScale`; after the fifth failure the status is `error`.
+ * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
+ * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
+ */
+import {request as httpRequest} from 'node:http'
+import {request as httpsRequest} from 'node:https'
+
+import {pythonJsonDumps} from '../../webhooks/python-json.js'
+import type {ResolvedEmulatorOptions} from '../options.js'
+import type {EmulatorState, EventSink} from '../state.js'
+import {WebhookSigner} from './signer.js'
+
+export type NotificationStatus = 'pending' | 'sent' | 'error'
+
+export interface DeliveryAttempt {
+  /** When the attempt started (ms since the epoch). */
+  at: number
+  /** The delay it waited after the previous attempt, already scaled (0 for the first). */
+  delayMs: number
+  /** The HTTP status received, or null for a timeout or connection failure. */
+  status: number | null
+  error?: string
+}
+
+export interface WebhookNotificationRecord {
+  /** The svc-id of its deliveries. */
+  id: string
+  createdAt: string
+  sentAt: string | null
+  status: NotificationStatus
+  /** The original message. */
+  notification: {type: string; content: Record<string, unknown>}
+  /** The message as delivered and signed. */
+  body: string
+  attempts: DeliveryAttempt[]
+}
+
+export const FIRST_RETRY_DELAY_MS = 10_000
+export const MAX_RETRIES = 4
+export const DELIVERY_TIMEOUT_MS = 10_000
+const MIN_TIMEOUT_MS = 1_000
+
+export class WebhookHub implements EventSink {
+  readonly signer: WebhookSigner
+  private readonly timers = new Set<NodeJS.Timeout>()
+  private readonly inFlight = new Set<AbortController>()
+  private active = 0
+  private idleWaiters: Array<() => void> = []
+  private closed = false
+
+  constructor(private readonly state: EmulatorState, private readonly options: Pick<ResolvedEmulatorOptions, 'webhookUrl' | 'timeScale' | 'keyFile'>) {
+    this.signer = new WebhookSigner(options.keyFile)
+  }
+
+  emit(type: string, content: Record<string, unknown>): void {
+    const notification = {type, content}
+    const record: WebhookNotificationRecord = {
+      id: this.state.newId('msg_'),
+      createdAt: new Date().toISOString(),
+      sentAt: null,
+      status: 'pending',
+      notification,
+      body: pythonJsonDumps(notification),
+      attempts: [],
+    }
+    this.state.notifications.push(record)
+    if (this.options.webhookUrl && !this.closed) this.schedule(record, 0, 0)
+  }
+
+  /** Resolves when no delivery is waiting or running (for tests and shutdown). */
+  idle(): Promise<void> {
+    if (this.active === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    for (const t of this.timers) clearTimeout(t)
+    this.timers.clear()
+    for (const c of this.inFlight) c.abort()
+    this.active = 0
+    this.release()
+  }
+
+  private schedule(record: WebhookNotificationRecord, attempt: number, delayMs: number): void {
+    this.active++
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      this.deliver(record, attempt, delayMs).finally(() => {
+        this.active = Math.max(0, this.active - 1)
+        this.release()
+      })
+    }, delayMs)
+    this.timers.add(timer)
+  }
+
+  private release(): void {
+    if (this.active > 0) return
+    const waiters = this.idleWaiters
+    this.idleWaiters = []
+    for (const w of waiters) w()
+  }
+
+  private async deliver(record: WebhookNotificationRecord, attempt: number, delayMs: number): Promise<void> {
+    const url = this.options.webhookUrl
+    if (!url || this.closed) return
+    const at = Date.now()
+    const signature = await this.signer.sign(record.id, record.body)
+    const timeoutMs = Math.max(MIN_TIMEOUT_MS, DELIVERY_TIMEOUT_MS * this.options.timeScale)
+    const result = await this.post(url, record, signature, timeoutMs)
+    if (this.closed) return
+    record.attempts.push({at, delayMs, status: result.status, ...(result.error ? {error: result.error} : {})})
+    if (result.status === 200) {
+      record.status = 'sent'
+      record.sentAt = new Date().toISOString()
+      return
+    }
+    if (attempt < MAX_RETRIES) {
+      this.schedule(record, attempt + 1, FIRST_RETRY_DELAY_MS * 2 ** attempt * this.options.timeScale)
+    } else {
+      record.status = 'error'
+    }
+  }
+
+  private post(url: string, record: WebhookNotificationRecord, signature: string, timeoutMs: number): Promise<{status: number | null; error?: string}> {
+    const controller = new AbortController()
+    this.inFlight.add(controller)
+    return new Promise<{status: number | null; error?: string}>((resolve) => {
+      const target = new URL(url)
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+      const body = Buffer.from(record.body, 'utf8')
+      const req = send(target, {
+        method: 'POST',
+        agent: false,
+        signal: controller.signal,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          'user-agent': 'bk-emulator-webhooks',
+          'svc-id': record.id,
+          'svc-signature': signature,
+        },
+      }, (res) => {
+        res.resume()
+        res.on('end', () => resolve({status: res.statusCode ?? null}))
+        res.on('error', () => resolve({status: res.statusCode ?? null}))
+      })
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
+      req.on('error', (error) => resolve({status: null, error: (error as NodeJS.ErrnoException).code ?? error.message}))
+      req.end(body)
+    }).finally(() => this.inFlight.delete(controller))
+  }
+}
+
+/** The webhook hub of a running emulator (its `state.events`). */
+export function webhookHub(state: EmulatorState): WebhookHub {
+  if (!(state.events instanceof WebhookHub)) throw new Error('This emulator has no webhook hub wired as state.events')
+  return state.events
+}

@@ -1,0 +1,56 @@
+/**
+ * The emulator's webhook signing key: an RSA key generated at start (in the background, so
+ * start-up does not wait for it) or loaded from a PEM file, its public half published as a
+ * JSON Web Key Set, and RSASSA-PKCS1-v1_5 SHA-256 signatures in base64url without padding.
+ */
+import {createHash, createPrivateKey, createPublicKey, createSign, generateKeyPair, type KeyObject} from 'node:crypto'
+import {readFileSync} from 'node:fs'
+
+export interface PublicJwk {
+  kty: 'RSA'
+  n: string
+  e: string
+  kid: string
+  alg: 'RS256'
+  use: 'sig'
+}
+
+export class WebhookSigner {
+  private readonly keyPromise: Promise<KeyObject>
+  private jwksPromise: Promise<{keys: PublicJwk[]}> | undefined
+
+  /** Reads `keyFile` now (a bad file fails the start), or starts generating a 2048-bit key. */
+  constructor(keyFile?: string) {
+    if (keyFile) {
+      let key: KeyObject
+      try {
+        key = createPrivateKey(readFileSync(keyFile, 'utf8'))
+      } catch (error) {
+        throw new Error(`Cannot use ${keyFile} as the webhook signing key: ${(error as Error).message}`)
+      }
+      if (key.asymmetricKeyType !== 'rsa') throw new Error(`${keyFile} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
+      this.keyPromise = Promise.resolve(key)
+    } else {
+      this.keyPromise = new Promise((resolve, reject) => {
+        generateKeyPair('rsa', {modulusLength: 2048}, (error, _publicKey, privateKey) => (error ? reject(error) : resolve(privateKey)))
+      })
+    }
+    this.keyPromise.catch(() => {})
+  }
+
+  /** The published key set: one RSA key with a RFC 7638 thumbprint as its kid. */
+  jwks(): Promise<{keys: PublicJwk[]}> {
+    this.jwksPromise ??= this.keyPromise.then((key) => {
+      const {n, e} = createPublicKey(key).export({format: 'jwk'}) as {n: string; e: string}
+      const kid = createHash('sha256').update(`{"e":"${e}","kty":"RSA","n":"${n}"}`).digest('base64url')
+      return {keys: [{kty: 'RSA', n, e, kid, alg: 'RS256', use: 'sig'}]}
+    })
+    return this.jwksPromise
+  }
+
+  /** base64url (unpadded) RSASSA-PKCS1-v1_5 SHA-256 signature of `id + "." + body`. */
+  async sign(id: string, body: string): Promise<string> {
+    const key = await this.keyPromise
+    return createSign('sha256').update(`${id}.${body}`, 'utf8').sign(key, 'base64url')
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * `bk webhooks replay`: pages through past notifications (after `since`, filtered by status)
+ * and hands each to `onItem`, or re-posts each original message to a URL first.
+ *
+ * Pages are read as text and each `notification` is re-serialised from that text as Python's
+ * json.dumps writes it (number literals as the service wrote them), so the re-posted body is the
+ * original message as it was signed, not a JS round trip of it.
+ *
+ * Re-posted requests cannot be re-signed (bk has no private key) and carry no `svc-signature`.
+ * They carry `content-type: application/json`, `svc-id` (the original notification id) and
+ * `bk-replay: 1`, so a receiver can tell a replay from a delivery.
+ */
+import type {BkClient} from '../api/client.js'
+import {paginated, webhookNotification} from '../api/schemas/index.js'
+import {ResponseShapeError} from '../api/errors.js'
+import {postBody, type ForwardResult} from './forward.js'
+import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'
+
+export const REPLAY_HEADER = 'bk-replay'
+
+export interface ReplayItem {
+  id: string
+  datetime: string
+  type: string
+  notification: {type: string; content: Record<string, unknown>}
+  /** The original message as re-posted (Python json.dumps text). */
+  body: string
+  forwarded: ForwardResult | null
+}
+
+export interface ReplayOptions {
+  client: BkClient
+  since?: string | undefined
+  status?: readonly string[] | undefined
+  limit?: number | undefined
+  pageSize?: number | undefined
+  forwardTo?: string | undefined
+  /** Stops between notifications: the one being re-posted finishes first. */
+  signal?: AbortSignal | undefined
+  onItem(item: ReplayItem): void | Promise<void>
+}
+
+export interface ReplaySummary {
+  count: number
+  failed: number
+  /** The id of the last notification handled: pass it as --since to continue. */
+  lastId: string | null
+  interrupted: boolean
+}
+
+const PATH = '/v0/tenant/webhook/notifications'
+const pageSchema = paginated(webhookNotification)
+
+export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
+  const summary: ReplaySummary = {count: 0, failed: 0, lastId: null, interrupted: false}
+  const limit = options.limit ?? Number.POSITIVE_INFINITY
+  let pageToken: string | undefined
+  for (;;) {
+    if (options.signal?.aborted) {
+      summary.interrupted = true
+      return summary
+    }
+    const pageSize = options.pageSize ?? (Number.isFinite(limit) ? Math.min(100, Math.max(1, limit - summary.count)) : 100)
+    const res = await options.client.request<string>({
+      method: 'GET', path: PATH, responseText: true, signal: options.signal,
+      query: {webhook_id: options.since, status: options.status, page_size: pageSize, page_token: pageToken},
+    }).catch((error: unknown) => {
+      if (options.signal?.aborted) return undefined
+      throw error
+    })
+    if (res === undefined) {
+      summary.interrupted = true
+      return summary
+    }
+    const page = parsePage(res.data)
+    for (const [i, record] of page.data.entries()) {
+      if (summary.count >= limit) return summary
+      if (options.signal?.aborted) {
+        summary.interrupted = true
+        return summary
+      }
+      const body = pythonJsonFromTree(page.notificationNodes[i] as JsonNode)
+      let forwarded: ForwardResult | null = null
+      if (options.forwardTo) {
+        forwarded = await postBody(options.forwardTo, {'content-type': 'application/json', 'svc-id': record.id, [REPLAY_HEADER]: '1'}, Buffer.from(body, 'utf8'))
+        if (!forwarded.ok) summary.failed++
+      }
+      summary.count++
+      summary.lastId = record.id
+      await options.onItem({id: record.id, datetime: record.datetime, type: record.notification.type, notification: record.notification, body, forwarded})
+    }
+    const next = page.pagination.next_page_token
+    if (!next || summary.count >= limit) return summary
+    pageToken = next
+  }
+}
+
+function parsePage(text: string) {
+  let value: unknown
+  let tree: JsonNode
+  try {
+    value = JSON.parse(text)
+    tree = parseJsonTree(text)
+  } catch {
+    throw new ResponseShapeError(`Unexpected response from GET ${PATH}: not JSON`)
+  }
+  const result = pageSchema.safeParse(value)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    throw new ResponseShapeError(`Unexpected response from GET ${PATH}: field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`)
+  }
+  const data = member(tree, 'data')
+  const notificationNodes = data?.kind === 'array' ? data.items.map((item) => member(item, 'notification')) : []
+  return {data: result.data.data, pagination: result.data.pagination, notificationNodes}
+}
+
+/** The last value of a key in an object node (as JSON.parse keeps it). */
+function member(node: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (node?.kind !== 'object') return undefined
+  let found: JsonNode | undefined
+  for (const [k, v] of node.members) if (k === key) found = v
+  return found
+}

@@ -53,6 +53,8 @@ export interface RequestOptions<T> {
   maxRetries?: number
   /** A POST that is safe to send twice (the token request): retried like an idempotent request. */
   retrySafe?: boolean
+  /** On success, `data` is the body text as received (no JSON parsing, no schema): for exact literals. */
+  responseText?: boolean
 }
 
 export interface ApiResponse<T> {
@@ -111,7 +113,7 @@ export class BkClient {
         }
         throw error
       }
-      const {status, headers, body} = outcome
+      const {status, headers, body, text} = outcome
       if (status === 401 && options.auth !== false && !renewed && this.opts.token?.renew) {
         renewed = true
         this.trace('  401: renewing the access token once')
@@ -130,7 +132,7 @@ export class BkClient {
       if (status >= 400) {
         throw errorFromResponse({status, body, method: options.method, path: options.path, requestId: headerValue(headers['x-request-id'])})
       }
-      return {status, headers, data: this.parse(options, body)}
+      return {status, headers, data: options.responseText ? text as T : this.parse(options, body)}
     }
   }
 
@@ -139,7 +141,7 @@ export class BkClient {
   }
 
   private async attempt<T>(options: RequestOptions<T>, attempt: number): Promise<
-    | {kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: unknown}
+    | {kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: unknown; text: string}
     | {kind: 'connection-error'; error: ApiConnectionError}
   > {
     const headers: Record<string, string> = {accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'bk'}
@@ -184,7 +186,7 @@ export class BkClient {
         this.trace(`← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`)
         this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
       }
-      return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed}
+      return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed, text}
     } catch (error) {
       if (options.signal?.aborted) throw error
       const code = (error as {code?: string}).code ?? ''

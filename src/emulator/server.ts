@@ -12,6 +12,7 @@ import {Router, type RequestContext} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {seedState} from './seed.js'
 import {EmulatorState} from './state.js'
+import {WebhookHub} from './webhooks/hub.js'
 
 export interface RunningEmulator {
   baseUrl: string
@@ -29,6 +30,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const state = new EmulatorState(options.faultSeed)
   state.clients.set(options.clientId, options.clientSecret)
   const businessIds = seedState(state, options)
+  const webhooks = new WebhookHub(state, options)
+  state.events = webhooks
   const router = new Router()
   const faults = createFaultPlan(options)
   const context = {router, state, options, businessIds, faults}
@@ -79,9 +82,12 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     state,
     options,
     faults,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: async () => {
+      await webhooks.close()
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+    },
   }
 }

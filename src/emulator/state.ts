@@ -4,6 +4,7 @@
  */
 import type {Bill, Invoice, JournalEntry, ReceiptRequestConfig, Refund, Transaction} from '../api/schemas/index.js'
 import type {Grant} from './auth.js'
+import type {WebhookNotificationRecord} from './webhooks/hub.js'
 
 export interface BusinessRecord {
   id: string
@@ -115,6 +116,8 @@ export class EmulatorState {
   readonly tasks = new BusinessCollection<TaskRecord>()
   readonly receiptConfigs = new Map<string, ReceiptRequestConfig>()
   events: EventSink = {emit() {}}
+  /** Webhook notifications in id (creation) order, with their delivery status (src/emulator/webhooks). */
+  readonly notifications: WebhookNotificationRecord[] = []
 
   private counter = 0
   private random: () => number

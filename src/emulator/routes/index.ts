@@ -14,6 +14,7 @@ import {register as refunds} from './refunds.js'
 import {register as documents} from './documents.js'
 import {register as tasks} from './tasks.js'
 import {register as receiptRules} from './receipt-rules.js'
+import {register as webhooks} from './webhooks.js'
 
 const modules: Array<(ctx: EmulatorContext) => void> = [
   auth,
@@ -28,6 +29,7 @@ const modules: Array<(ctx: EmulatorContext) => void> = [
   documents,
   tasks,
   receiptRules,
+  webhooks,
 ]
 
 export function registerRoutes(ctx: EmulatorContext): void {

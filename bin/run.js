@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import {execute} from '@oclif/core'
+// The execute entry alone: the full @oclif/core index loads far more than start-up needs.
+import {execute} from '@oclif/core/execute'
 
 // With CI set nothing may prompt; @oclif/plugin-not-found asks "did you mean…?" whenever stdin
 // is a TTY, so tell it (and everyone else) that there is none.

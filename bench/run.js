@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Runs every bench/*.bench.js in turn (or those named on the command line, e.g.
+// `npm run bench -- startup`). Each prints its own figures as ratios against a baseline
+// measured in the same run, since these machines are noisy.
+import {spawnSync} from 'node:child_process'
+import {readdirSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const only = process.argv.slice(2)
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.js'))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .sort((a, b) => (a.startsWith('startup') ? -1 : b.startsWith('startup') ? 1 : a.localeCompare(b)))
+
+let failed = 0
+for (const file of files) {
+  console.log(`\n=== ${file}`)
+  const res = spawnSync(process.execPath, ['--expose-gc', join(here, file)], {stdio: 'inherit'})
+  if (res.status !== 0) {
+    failed++
+    console.log(`!!! ${file} exited with ${res.status ?? res.signal}`)
+  }
+}
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,48 @@
+import {Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../errors.js'
+import {businessFlag, listFlags} from '../../flags.js'
+import type {Refund} from '../../api/schemas/refund.js'
+import type {ListResult} from '../../output/list-command.js'
+
+export type RefundsListResult = ListResult<Refund>
+
+const STATUSES = ['pending', 'completed', 'voided']
+
+export default class RefundsList extends BaseCommand<typeof RefundsList> {
+  static override summary = 'List the refunds of a business.'
+  static override description = 'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV unless --raw-csv.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --status pending',
+    '<%= config.bin %> <%= command.id %> --status completed,voided --all --output csv --file refunds.csv',
+  ]
+
+  static override flags = {
+    business: businessFlag(),
+    status: Flags.string({summary: 'Only refunds in these statuses, comma-separated: pending, completed, voided.', helpValue: 'STATUS,…'}),
+    ...listFlags(),
+  }
+
+  async run(): Promise<RefundsListResult | undefined> {
+    const {flags} = this
+    const {splitList} = await import('../../read/due-range.js')
+    const status = splitList(flags.status)
+    const bad = status?.find((s) => !STATUSES.includes(s))
+    if (bad !== undefined) throw new InputError(`--status "${bad}" is not a refund status: expected ${STATUSES.join(', ')}`, {details: {flag: '--status', value: bad}})
+    const toStdout = !flags.file || flags.file === '-'
+    const format = this.jsonEnabled() ? 'json' : (flags.output ?? (toStdout && process.stdout.isTTY ? 'table' : 'json'))
+    const businessId = await this.businessId()
+    const {api} = await this.session()
+    const {runList} = await import('../../output/list-command.js')
+    const {refundColumns} = await import('../../read/columns.js')
+    const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : undefined)
+    return runList({
+      pager: api.refunds.list(businessId, {status, pageSize: pageSize ?? (flags.all ? 100 : undefined), pageToken: flags['page-token'], prefetch: flags.all}),
+      flags,
+      json: this.jsonEnabled(),
+      columns: refundColumns({table: format === 'table'}),
+      onMore: (token) => this.note(`More refunds: --page-token ${token}, or --all.`),
+    })
+  }
+}

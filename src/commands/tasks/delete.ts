@@ -1,0 +1,45 @@
+import {Args} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {businessFlag, yesFlag} from '../../flags.js'
+
+export interface TasksDeleteResult {
+  task_id: string
+  deleted: true
+  /** What the service answered (the spec does not show a success body). */
+  response: unknown
+}
+
+export default class TasksDelete extends BaseCommand<typeof TasksDelete> {
+  static override summary = 'Delete a bookkeeping task.'
+  static override description = 'Asks for confirmation on a terminal; pass --yes otherwise. A refusal from the service is reported with its message and data, whichever of the spec\'s two error bodies it uses.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> tsk_demo_receipt_request',
+    '<%= config.bin %> <%= command.id %> tsk_demo_receipt_request --yes --json',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'Task id (tsk_…).', required: true}),
+  }
+
+  static override flags = {
+    business: businessFlag(),
+    yes: yesFlag(),
+  }
+
+  async run(): Promise<TasksDeleteResult> {
+    const {args, flags} = this
+    const {checkPrefix} = await import('../../read/entity-ids.js')
+    checkPrefix('task id', args.id, 'tsk_')
+    const businessId = await this.businessId()
+    await this.announceWrite(`delete task ${args.id}`)
+    await this.confirm(`Delete task ${args.id}?`, flags.yes)
+    const {api} = await this.session()
+    const {explainApiError} = await import('../../read/service-error.js')
+    const response = await api.tasks.delete(businessId, args.id).catch((error: unknown) => {
+      throw explainApiError(error, `delete task ${args.id}`)
+    })
+    if (!this.jsonEnabled()) process.stdout.write(`Deleted task ${args.id}.\n`)
+    return {task_id: args.id, deleted: true, response}
+  }
+}

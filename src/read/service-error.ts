@@ -1,0 +1,21 @@
+/**
+ * Restates an API error of a write with what bk was doing, keeping its exit code. Reads both
+ * error bodies of the spec, `{error, data}` and task deletion's `{message, data}`, and adds the
+ * body's data when it says more than the message.
+ */
+import {ApiError} from '../api/errors.js'
+import {BkError} from '../errors.js'
+
+export function explainApiError(error: unknown, doing: string): unknown {
+  if (!(error instanceof ApiError)) return error
+  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as Record<string, unknown>
+  const said = typeof body.error === 'string' && body.error ? body.error
+    : typeof body.message === 'string' && body.message ? body.message
+      : undefined
+  const data = body.data
+  const dataText = data === null || data === undefined || data === '' ? ''
+    : typeof data === 'string' ? data : JSON.stringify(data)
+  const extra = dataText && !(said ?? '').includes(dataText) ? ` [${dataText.length > 300 ? dataText.slice(0, 300) + '…' : dataText}]` : ''
+  const message = `Could not ${doing}: ${said ?? `the service answered ${error.status}`}${extra} (${error.status} from ${error.method} ${error.path})`
+  return new BkError(message, {code: error.code, exitCode: error.exitCode, details: error.details, ...(error.hint ? {hint: error.hint} : {}), cause: error})
+}

@@ -16,7 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-const list = (query: string, t = token) => call<Page>(emulator, 'GET', `/v0/business${query}`, {token: t})
+const list = (query: string, t = token) => call<Page & {error?: string | null}>(emulator, 'GET', `/v0/business${query}`, {token: t})
 const ids = (page: Page) => page.data.map((b) => b.id)
 
 describe('GET /v0/business pagination', () => {

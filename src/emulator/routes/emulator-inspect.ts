@@ -35,21 +35,30 @@ export function countState(state: EmulatorState, businessId?: string): Record<st
   return counts
 }
 
+/** Ids of a collection's items across every business. */
+function idsOf(state: EmulatorState, collection: BusinessCollection<{id: string}>): Set<string> {
+  const ids = new Set<string>()
+  for (const businessId of state.businesses.keys()) for (const item of collection.all(businessId)) ids.add(item.id)
+  return ids
+}
+
 export function register({router, state, options, faults}: EmulatorContext): void {
+  // Routes are registered after seeding: what is held now is the seed, anything later was created.
+  let seeded = {bills: idsOf(state, state.bills), journalEntries: idsOf(state, state.journalEntries)}
+
   const business = (id: string) => {
     if (!state.businesses.has(id)) throw new HttpError(404, `Business ${id} not found`, {business_id: id})
     return id
   }
 
-  router.add('GET', '/_emulator/businesses/:business_id/bills', (ctx) => {
-    const items = state.bills.all(business(ctx.params.business_id as string))
-    return ok({data: items, count: items.length})
-  })
-
-  router.add('GET', '/_emulator/businesses/:business_id/journal-entries', (ctx) => {
-    const items = state.journalEntries.all(business(ctx.params.business_id as string))
-    return ok({data: items, count: items.length})
-  })
+  for (const [path, key] of [['bills', 'bills'], ['journal-entries', 'journalEntries']] as const) {
+    router.add('GET', `/_emulator/businesses/:business_id/${path}`, (ctx) => {
+      const all = state[key].all(business(ctx.params.business_id as string)) as ReadonlyArray<{id: string}>
+      const includeSeed = ctx.query.get('include_seed') === 'true'
+      const items = includeSeed ? all : all.filter((item) => !seeded[key].has(item.id))
+      return ok({data: items, count: items.length})
+    })
+  }
 
   router.add('GET', '/_emulator/counts', (ctx) => {
     const businessId = ctx.query.get('business_id') || undefined
@@ -58,8 +67,8 @@ export function register({router, state, options, faults}: EmulatorContext): voi
 
   router.add('GET', '/_emulator/faults', () => ok({data: {rate: options.faultRate, seed: options.faultSeed, kinds: FAULT_KINDS, counts: {...faults.counts}}}))
 
-  // {"what": "created"} (the default) forgets the bills and journal entries created; "all"
-  // goes back to the seed data with the same ids (clients and tokens are kept).
+  // {"what": "created"} (the default) forgets the bills and journal entries created since the
+  // seed; "all" goes back to the seed data with the same ids (clients and tokens are kept).
   router.add('POST', '/_emulator/reset', (ctx) => {
     const body = ctx.rawBody.trim() === '' ? {} : parseJsonBody(ctx.rawBody)
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, 'Body must be a JSON object {what?}')
@@ -70,9 +79,14 @@ export function register({router, state, options, faults}: EmulatorContext): voi
     if (what === 'all') {
       state.clearAll()
       seedState(state, options)
+      seeded = {bills: idsOf(state, state.bills), journalEntries: idsOf(state, state.journalEntries)}
     } else {
-      state.bills.clear()
-      state.journalEntries.clear()
+      for (const key of ['bills', 'journalEntries'] as const) {
+        const collection: BusinessCollection<{id: string}> = state[key]
+        for (const businessId of state.businesses.keys()) {
+          for (const item of [...collection.all(businessId)]) if (!seeded[key].has(item.id)) collection.delete(businessId, item.id)
+        }
+      }
     }
     return ok({data: {reset: what, counts: countState(state)}})
   })

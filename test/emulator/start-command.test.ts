@@ -1,0 +1,104 @@
+/**
+ * `bk emulator start` as the real binary: its first stdout line, the API behind it, Ctrl-C.
+ */
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import {createInterface} from 'node:readline'
+
+import {describe, expect, it} from 'vitest'
+
+import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {call} from './support.js'
+
+interface Started {
+  child: ChildProcessWithoutNullStreams
+  firstLine: string
+  /** Everything written to stdout, kept up to date. */
+  stdout: () => string
+  stderr: () => string
+  exit: Promise<{code: number | null; signal: NodeJS.Signals | null}>
+}
+
+/** Spawns bk emulator start and resolves once it has printed its first line (the address). */
+function startBinary(args: string[], configDir = tempDir()): Promise<Started> {
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: cleanEnv({BK_CONFIG_DIR: configDir}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const exit = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
+  const killer = setTimeout(() => child.kill('SIGKILL'), 25_000)
+  void exit.then(() => clearTimeout(killer))
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({input: child.stdout})
+    lines.once('line', (firstLine) => resolve({child, firstLine, stdout: () => stdout, stderr: () => stderr, exit}))
+    void exit.then(({code}) => reject(new Error(`bk emulator start exited (${code}) before printing:\n${stderr}`)))
+  })
+}
+
+describe('bk emulator start', () => {
+  it('with --json prints one JSON line first, serves the API there, and exits 0 on SIGINT', async () => {
+    const started = await startBinary(['--json', '--seed', 'demo', '--client-id', 'ci-client', '--client-secret', 'ci-secret'])
+    try {
+      const info = JSON.parse(started.firstLine) as {baseUrl: string; clientId: string; clientSecret: string; businessIds: string[]}
+      expect(Object.keys(info).sort()).toEqual(['baseUrl', 'businessIds', 'clientId', 'clientSecret'])
+      expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(info.baseUrl).not.toMatch(/:0$/)
+      expect(info).toMatchObject({clientId: 'ci-client', clientSecret: 'ci-secret', businessIds: ['biz_demo_acme', 'biz_demo_globex', 'biz_demo_initech']})
+      const token = await call(info.baseUrl, 'POST', '/v0/auth/token', {form: {client_id: info.clientId, client_secret: info.clientSecret}})
+      expect(token.status).toBe(200)
+      const wrong = await call(info.baseUrl, 'POST', '/v0/auth/token', {form: {client_id: 'local-client', client_secret: 'local-secret'}})
+      expect(wrong.status).toBe(401)
+      const listed = await call(info.baseUrl, 'GET', '/v0/business', {token: token.body.access_token})
+      expect(listed.status).toBe(200)
+      expect(listed.body.data.map((b: {id: string}) => b.id)).toEqual(info.businessIds)
+      started.child.kill('SIGINT')
+      const {code, signal} = await started.exit
+      expect(signal).toBeNull()
+      expect(code).toBe(0)
+      // Nothing but the one JSON line on stdout.
+      expect(started.stdout()).toBe(started.firstLine + '\n')
+    } finally {
+      started.child.kill('SIGKILL')
+    }
+  })
+
+  it('for people, prints the address, credentials and a working `bk profiles add` line', async () => {
+    const configDir = tempDir()
+    const started = await startBinary(['--seed', 'empty'], configDir)
+    try {
+      expect(started.firstLine).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+$/)
+      const baseUrl = started.firstLine.replace('Emulator listening on ', '')
+      // Wait until the whole banner is out (it ends with the Ctrl-C line).
+      for (let i = 0; i < 100 && !started.stdout().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+      const out = started.stdout()
+      expect(out).toContain('client id:     local-client')
+      expect(out).toContain('client secret: local-secret')
+      expect(out).toContain('businesses:    biz_demo_acme')
+      const line = out.split('\n').find((l) => l.includes('profiles add')) ?? ''
+      expect(line).toContain(`bk profiles add local --env local --base-url ${baseUrl} --client-id local-client --business biz_demo_acme --client-secret-stdin`)
+      expect(line).toMatch(/^\s*printf %s 'local-secret' \| bk /)
+      // The printed line works: run it (with file storage, as CI machines may lack a keychain).
+      const args = line.slice(line.indexOf('| bk ') + 5).trim().split(/\s+/)
+      const added = await runBk([...args, '--insecure-storage'], {configDir, input: 'local-secret'})
+      expect(added.code, added.stderr).toBe(0)
+      const listed = await runBk(['businesses', 'list', '--json', '--profile', 'local'], {configDir})
+      expect(listed.code, listed.stderr).toBe(0)
+      expect(parseJsonOutput<{data: Array<{id: string}>}>(listed).data.map((b) => b.id)).toEqual(['biz_demo_acme'])
+      started.child.kill('SIGINT')
+      expect((await started.exit).code).toBe(0)
+    } finally {
+      started.child.kill('SIGKILL')
+    }
+  })
+
+  it('refuses a fault rate outside 0..1 with exit 2', async () => {
+    const result = await runBk(['emulator', 'start', '--port', '0', '--fault-rate', '1.5'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--fault-rate must be between 0 and 1')
+    expect(result.stdout).toBe('')
+  })
+})

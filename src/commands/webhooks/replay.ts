@@ -1,0 +1,81 @@
+import {Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {BkError, ExitCode, InputError, InterruptedError} from '../../errors.js'
+
+export interface WebhooksReplayResult {
+  count: number
+  failed: number
+  last_id: string | null
+  items: Array<{id: string; datetime: string; type: string; notification: unknown; forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null}>
+}
+
+export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
+  static override summary = 'List past webhook notifications, or re-post them to a URL.'
+  static override description = `Pages through the notifications the service kept (all after --since, filtered by --status) and prints them, or re-posts each original message to --forward-to and reports each answer. Replayed posts cannot be re-signed: they carry content-type, svc-id (the original id) and bk-replay: 1, and no svc-signature.
+
+Ctrl-C stops after the notification in progress and prints the last id handled; run again with --since that id to continue. Exit codes: 0 done; ${ExitCode.partial} some re-posts failed; ${ExitCode.interrupted} interrupted.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --status error',
+    '<%= config.bin %> <%= command.id %> --since msg_000001a2b3c4d5 --forward-to http://localhost:3000/webhooks',
+    '<%= config.bin %> <%= command.id %> --status pending,error --limit 50 --json',
+  ]
+
+  static override flags = {
+    since: Flags.string({summary: 'Only notifications created after this one (the svc-id of the last webhook received).', helpValue: 'SVC_ID'}),
+    status: Flags.string({summary: 'Only these statuses: pending, sent, error (comma-separated).', helpValue: 'STATUS,…'}),
+    'forward-to': Flags.string({summary: 'Re-post each original message to this URL.', helpValue: 'URL'}),
+    limit: Flags.integer({summary: 'Stop after this many notifications.', min: 1}),
+    'page-size': Flags.integer({summary: 'Notifications per request (1 to 100).', min: 1, max: 100}),
+  }
+
+  async run(): Promise<WebhooksReplayResult> {
+    const {flags} = this
+    const {WEBHOOK_STATUSES} = await import('../../api/schemas/webhook.js')
+    const status = flags.status?.split(',').map((s) => s.trim()).filter(Boolean)
+    const bad = status?.find((s) => !(WEBHOOK_STATUSES as readonly string[]).includes(s))
+    if (bad !== undefined) throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`)
+    const {forwardUrl} = await import('../../webhooks/forward.js')
+    const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
+    const {client} = await this.session()
+    const {replay} = await import('../../webhooks/replay.js')
+    const json = this.jsonEnabled()
+    const items: WebhooksReplayResult['items'] = []
+    const controller = new AbortController()
+    const onSignal = () => {
+      if (controller.signal.aborted) process.exit(ExitCode.interrupted)
+      controller.abort()
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    let summary
+    try {
+      summary = await replay({
+        client, since: flags.since, status, limit: flags.limit, pageSize: flags['page-size'], forwardTo, signal: controller.signal,
+        onItem: (item) => {
+          items.push({id: item.id, datetime: item.datetime, type: item.type, notification: item.notification, forwarded: item.forwarded})
+          if (json) return
+          const fwd = item.forwarded ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}` : ''
+          process.stdout.write(`${item.id}  ${item.datetime}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`)
+        },
+      })
+    } finally {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+    const result: WebhooksReplayResult = {count: summary.count, failed: summary.failed, last_id: summary.lastId, items}
+    const again = (id: string) => `${this.config.bin} webhooks replay --since ${id}${flags.status ? ` --status ${flags.status}` : ''}${flags['forward-to'] ? ` --forward-to ${flags['forward-to']}` : ''}`
+    if (summary.interrupted) {
+      throw new InterruptedError(`Interrupted after ${summary.count} notification(s); last replayed: ${summary.lastId ?? 'none'}`, {
+        details: result,
+        ...(summary.lastId ? {hint: `Continue with: ${again(summary.lastId)}`} : {}),
+      })
+    }
+    if (summary.failed > 0) {
+      throw new BkError(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed`, {code: 'partial', exitCode: ExitCode.partial, details: result})
+    }
+    this.note(`${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`)
+    return result
+  }
+}

@@ -1,0 +1,68 @@
+import {Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {BkError, ExitCode, InputError} from '../../errors.js'
+
+export interface WebhooksVerifyResult {
+  valid: true
+  id: string
+  /** `raw`: the body as given was signed; `python-json`: its Python json.dumps re-serialisation was. */
+  verified_as: string
+  key_id: string | null
+  key_source: string
+}
+
+export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
+  static override summary = 'Check the signature of one webhook delivery.'
+  static override description = `Verifies the svc-signature of a delivery with the first key of the service's key set (/.well-known/jwks.json, cached for an hour, or --jwks). The body is checked as given, then as Python's json.dumps would have written it.
+
+Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed); 2 bad input; ${ExitCode.unavailable} the key set could not be fetched.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --id msg_123 --signature "$SIG" --body delivery.json',
+    'cat delivery.json | <%= config.bin %> <%= command.id %> --id msg_123 --signature "$SIG" --jwks jwks.json',
+  ]
+
+  static override flags = {
+    id: Flags.string({summary: 'The svc-id header of the delivery.', required: true}),
+    signature: Flags.string({summary: 'The svc-signature header (base64url, padded or not).', required: true}),
+    body: Flags.string({summary: 'File holding the body exactly as received (- or absent: stdin).', helpValue: 'FILE|-'}),
+    jwks: Flags.string({summary: 'Key set to use instead of the service\'s: a JWKS/JWK/PEM file or a URL.', helpValue: 'FILE|URL'}),
+  }
+
+  async run(): Promise<WebhooksVerifyResult> {
+    const {flags} = this
+    const body = await this.readBody(flags.body)
+    const {keySetBaseUrl, loadKeySet} = await import('../../webhooks/jwks.js')
+    const {keyProvider, verifyWithKeys} = await import('../../webhooks/keys.js')
+    const baseUrl = flags.jwks === undefined ? await keySetBaseUrl(() => this.credentials()) : undefined
+    const keys = keyProvider((refresh) => loadKeySet({jwks: flags.jwks, baseUrl, configDir: this.configDir, refresh}), 0)
+    const result = await verifyWithKeys({id: flags.id, signature: flags.signature, body}, keys)
+    if (!result.valid) {
+      throw new BkError(`Invalid signature: ${result.reason}`, {
+        code: 'invalid_signature',
+        exitCode: ExitCode.invalidSignature,
+        details: {id: flags.id, reason: result.code, key_source: result.keys.source},
+      })
+    }
+    if (!this.jsonEnabled()) {
+      process.stdout.write(`Valid signature for ${flags.id} (${result.as === 'raw' ? 'body as received' : 'Python json.dumps serialisation of the body'}; key ${result.keys.kid ?? 'without kid'} from ${result.keys.source})\n`)
+    }
+    return {valid: true, id: flags.id, verified_as: result.as, key_id: result.keys.kid ?? null, key_source: result.keys.source}
+  }
+
+  private async readBody(file: string | undefined): Promise<Buffer> {
+    if (file === undefined || file === '-') {
+      if (file === undefined && process.stdin.isTTY) throw new InputError('No body: pass --body FILE, or pipe the body on stdin')
+      const chunks: Buffer[] = []
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks)
+    }
+    const {readFile} = await import('node:fs/promises')
+    try {
+      return await readFile(file)
+    } catch (error) {
+      throw new InputError(`Cannot read --body file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    }
+  }
+}

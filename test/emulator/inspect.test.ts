@@ -138,4 +138,18 @@ describe('emulator inspection routes', () => {
     const res = await call(emulator, 'GET', '/_emulator/faults')
     expect(res.body).toEqual({data: {rate: 0, seed: 1, kinds: ['503', '429', 'reset-before', 'reset-after'], counts: {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0}}})
   })
+
+  it('with the real event sink, lifecycle and triggered events become webhook notifications', async () => {
+    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Notified', external_id: 'notified-1'}})).body.data.id as string
+    await call(emulator, 'POST', `/_emulator/businesses/${created}/deactivate`)
+    await call(emulator, 'POST', '/_emulator/events', {json: {type: 'RECEIPT_MATCHED'}})
+    const res = await call(emulator, 'GET', '/v0/tenant/webhook/notifications?page_size=100', {token})
+    expect(res.status).toBe(200)
+    const messages = (res.body.data as Array<{notification: {type: string; content: Record<string, unknown>}}>).map((n) => n.notification).slice(-3)
+    expect(messages).toEqual([
+      {type: 'BUSINESS_CREATED', content: {business_id: created, business_external_id: 'notified-1', timestamp: expect.any(String)}},
+      {type: 'BUSINESS_DEACTIVATED', content: {business_id: created, business_external_id: 'notified-1', timestamp: expect.any(String)}},
+      {type: 'RECEIPT_MATCHED', content: {document_id: expect.stringMatching(/^doc_/), transaction_id: expect.stringMatching(/^txn_/), timestamp: expect.any(String)}},
+    ])
+  })
 })

@@ -1,0 +1,53 @@
+/**
+ * The hot path of amount checking for bill rows: the same rules as src/money.ts `parseMoney` with
+ * `asJsonNumber` (plain decimal text, at most 15 significant digits), decided on the text alone
+ * so that a million rows do not build a million Decimals. A valid text converts to the JSON number
+ * `toJsonNumber` would give (test/bills/amount.test.ts checks both agree); sums and comparisons
+ * still go through decimal.js.
+ */
+import {MAX_EXACT_DIGITS} from '../money.js'
+
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+
+/** Significant digits as decimal.js `precision(true)` counts them (integer trailing zeros count). */
+export function significantDigits(text: string): number {
+  let start = 0
+  let end = text.length
+  if (text[0] === '+' || text[0] === '-') start = 1
+  const dot = text.indexOf('.')
+  // Trailing zeros of a fraction do not count.
+  if (dot !== -1) {
+    while (end > dot + 1 && text.charCodeAt(end - 1) === 48) end--
+    if (end === dot + 1) end = dot
+  }
+  // Leading zeros (and the dot among them) do not count.
+  let i = start
+  while (i < end && (text.charCodeAt(i) === 48 || text.charCodeAt(i) === 46)) i++
+  if (i === end) return 1
+  let digits = end - i
+  if (dot !== -1 && dot > i && dot < end) digits--
+  return digits
+}
+
+/** Undefined when the text is a valid amount for a JSON-number field, else what was expected. */
+export function amountProblem(text: string, options: {nonNegative?: boolean} = {}): string | undefined {
+  if (text === '') return 'is empty: expected a decimal amount such as 120.50'
+  if (!DECIMAL_TEXT.test(text)) {
+    const why = text.includes(',')
+      ? 'use a dot for decimals and no thousands separators, such as 1234.50'
+      : /e/i.test(text)
+        ? 'exponents are not accepted; write the digits, such as 1500'
+        : 'expected digits with an optional dot, such as 120.50'
+    return `is not a decimal amount (${why})`
+  }
+  if (options.nonNegative && text[0] === '-' && /[1-9]/.test(text)) return 'must be 0 or more'
+  if (significantDigits(text) > MAX_EXACT_DIGITS) {
+    return `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`
+  }
+  return undefined
+}
+
+/** The JSON number of a text `amountProblem` accepted (exact: at most 15 significant digits). */
+export function amountNumber(text: string): number {
+  return Number(text)
+}

@@ -1,0 +1,299 @@
+/**
+ * Rows to bills: checks each row, groups contiguous rows with the same bill number into one bill,
+ * and builds the API's bill input. Every problem is a RowError naming the physical line, the
+ * column, the value and what was expected. A bill with any error is never sent.
+ */
+import type {BillInput} from '../api/schemas/bill.js'
+import {Decimal, type Money} from '../money.js'
+import {amountNumber, amountProblem} from './amount.js'
+import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
+import {NumberIndex} from './number-index.js'
+
+export interface SourceRow {
+  /** Physical line (1-based) where the record starts. */
+  line: number
+  cells: string[]
+}
+
+export interface RowError {
+  line: number
+  /** The column as the file names it (and ours when the map renamed it). */
+  column?: string | undefined
+  value?: string | undefined
+  message: string
+}
+
+export interface BillDraft {
+  number: string
+  rows: SourceRow[]
+  errors: RowError[]
+  input: BillInput
+  /** Tag fields with allocations, checked against the total when the bill is complete. */
+  allocations?: Array<{field: string; sum: Money; line: number; text: string}>
+}
+
+export interface AssembleOptions {
+  /** The business the import goes to; a business_id cell must name it. */
+  businessId?: string | undefined
+}
+
+const ID_TAIL = /^[A-Za-z0-9_-]+$/
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+let currencies: ReadonlySet<string> | undefined
+function isoCurrencies(): ReadonlySet<string> {
+  currencies ??= new Set((Intl as unknown as {supportedValuesOf(k: string): string[]}).supportedValuesOf('currency'))
+  return currencies
+}
+
+/** An ISO 8601 date or UTC datetime as the API takes it, or the reason it is not one. */
+export function parseDatetime(text: string): {ok: true; value: string} | {ok: false; reason: string} {
+  const m = DATETIME.exec(text)
+  const expected = 'expected an ISO 8601 date or datetime such as 2026-01-31 or 2026-01-31T09:30:00Z'
+  if (!m) return {ok: false, reason: `is not ${expected.slice(9)}`}
+  const [, y, mo, d, h, mi, s, , zone] = m
+  const month = Number(mo)
+  const day = Number(d)
+  const leap = Number(y) % 4 === 0 && (Number(y) % 100 !== 0 || Number(y) % 400 === 0)
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS[month - 1]!)) {
+    return {ok: false, reason: `is not a real date: ${expected}`}
+  }
+  if (h === undefined) return {ok: true, value: `${y}-${mo}-${d}T00:00:00Z`}
+  if (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59)) return {ok: false, reason: `is not a real time of day: ${expected}`}
+  if (zone === undefined) return {ok: false, reason: 'has no time zone: add Z for UTC (2026-01-31T09:30:00Z) or an offset (+01:00)'}
+  if (zone === 'Z' || zone === 'z') {
+    const value = text.replace(' ', 'T')
+    return {ok: true, value: zone === 'z' ? value.slice(0, -1) + 'Z' : value}
+  }
+  const date = new Date(text.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'))
+  if (Number.isNaN(date.getTime())) return {ok: false, reason: `is not ${expected.slice(9)}`}
+  return {ok: true, value: date.toISOString().replace('.000Z', 'Z')}
+}
+
+function idProblem(text: string, prefix: string): string | undefined {
+  if (text === '') return `is empty: expected an id starting with ${prefix}`
+  if (!text.startsWith(prefix) || text.length === prefix.length || !ID_TAIL.test(text.slice(prefix.length))) {
+    return `is not an id starting with ${prefix} (such as ${prefix}abc123)`
+  }
+  return undefined
+}
+
+function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | {ok: false; reason: string} {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {ok: false, reason: 'is not a JSON object: expected {"key": "value"}'}
+    return {ok: true, value: value as Record<string, unknown>}
+  } catch (error) {
+    return {ok: false, reason: `is not valid JSON (${(error as Error).message.replace(/^JSON\.parse: /, '')}): expected a JSON object such as {"key": "value"}`}
+  }
+}
+
+export class BillAssembler {
+  private current: BillDraft | undefined
+  private readonly seen = new NumberIndex(4096)
+  private readonly at: Record<Column, number>
+  private readonly billCols: Array<{name: BillColumn; index: number}>
+  private readonly labels: Array<string | undefined>
+
+  constructor(private readonly layout: ColumnLayout, private readonly options: AssembleOptions = {}) {
+    this.at = layout.index
+    this.billCols = BILL_COLUMNS.map((name) => ({name, index: layout.index[name]})).filter((c) => c.index !== -1)
+    this.labels = layout.header.map((h, i) => {
+      const ours = layout.names[i]
+      const label = h.trim()
+      return ours === undefined ? undefined : label === ours ? ours : `"${label}" (${ours})`
+    })
+  }
+
+  /** How the file names our column, for messages. */
+  label(column: Column | `tag:${string}`): string {
+    const i = column.startsWith('tag:') ? (this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1) : this.at[column as Column]
+    return (i >= 0 ? this.labels[i] : undefined) ?? column
+  }
+
+  private cell(cells: string[], column: Column): string {
+    const i = this.at[column]
+    const v = i >= 0 ? (cells[i] ?? '') : ''
+    if (v === '') return this.layout.defaults[column] ?? ''
+    return v
+  }
+
+  /**
+   * Adds one row; returns the previous bill when this row starts a new one. `extra` is an error
+   * found before the cells were read (the wrong number of columns).
+   */
+  push(row: SourceRow, extra?: RowError): BillDraft | undefined {
+    const number = this.cell(row.cells, 'number').trim()
+    const cur = this.current
+    if (cur !== undefined && number !== '' && number === cur.number) {
+      if (extra) cur.errors.push(extra)
+      this.continueBill(cur, row)
+      return undefined
+    }
+    if (cur) this.complete(cur)
+    this.current = this.startBill(row, number, extra)
+    return cur
+  }
+
+  /** The last bill of the file. */
+  finish(): BillDraft | undefined {
+    const cur = this.current
+    this.current = undefined
+    if (cur) this.complete(cur)
+    return cur
+  }
+
+  /** Called by push on the bill it returns, and by finish: the checks that need every line. */
+  private complete(bill: BillDraft): void {
+    if (!bill.allocations || bill.errors.length > 0) return
+    let total = new Decimal(0)
+    for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
+    for (const a of bill.allocations) {
+      if (a.sum.greaterThan(total)) {
+        bill.errors.push({line: a.line, column: this.label(`tag:${a.field}`), value: a.text,
+          message: `allocates ${a.sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`})
+      }
+    }
+  }
+
+  private startBill(row: SourceRow, number: string, extra: RowError | undefined): BillDraft {
+    const errors: RowError[] = extra ? [extra] : []
+    const {cells, line} = row
+    const input = {number, lines: []} as unknown as BillInput
+    const bill: BillDraft = {number, rows: [row], errors, input}
+    const err = (column: Column | `tag:${string}`, value: string, message: string) => errors.push({line, column: this.label(column), value, message})
+    if (number === '') err('number', '', 'is empty: expected the bill number')
+    else {
+      const first = this.seen.addOrGet(number, line)
+      if (first !== 0) {
+        errors.push({line, column: this.label('number'), value: number,
+          message: `reappears after another bill began: bill ${number} started at line ${first}; the rows of a bill must be contiguous`})
+      }
+    }
+    const vendor = this.cell(cells, 'vendor_id').trim()
+    const vp = idProblem(vendor, 'ven_')
+    if (vp) err('vendor_id', vendor, vp)
+    else input.vendor_id = vendor
+    const business = this.cell(cells, 'business_id').trim()
+    if (business !== '') {
+      const bp = idProblem(business, 'biz_')
+      if (bp) err('business_id', business, bp)
+      else if (this.options.businessId && business !== this.options.businessId) {
+        err('business_id', business, `is not the business of this import (${this.options.businessId}); import each business's bills with its own --business`)
+      } else input.business_id = business
+    }
+    const description = this.cell(cells, 'description')
+    if (description !== '') input.description = description
+    for (const column of ['issued_at', 'due_at'] as const) {
+      const text = this.cell(cells, column).trim()
+      if (text === '') continue
+      const r = parseDatetime(text)
+      if (r.ok) input[column] = r.value
+      else err(column, text, r.reason)
+    }
+    const currency = this.cell(cells, 'currency').trim()
+    if (currency !== '') {
+      if (!/^[A-Z]{3}$/.test(currency) || !isoCurrencies().has(currency)) {
+        err('currency', currency, /^[a-z]{3}$/i.test(currency) && isoCurrencies().has(currency.toUpperCase())
+          ? `is not an ISO 4217 code as written: expected ${currency.toUpperCase()}`
+          : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD')
+      } else input.currency = currency
+    }
+    const metadata = this.cell(cells, 'metadata').trim()
+    if (metadata !== '') {
+      const r = jsonObject(metadata)
+      if (r.ok) input.metadata_ = r.value
+      else err('metadata', metadata, r.reason)
+    }
+    for (const {field, index} of this.layout.tags) {
+      const text = (cells[index] ?? '').trim()
+      if (text === '') continue
+      const column = `tag:${field}` as const
+      if (!text.includes('=')) {
+        ;(input.tags ??= {})[field] = text
+        continue
+      }
+      const list: Array<{value: string; amount: number}> = []
+      let sum = new Decimal(0)
+      let bad = false
+      for (const part of text.split(';')) {
+        const piece = part.trim()
+        if (piece === '') continue
+        const eq = piece.lastIndexOf('=')
+        const value = piece.slice(0, eq).trim()
+        const amount = piece.slice(eq + 1).trim()
+        if (eq === -1 || value === '') {
+          err(column, text, `has an allocation "${piece}" without a value: expected value=amount;value=amount, such as engineering=60.00;sales=40.00`)
+          bad = true
+          continue
+        }
+        const ap = amountProblem(amount, {nonNegative: true})
+        if (ap) {
+          err(column, text, `allocation "${piece}": amount "${amount}" ${ap}`)
+          bad = true
+          continue
+        }
+        sum = sum.plus(new Decimal(amount))
+        list.push({value, amount: amountNumber(amount)})
+      }
+      if (bad) continue
+      ;(input.tags ??= {})[field] = list
+      ;(bill.allocations ??= []).push({field, sum, line, text})
+    }
+    this.addLine(bill, row)
+    return bill
+  }
+
+  private continueBill(bill: BillDraft, row: SourceRow): void {
+    bill.rows.push(row)
+    const first = bill.rows[0]!
+    for (const {name} of this.billCols) {
+      const a = this.cell(first.cells, name)
+      const b = this.cell(row.cells, name)
+      if (a !== b) {
+        bill.errors.push({line: row.line, column: this.label(name), value: b,
+          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`})
+      }
+    }
+    for (const {field, index} of this.layout.tags) {
+      const a = first.cells[index] ?? ''
+      const b = row.cells[index] ?? ''
+      if (a.trim() !== b.trim()) {
+        bill.errors.push({line: row.line, column: this.label(`tag:${field}`), value: b,
+          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: tags apply to the whole bill and must be the same on every row`})
+      }
+    }
+    this.addLine(bill, row)
+  }
+
+  private addLine(bill: BillDraft, row: SourceRow): void {
+    const {cells, line} = row
+    const err = (column: Column, value: string, message: string) => bill.errors.push({line, column: this.label(column), value, message})
+    const amount = this.cell(cells, 'line_amount').trim()
+    const ap = amountProblem(amount)
+    const ledger = this.cell(cells, 'line_ledger_id').trim()
+    const lp = idProblem(ledger, 'ldg_')
+    if (ap) err('line_amount', amount, ap)
+    if (lp) err('line_ledger_id', ledger, lp)
+    let metadata: Record<string, unknown> | undefined
+    const metaText = this.cell(cells, 'line_metadata').trim()
+    if (metaText !== '') {
+      const r = jsonObject(metaText)
+      if (r.ok) metadata = r.value
+      else err('line_metadata', metaText, r.reason)
+    }
+    if (bill.errors.length > 0) return
+    const description = this.cell(cells, 'line_description')
+    const lineInput: BillInput['lines'][number] = {amount: amountNumber(amount), ledger_id: ledger}
+    if (description !== '') lineInput.description = description
+    if (metadata) lineInput.metadata_ = metadata
+    bill.input.lines.push(lineInput)
+  }
+}
+
+/** One line of an error for people: `bills.csv:12: column line_amount: "12,50" is not …`. */
+export function formatRowError(file: string, e: RowError): string {
+  const value = e.value === undefined || e.value === '' ? '' : `"${e.value.length > 80 ? e.value.slice(0, 77) + '...' : e.value}" `
+  return `${file}:${e.line}: ${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
+}

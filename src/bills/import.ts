@@ -1,0 +1,428 @@
+/**
+ * The bill import pipeline, free of oclif: read the CSV as a stream, assemble and check bills,
+ * and either list every problem (dry run) or send the valid bills in batches with bounded
+ * concurrency, recording each batch in the journal before and after it is sent.
+ *
+ * Nothing lost, nothing twice:
+ * - a bill is journaled as "sending" (durably) before its request leaves, and its outcome after;
+ * - a bill whose outcome cannot be known (connection dropped after sending, 5xx other than 503,
+ *   timeout, unreadable answer, bk killed mid-flight) is "unconfirmed": never sent again by bk;
+ * - only a batch the service certainly did not act on (429, 503, connection never opened) is sent
+ *   again, by the client's retries and then by a few rounds here;
+ * - --resume skips every bill the journal has an outcome for.
+ */
+import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
+import {ApiConnectionError, ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, ResponseShapeError, ServiceUnavailableError} from '../api/errors.js'
+import {BkError, ExitCode, InputError} from '../errors.js'
+import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
+import {layoutFor, type HeaderMap} from './columns.js'
+import {JournalWriter, readJournal, removeJournal, journalExists, type BillOutcome, type JournalState} from './journal.js'
+import {ResultsFile, RowFile} from './outputs.js'
+import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
+
+export interface ImportProgress {
+  rows: number
+  bills: number
+  created: number
+  bytes: number
+  size: number | undefined
+  elapsedMs: number
+}
+
+export interface ScanOptions {
+  file: string
+  map?: HeaderMap | undefined
+  /** The business of the import, checked against a business_id column. */
+  businessId?: string | undefined
+  onProgress?: ((p: ImportProgress) => void) | undefined
+}
+
+export interface DryRunOptions extends ScanOptions {
+  maxErrors: number
+}
+
+export interface DryRunResult {
+  file: string
+  rows: number
+  bills: number
+  valid: number
+  invalid: number
+  errorCount: number
+  /** The first `maxErrors` errors, in file order. */
+  errors: Array<RowError & {text: string}>
+  durationMs: number
+}
+
+export interface ImportOptions extends ScanOptions {
+  businessId: string
+  baseUrl: string
+  batchSize: number
+  concurrency: number
+  maxErrors: number
+  rejectsFile: string
+  unconfirmedFile: string
+  resultsFile?: string | undefined
+  /** Undefined: no journal (stdin without --journal). */
+  journalFile?: string | undefined
+  resume: boolean
+  restart: boolean
+  /** Sends one batch (api.bills.create). */
+  send: (bills: BillInput[], signal: AbortSignal) => Promise<CreateBillsResponse>
+  /** Aborted on the first Ctrl-C: stop reading, let batches in flight finish. */
+  stop?: AbortSignal | undefined
+  /** Aborted on the second Ctrl-C: abandon batches in flight (they become unconfirmed). */
+  abort?: AbortSignal | undefined
+  /** A line for people (invalid bills as they are found, notes); stderr. */
+  warn?: ((line: string) => void) | undefined
+  /** Rounds of re-sending a batch the service certainly did not act on, after the client's retries. */
+  resendRounds?: number
+  resendDelayMs?: number
+}
+
+export interface ImportSummary {
+  file: string
+  businessId: string
+  rows: number
+  bills: number
+  /** Created in this run. */
+  created: number
+  /** Invalid here, or refused by the service: in the rejects file. */
+  failed: number
+  invalid: number
+  /** Outcome unknown (now or in an earlier run): in the unconfirmed file, never re-sent by bk. */
+  unconfirmed: number
+  /** Created by an earlier run (from the journal). */
+  skipped: number
+  /** Read but not sent because the run stopped early; a --resume run sends them. */
+  notSent: number
+  rejectsFile: string | null
+  unconfirmedFile: string | null
+  resultsFile: string | null
+  journalFile: string | null
+  interrupted: boolean
+  durationMs: number
+}
+
+export interface ImportOutcome {
+  summary: ImportSummary
+  /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
+  fatal?: BkError | undefined
+}
+
+/** Reads the file once; calls onBill for each complete bill. Returns the row count. */
+async function scan(input: CsvInput, options: ScanOptions, onBill: (bill: BillDraft) => void | Promise<void>, shouldStop: () => boolean, onHeader?: (header: string[]) => void): Promise<{rows: number; header: string[]; fatal?: RowError}> {
+  let assembler: BillAssembler | undefined
+  let header: string[] = []
+  let rows = 0
+  try {
+    for await (const record of input.parser as AsyncIterable<string[]>) {
+      const line = input.advance(record)
+      if (record.length === 1 && record[0] === '') continue
+      if (!assembler) {
+        header = record
+        assembler = new BillAssembler(layoutFor(record, input.label, options.map), {businessId: options.businessId})
+        onHeader?.(record)
+        continue
+      }
+      rows++
+      const extra: RowError | undefined = record.length === header.length
+        ? undefined
+        : {line, message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but the header (line 1) has ${header.length}: check for an unquoted comma, or a missing or extra separator`}
+      const done = assembler.push({line, cells: record}, extra)
+      if (done) {
+        const r = onBill(done)
+        if (r) await r
+        if (shouldStop()) return {rows, header}
+      }
+    }
+  } catch (error) {
+    if (error instanceof BkError) throw error
+    const e = error as Error & {code?: string}
+    if (!e.code?.startsWith('CSV_')) throw error
+    return {rows, header, fatal: {line: input.nextLine, message: csvErrorMessage(e, input.nextLine)}}
+  } finally {
+    input.close()
+  }
+  if (!assembler) throw new InputError(`${input.label} is empty: expected a header row and at least one bill`)
+  const last = assembler.finish()
+  if (last) {
+    const r = onBill(last)
+    if (r) await r
+  }
+  return {rows, header}
+}
+
+function progressTimer(input: CsvInput, options: ScanOptions, counts: () => {rows: number; bills: number; created: number}): () => void {
+  if (!options.onProgress) return () => {}
+  const started = performance.now()
+  const tick = () => options.onProgress?.({...counts(), bytes: input.bytesRead(), size: input.size, elapsedMs: performance.now() - started})
+  const timer = setInterval(tick, 200)
+  timer.unref()
+  return () => {
+    clearInterval(timer)
+    tick()
+  }
+}
+
+/** --dry-run: the whole file checked offline; nothing is sent. */
+export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
+  const started = performance.now()
+  const input = openCsv(options.file)
+  const errors: DryRunResult['errors'] = []
+  let bills = 0
+  let invalid = 0
+  let errorCount = 0
+  let rows = 0
+  const stopProgress = progressTimer(input, options, () => ({rows, bills, created: 0}))
+  const record = (e: RowError) => {
+    errorCount++
+    if (errors.length < options.maxErrors) errors.push({...e, text: formatRowError(input.label, e)})
+  }
+  const result = await scan(input, options, (bill) => {
+    bills++
+    rows += bill.rows.length
+    if (bill.errors.length > 0) {
+      invalid++
+      for (const e of bill.errors) record(e)
+    }
+  }, () => false)
+  if (result.fatal) record(result.fatal)
+  stopProgress()
+  errors.sort((a, b) => a.line - b.line)
+  return {file: input.label, rows: result.rows, bills, valid: bills - invalid, invalid, errorCount, errors, durationMs: Math.round(performance.now() - started)}
+}
+
+/** What to do with the journal beside the input before sending anything. */
+async function prepareJournal(options: ImportOptions): Promise<{previous: JournalState | undefined; writer: JournalWriter | undefined}> {
+  const file = options.journalFile
+  if (!file) return {previous: undefined, writer: undefined}
+  let previous: JournalState | undefined
+  if (journalExists(file)) {
+    if (options.restart) {
+      await removeJournal(file)
+    } else if (!options.resume) {
+      const state = await readJournal(file)
+      const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
+      throw new InputError(`${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created. Refusing to import it again, which could create them twice`, {
+        code: 'journal_exists',
+        hint: `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
+      })
+    } else {
+      previous = await readJournal(file)
+      if (previous.header.business !== options.businessId) {
+        throw new InputError(`The journal ${file} is of an import into ${previous.header.business}, not ${options.businessId}`, {hint: `Resume with --business ${previous.header.business}, or pass --journal to keep a separate journal for this business.`})
+      }
+      if (previous.header.baseUrl !== options.baseUrl) {
+        throw new InputError(`The journal ${file} is of an import into ${previous.header.baseUrl}, not ${options.baseUrl}`, {hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.'})
+      }
+    }
+  }
+  const writer = await JournalWriter.open(file)
+  if (!previous) {
+    await writer.append({t: 'header', format: 'bk-bills-journal', version: 1, input: options.file, business: options.businessId, baseUrl: options.baseUrl, at: new Date().toISOString()})
+  }
+  await writer.append({t: 'run', at: new Date().toISOString(), resume: Boolean(previous)})
+  return {previous, writer}
+}
+
+/** What became of one batch, as far as bk can know. */
+type BatchResult =
+  | {kind: 'answered'; response: CreateBillsResponse}
+  | {kind: 'refused'; reason: string}
+  | {kind: 'unknown'; reason: string}
+  | {kind: 'not-sent'; error: BkError}
+
+function classify(error: unknown, aborted: boolean): BatchResult {
+  if (aborted) return {kind: 'unknown', reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight'}
+  if (error instanceof RateLimitError || (error instanceof ServiceUnavailableError && error.status === 503)) {
+    return {kind: 'not-sent', error}
+  }
+  if (error instanceof ApiConnectionError) {
+    return error.maybeSent
+      ? {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
+      : {kind: 'not-sent', error}
+  }
+  if (error instanceof ServiceUnavailableError) return {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof NotFoundError) {
+    return {kind: 'not-sent', error}
+  }
+  if (error instanceof ApiError) return {kind: 'refused', reason: error.message}
+  if (error instanceof ResponseShapeError) return {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
+  return {kind: 'unknown', reason: `outcome unknown: ${(error as Error)?.message ?? String(error)}`}
+}
+
+export async function importBills(options: ImportOptions): Promise<ImportOutcome> {
+  const started = performance.now()
+  const warn = options.warn ?? (() => {})
+  const input = openCsv(options.file)
+  const {previous, writer: journal} = await prepareJournal(options).catch((error: unknown) => {
+    input.close()
+    throw error
+  })
+  const summary: ImportSummary = {
+    file: input.label, businessId: options.businessId, rows: 0, bills: 0, created: 0, failed: 0, invalid: 0, unconfirmed: 0, skipped: 0, notSent: 0,
+    rejectsFile: null, unconfirmedFile: null, resultsFile: options.resultsFile ?? null, journalFile: options.journalFile ?? null, interrupted: false, durationMs: 0,
+  }
+  let rejects: RowFile | undefined
+  let unconfirmedOut: RowFile | undefined
+  const results = options.resultsFile ? new ResultsFile(options.resultsFile) : undefined
+  let header: string[] = []
+  const rejectsFile = () => (rejects ??= new RowFile(options.rejectsFile, header))
+  const unconfirmedFile = () => (unconfirmedOut ??= new RowFile(options.unconfirmedFile, header))
+  let fatal: BkError | undefined
+  let warned = 0
+  const resendRounds = options.resendRounds ?? 3
+  const resendDelayMs = options.resendDelayMs ?? 2000
+  const stopped = () => Boolean(options.stop?.aborted) || fatal !== undefined
+  const abort = options.abort ?? new AbortController().signal
+  let batchNumber = previous?.batches ?? 0
+  let pendingBatch: BillDraft[] = []
+  const inFlight = new Set<Promise<void>>()
+
+  const reject = async (bill: BillDraft, reason: string) => {
+    summary.failed++
+    await rejectsFile().add(bill, () => reason)
+  }
+  const leaveUnconfirmed = async (bill: BillDraft, reason: string) => {
+    summary.unconfirmed++
+    await unconfirmedFile().add(bill, () => reason)
+  }
+
+  const sendBatch = async (batch: BillDraft[]): Promise<void> => {
+    const id = ++batchNumber
+    const numbers = batch.map((b) => b.number)
+    await journal?.append({t: 'sending', batch: id, numbers})
+    let result: BatchResult
+    for (let round = 0; ; round++) {
+      try {
+        result = {kind: 'answered', response: await options.send(batch.map((b) => b.input), abort)}
+      } catch (error) {
+        result = classify(error, abort.aborted)
+      }
+      if (result.kind !== 'not-sent' || round >= resendRounds || abort.aborted || result.error instanceof AuthenticationError || result.error instanceof PermissionDeniedError || result.error instanceof NotFoundError) break
+      await new Promise((r) => setTimeout(r, resendDelayMs * (round + 1)))
+    }
+    if (result.kind === 'not-sent') {
+      await journal?.append({t: 'notsent', batch: id, reason: result.error.message})
+      summary.notSent += batch.length
+      fatal ??= result.error
+      return
+    }
+    const created: Array<[string, string]> = []
+    const failed: Array<[string, string]> = []
+    const unknown: Array<[string, string]> = []
+    if (result.kind === 'answered') {
+      const byNumber = new Map<string, string>()
+      for (const bill of result.response.data) if (bill.number) byNumber.set(bill.number, bill.id)
+      const errorsByNumber = new Map<string, string>()
+      for (const e of result.response.errors) if (e.bill_number) errorsByNumber.set(e.bill_number, e.error)
+      for (const n of numbers) {
+        const billId = byNumber.get(n)
+        const error = errorsByNumber.get(n)
+        if (billId !== undefined) created.push([n, billId])
+        else if (error !== undefined) failed.push([n, `rejected by the service: ${error}`])
+        else unknown.push([n, 'outcome unknown: the service\'s answer names this bill neither as created nor as failed'])
+      }
+    } else if (result.kind === 'refused') {
+      for (const n of numbers) failed.push([n, `rejected by the service: ${result.reason}`])
+    } else {
+      for (const n of numbers) unknown.push([n, result.reason])
+    }
+    await journal?.append({t: 'result', batch: id, created, failed, unconfirmed: unknown})
+    const byNumber = new Map(batch.map((b) => [b.number, b]))
+    for (const [n, billId] of created) {
+      summary.created++
+      await results?.add(n, billId, byNumber.get(n)!.rows[0]!.line)
+    }
+    for (const [n, reason] of failed) await reject(byNumber.get(n)!, reason)
+    for (const [n, reason] of unknown) await leaveUnconfirmed(byNumber.get(n)!, reason)
+  }
+
+  const submit = async (batch: BillDraft[]) => {
+    while (inFlight.size >= options.concurrency) await Promise.race(inFlight)
+    if (stopped()) {
+      summary.notSent += batch.length
+      return
+    }
+    const p: Promise<void> = sendBatch(batch)
+      .catch((error: unknown) => {
+        fatal ??= error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
+      })
+      .finally(() => inFlight.delete(p))
+    inFlight.add(p)
+  }
+
+  const fromJournal = async (bill: BillDraft, outcome: BillOutcome) => {
+    if (outcome.kind === 'created') {
+      summary.skipped++
+      await results?.add(bill.number, outcome.id, bill.rows[0]!.line)
+    } else if (outcome.kind === 'failed') {
+      await reject(bill, outcome.reason)
+    } else {
+      await leaveUnconfirmed(bill, outcome.reason)
+    }
+  }
+
+  const stopProgress = progressTimer(input, options, () => ({rows: summary.rows, bills: summary.bills, created: summary.created}))
+  let scanned: Awaited<ReturnType<typeof scan>>
+  try {
+    scanned = await scan(input, options, async (bill) => {
+      summary.bills++
+      summary.rows += bill.rows.length
+      if (bill.errors.length > 0) {
+        summary.invalid++
+        for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
+        const reasons = bill.errors.map((e) => formatRowError(input.label, e))
+        await rejectsFile().add(bill, (line) => {
+          const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(input.label, e))
+          return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
+        })
+        summary.failed++
+        return
+      }
+      const outcome = previous?.outcomes.get(bill.number)
+      if (outcome) return fromJournal(bill, outcome)
+      pendingBatch.push(bill)
+      if (pendingBatch.length >= options.batchSize) {
+        const batch = pendingBatch
+        pendingBatch = []
+        await submit(batch)
+      }
+    }, stopped, (h) => {
+      header = h
+    })
+    if (!stopped() && !scanned.fatal && pendingBatch.length > 0) {
+      const batch = pendingBatch
+      pendingBatch = []
+      await submit(batch)
+    }
+    summary.notSent += pendingBatch.length
+    if (scanned.fatal) {
+      fatal ??= new InputError(formatRowError(input.label, scanned.fatal), {
+        hint: journal ? `Fix the file, then run the same command with --resume: bills already created are skipped.` : 'Fix the file and run the import again.',
+        details: {summary},
+      })
+    }
+    await Promise.all(inFlight)
+  } finally {
+    stopProgress()
+    await Promise.all(inFlight)
+    await journal?.close()
+    await rejects?.close()
+    await unconfirmedOut?.close()
+    await results?.close()
+  }
+  if (summary.invalid > options.maxErrors) warn(`… and ${summary.invalid - options.maxErrors} more invalid bills (all in ${options.rejectsFile}).`)
+  summary.interrupted = Boolean(options.stop?.aborted)
+  summary.rejectsFile = rejects?.path ?? null
+  summary.unconfirmedFile = unconfirmedOut?.path ?? null
+  summary.durationMs = Math.round(performance.now() - started)
+  if (fatal && summary.notSent > 0 && !(fatal instanceof InputError)) {
+    fatal = new BkError(`${fatal.message}; ${summary.notSent} bill${summary.notSent === 1 ? ' was' : 's were'} not sent`, {
+      code: fatal.code, exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
+      hint: journal ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.' : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
+      details: {summary},
+    })
+  }
+  return {summary, fatal}
+}

@@ -1,0 +1,156 @@
+/**
+ * The import journal: an append-only NDJSON file beside the input (`bills.csv.bk-journal`) that
+ * records, per batch, the bill numbers about to be sent (before the request leaves) and then what
+ * became of them. Each record is written and fdatasync'd before bk acts on it, so a kill -9 loses
+ * nothing confirmed, and a batch whose result never reached the journal is known to be
+ * "in flight": its bills are treated as unconfirmed, never re-sent automatically.
+ *
+ * Records (one JSON object a line):
+ *   {"t":"header","format":"bk-bills-journal","version":1,"input":…,"business":…,"baseUrl":…,"at":…}
+ *   {"t":"run","at":…,"resume":true}
+ *   {"t":"sending","batch":7,"numbers":["B-1","B-2"]}
+ *   {"t":"result","batch":7,"created":[["B-1","bil_…"]],"failed":[["B-2","reason"]],"unconfirmed":[["B-3","reason"]]}
+ *   {"t":"notsent","batch":7,"reason":…}     (the service certainly did not act: may be sent again)
+ */
+import {existsSync} from 'node:fs'
+import {open, readFile, rm, type FileHandle} from 'node:fs/promises'
+
+import {InputError} from '../errors.js'
+
+export const JOURNAL_SUFFIX = '.bk-journal'
+
+export interface JournalHeader {
+  t: 'header'
+  format: 'bk-bills-journal'
+  version: 1
+  input: string
+  business: string
+  baseUrl: string
+  at: string
+}
+
+export type JournalRecord =
+  | JournalHeader
+  | {t: 'run'; at: string; resume: boolean}
+  | {t: 'sending'; batch: number; numbers: string[]}
+  | {t: 'result'; batch: number; created: Array<[string, string]>; failed: Array<[string, string]>; unconfirmed: Array<[string, string]>}
+  | {t: 'notsent'; batch: number; reason: string}
+
+export type BillOutcome =
+  | {kind: 'created'; id: string}
+  | {kind: 'failed'; reason: string}
+  | {kind: 'unconfirmed'; reason: string}
+
+/** What an earlier run recorded, by bill number. */
+export interface JournalState {
+  header: JournalHeader
+  outcomes: Map<string, BillOutcome>
+  batches: number
+  runs: number
+}
+
+export const IN_FLIGHT_REASON = 'outcome unknown: bk stopped (killed or crashed) while this bill\'s batch was in flight; it may or may not have been created'
+
+export async function readJournal(file: string): Promise<JournalState> {
+  const text = await readFile(file, 'utf8')
+  const lines = text.split('\n')
+  let header: JournalHeader | undefined
+  const outcomes = new Map<string, BillOutcome>()
+  const pending = new Map<number, string[]>()
+  let batches = 0
+  let runs = 0
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.trim() === '') continue
+    let record: JournalRecord
+    try {
+      record = JSON.parse(line) as JournalRecord
+    } catch {
+      // Only the last line can be torn (a write cut short); it was never confirmed.
+      if (i >= lines.length - 2) continue
+      throw new InputError(`The import journal ${file} is damaged at line ${i + 1}`, {hint: 'Restore it, or run with --restart to discard it (bills it lists as created would be sent again).'})
+    }
+    switch (record.t) {
+      case 'header':
+        header = record
+        break
+      case 'run':
+        runs++
+        break
+      case 'sending':
+        batches = Math.max(batches, record.batch)
+        pending.set(record.batch, record.numbers)
+        break
+      case 'notsent':
+        pending.delete(record.batch)
+        break
+      case 'result':
+        pending.delete(record.batch)
+        for (const [n, id] of record.created) outcomes.set(n, {kind: 'created', id})
+        for (const [n, reason] of record.failed) outcomes.set(n, {kind: 'failed', reason})
+        for (const [n, reason] of record.unconfirmed) outcomes.set(n, {kind: 'unconfirmed', reason})
+        break
+    }
+  }
+  if (!header || header.format !== 'bk-bills-journal') {
+    throw new InputError(`${file} is not a bk import journal`, {hint: 'Move it away, or run with --restart to replace it.'})
+  }
+  for (const numbers of pending.values()) {
+    for (const n of numbers) if (!outcomes.has(n)) outcomes.set(n, {kind: 'unconfirmed', reason: IN_FLIGHT_REASON})
+  }
+  return {header, outcomes, batches, runs}
+}
+
+export function journalExists(file: string): boolean {
+  return existsSync(file)
+}
+
+export async function removeJournal(file: string): Promise<void> {
+  await rm(file, {force: true})
+}
+
+/**
+ * An open journal. Records are queued and written in groups, each group followed by one
+ * fdatasync; `append` resolves once its record is durable.
+ */
+export class JournalWriter {
+  private queue: Array<{text: string; resolve: () => void; reject: (e: unknown) => void}> = []
+  private flushing: Promise<void> | undefined
+  private failed: unknown
+
+  private constructor(private readonly handle: FileHandle, readonly file: string) {}
+
+  static async open(file: string): Promise<JournalWriter> {
+    return new JournalWriter(await open(file, 'a'), file)
+  }
+
+  append(record: JournalRecord): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed)
+    return new Promise((resolve, reject) => {
+      this.queue.push({text: JSON.stringify(record) + '\n', resolve, reject})
+      this.flushing ??= this.flush()
+    })
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const group = this.queue
+      this.queue = []
+      try {
+        await this.handle.write(group.map((g) => g.text).join(''))
+        await this.handle.datasync()
+        for (const g of group) g.resolve()
+      } catch (error) {
+        this.failed = error
+        for (const g of [...group, ...this.queue]) g.reject(error)
+        this.queue = []
+      }
+    }
+    this.flushing = undefined
+  }
+
+  async close(): Promise<void> {
+    await this.flushing
+    await this.handle.close()
+  }
+}

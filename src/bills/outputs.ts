@@ -1,0 +1,103 @@
+/**
+ * The files an import writes besides the journal: rejects and unconfirmed bills (the original
+ * rows, verbatim, plus an `error` column: ready to fix and import again) and the results (created
+ * bill ids, CSV or NDJSON by extension). Each file is created on its first row only, and written
+ * with backpressure. Cells are written verbatim (no spreadsheet-formula guard): these files are
+ * meant to be imported again, byte for byte.
+ */
+import {createWriteStream, type WriteStream} from 'node:fs'
+import {once} from 'node:events'
+
+import type {BillDraft} from './assemble.js'
+
+const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
+
+export function csvLine(cells: readonly string[]): string {
+  let out = ''
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i]!
+    if (i > 0) out += ','
+    out += NEEDS_QUOTES.test(c) ? `"${c.replaceAll('"', '""')}"` : c
+  }
+  return out + '\n'
+}
+
+class LazyFile {
+  private stream: WriteStream | undefined
+  rows = 0
+
+  constructor(readonly path: string, private readonly first: () => string) {}
+
+  get written(): boolean {
+    return this.stream !== undefined
+  }
+
+  async write(text: string): Promise<void> {
+    if (!this.stream) {
+      this.stream = createWriteStream(this.path, {flags: 'w'})
+      this.stream.write(this.first())
+    }
+    if (!this.stream.write(text)) await once(this.stream, 'drain')
+  }
+
+  async close(): Promise<void> {
+    if (!this.stream) return
+    this.stream.end()
+    await once(this.stream, 'finish')
+  }
+}
+
+/** Rejected or unconfirmed bills: the original header plus `error`, each row of the bill as read. */
+export class RowFile {
+  private readonly file: LazyFile
+  bills = 0
+
+  constructor(path: string, private readonly header: string[]) {
+    this.file = new LazyFile(path, () => csvLine([...this.header, 'error']))
+  }
+
+  get path(): string | null {
+    return this.file.written ? this.file.path : null
+  }
+
+  async add(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
+    this.bills++
+    let text = ''
+    for (const row of bill.rows) {
+      const cells = row.cells.length < this.header.length
+        ? [...row.cells, ...Array.from({length: this.header.length - row.cells.length}, () => '')]
+        : row.cells
+      text += csvLine([...cells, errorFor(row.line)])
+    }
+    await this.file.write(text)
+  }
+
+  close(): Promise<void> {
+    return this.file.close()
+  }
+}
+
+/** Created bills: `number,id,line` as CSV, or {number, id, line} as NDJSON (by extension). */
+export class ResultsFile {
+  private readonly file: LazyFile
+  private readonly ndjson: boolean
+
+  constructor(path: string) {
+    this.ndjson = /\.(nd)?jsonl?$/i.test(path)
+    this.file = new LazyFile(path, () => (this.ndjson ? '' : 'number,id,line\n'))
+  }
+
+  get path(): string {
+    return this.file.path
+  }
+
+  async add(number: string, id: string, line: number): Promise<void> {
+    await this.file.write(this.ndjson ? JSON.stringify({number, id, line}) + '\n' : csvLine([number, id, String(line)]))
+  }
+
+  /** Creates the file even when no bill was created, so --results always names a file. */
+  async close(): Promise<void> {
+    if (!this.file.written) await this.file.write('')
+    return this.file.close()
+  }
+}

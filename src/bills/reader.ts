@@ -1,0 +1,97 @@
+/**
+ * Streaming CSV reading with csv-parse: UTF-8 with or without a BOM, CRLF or LF, quoted fields
+ * with commas and newlines, `-` for stdin. bk counts physical lines itself (csv-parse counts a
+ * CRLF inside a quoted field twice), so every message names the line a record starts on.
+ */
+import {createReadStream, statSync} from 'node:fs'
+import type {Readable} from 'node:stream'
+
+import {parse, type Parser} from 'csv-parse'
+
+import {InputError} from '../errors.js'
+
+export interface CsvInput {
+  /** The name used in messages: the path as given, or `stdin`. */
+  label: string
+  parser: Parser
+  /** Size in bytes, when known (for the ETA). */
+  size: number | undefined
+  bytesRead(): number
+  /** Physical line where the next record starts. */
+  nextLine: number
+  /** Records the start line of `record` and advances past it; returns that line. */
+  advance(record: string[]): number
+  close(): void
+}
+
+export function openCsv(file: string): CsvInput {
+  let source: Readable
+  let size: number | undefined
+  if (file === '-') {
+    source = process.stdin
+  } else {
+    try {
+      const stat = statSync(file)
+      if (stat.isDirectory()) throw new InputError(`${file} is a folder, not a CSV file`)
+      size = stat.size
+    } catch (error) {
+      if (error instanceof InputError) throw error
+      throw new InputError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
+    }
+    source = createReadStream(file, {highWaterMark: 256 * 1024})
+  }
+  let bytes = 0
+  source.on('data', (chunk: Buffer | string) => {
+    bytes += chunk.length
+  })
+  const parser = parse({bom: true, relax_column_count: true, relax_quotes: true})
+  source.on('error', (error) => parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)))
+  source.pipe(parser)
+  const input: CsvInput = {
+    label: file === '-' ? 'stdin' : file,
+    parser,
+    size,
+    bytesRead: () => bytes,
+    nextLine: 1,
+    advance(record) {
+      const line = input.nextLine
+      let newlines = 0
+      for (let i = 0; i < record.length; i++) {
+        const cell = record[i]!
+        if (cell.length > 0 && (cell.includes('\n') || cell.includes('\r'))) newlines += countNewlines(cell)
+      }
+      input.nextLine = line + newlines + 1
+      return line
+    },
+    close() {
+      source.unpipe(parser)
+      if (source !== process.stdin) source.destroy()
+      else process.stdin.pause()
+      parser.destroy()
+    },
+  }
+  return input
+}
+
+function countNewlines(text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 10) n++
+    // A lone CR is a line break too, except one ending the cell (a CRLF file read with LF records).
+    else if (c === 13 && text.charCodeAt(i + 1) !== 10 && i + 1 < text.length) n++
+  }
+  return n
+}
+
+/** A csv-parse failure as one message naming the line its record starts on. */
+export function csvErrorMessage(error: Error & {code?: string}, line: number): string {
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `unterminated quoted field: the quote opened on line ${line} is never closed (the rest of the file was read into it)`
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `a quoted field in the record starting on line ${line} is followed by text before the next comma: ${error.message.replace(/ at line \d+/, '')}`
+    default:
+      return `cannot parse the record starting on line ${line}: ${error.message.replace(/ at line \d+/, '')}`
+  }
+}

@@ -1,0 +1,160 @@
+import {Args, Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../errors.js'
+import {businessFlag} from '../../flags.js'
+import type {DryRunResult, ImportProgress, ImportSummary} from '../../bills/import.js'
+
+export type BillsImportResult = ImportSummary | DryRunResult
+
+export default class BillsImport extends BaseCommand<typeof BillsImport> {
+  static override summary = 'Import bills from a CSV file, in batches, resumably.'
+  static override description = `One row per bill line; the bill-level columns repeat on each row of a bill, and a bill's rows are contiguous. Columns: number, vendor_id, description, issued_at, due_at, currency, line_description, line_amount, line_ledger_id, and optionally business_id, metadata, line_metadata (JSON) and tag:<field> (a value, or value=amount;value=amount). Headers are case-insensitive; --map renames your own headers.
+
+Invalid bills are never sent: they go to the rejects file with their rows and an error column, and the valid bills around them are sent. A journal beside the input records every batch before and after it is sent: --resume skips every bill it records, and a bill whose outcome could not be known is listed as unconfirmed and never sent again by bk.
+
+Exit codes: 0 every bill created (or created before), 2 invalid input (with --dry-run: any invalid bill), 6 some bills failed or are unconfirmed, 7 the service stayed unavailable, 130 interrupted.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> bills.csv --dry-run',
+    '<%= config.bin %> <%= command.id %> bills.csv --results created.csv',
+    '<%= config.bin %> <%= command.id %> export.csv --map examples/bills-map.yaml --performed-by ci-nightly',
+    '<%= config.bin %> <%= command.id %> bills.csv --resume',
+    'cat bills.csv | <%= config.bin %> <%= command.id %> - --journal bills.bk-journal --json',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'CSV file of bill lines (- for stdin).', required: true}),
+  }
+
+  static override flags = {
+    business: businessFlag(),
+    map: Flags.string({summary: 'YAML file mapping your headers onto bk\'s columns (see docs/bills.md).', helpValue: 'FILE.yaml'}),
+    'dry-run': Flags.boolean({summary: 'Check the whole file offline and list every problem; send nothing.'}),
+    'max-errors': Flags.integer({summary: 'List at most this many problems.', default: 50, min: 1}),
+    'batch-size': Flags.integer({summary: 'Bills per request (1 to 100).', default: 100, min: 1, max: 100}),
+    concurrency: Flags.integer({summary: 'Requests in flight at once (1 to 16).', default: 4, min: 1, max: 16}),
+    'performed-by': Flags.string({summary: 'Who performs the import, sent to the service with each batch.', helpValue: 'ID'}),
+    rejects: Flags.string({summary: 'CSV of the bills not created, with an error column [default: <input>.rejects.csv].', helpValue: 'FILE.csv'}),
+    results: Flags.string({summary: 'Write created bill ids here (.csv, or .ndjson/.jsonl).', helpValue: 'FILE'}),
+    unconfirmed: Flags.string({summary: 'CSV of the bills whose outcome is unknown [default: <input>.unconfirmed.csv].', helpValue: 'FILE.csv'}),
+    journal: Flags.string({summary: 'Import journal [default: <input>.bk-journal; none for stdin].', helpValue: 'FILE'}),
+    resume: Flags.boolean({summary: 'Continue an import that has a journal: skip every bill it records.', exclusive: ['restart', 'dry-run']}),
+    restart: Flags.boolean({summary: 'Discard the journal and send every bill again (may create duplicates).', exclusive: ['resume', 'dry-run']}),
+  }
+
+  async run(): Promise<BillsImportResult> {
+    const {flags, args} = this
+    const file = args.file
+    const {loadHeaderMap} = await import('../../bills/columns.js')
+    const map = flags.map ? await loadHeaderMap(flags.map) : undefined
+    const progress = process.stderr.isTTY ? await progressLine() : undefined
+
+    if (flags['dry-run']) {
+      const {dryRun} = await import('../../bills/import.js')
+      const business = flags.business ?? process.env.BK_BUSINESS_ID ?? (await this.credentials().then((c) => c.businessId, () => undefined))
+      const result = await dryRun({file, map, businessId: business, maxErrors: flags['max-errors'], onProgress: progress?.update})
+      progress?.done()
+      if (result.errorCount > 0) {
+        if (!this.jsonEnabled()) for (const e of result.errors) process.stderr.write(e.text + '\n')
+        const more = result.errorCount - result.errors.length
+        throw new InputError(`${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`, {
+          code: 'invalid_bills', details: result, hint: 'Fix the rows named above and run --dry-run again.',
+        })
+      }
+      this.note(`${result.file}: ${result.rows} rows, ${result.bills} bills, all valid (${result.durationMs} ms); nothing was sent.`)
+      return result
+    }
+
+    const businessId = await this.businessId()
+    const {api, credentials} = await this.session()
+    const stdin = file === '-'
+    const base = stdin ? 'bills-import' : file.replace(/\.csv$/i, '')
+    const journalFile = flags.journal ?? (stdin ? undefined : `${file}.bk-journal`)
+    if (stdin && (flags.resume || flags.restart) && !flags.journal) {
+      throw new InputError('--resume and --restart need a journal, and stdin has none by default', {hint: 'Pass --journal FILE (the same one on every run).'})
+    }
+    await this.announceWrite(`importing bills from ${stdin ? 'stdin' : file}`)
+
+    const stop = new AbortController()
+    const abort = new AbortController()
+    let signals = 0
+    const onSignal = () => {
+      signals++
+      if (signals === 1) {
+        stop.abort()
+        progress?.pause()
+        process.stderr.write('\nStopping: no new batches; waiting for the batches in flight (Ctrl-C again to abandon them: they become unconfirmed).\n')
+      } else abort.abort()
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    const {importBills} = await import('../../bills/import.js')
+    let outcome
+    try {
+      outcome = await importBills({
+        file, map, businessId, baseUrl: credentials.baseUrl,
+        batchSize: flags['batch-size'], concurrency: flags.concurrency, maxErrors: flags['max-errors'],
+        rejectsFile: flags.rejects ?? `${base}.rejects.csv`,
+        unconfirmedFile: flags.unconfirmed ?? `${base}.unconfirmed.csv`,
+        resultsFile: flags.results, journalFile, resume: flags.resume, restart: flags.restart,
+        send: (bills, signal) => api.bills.create(businessId, bills, {performedBy: flags['performed-by'], signal}),
+        stop: stop.signal, abort: abort.signal,
+        warn: (line) => {
+          progress?.pause()
+          this.note(line)
+        },
+        onProgress: progress?.update,
+      })
+    } finally {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      progress?.done()
+    }
+    const {summary, fatal} = outcome
+    if (process.env.BK_REPORT_MAXRSS === '1') process.stderr.write(`maxRSS ${process.resourceUsage().maxRSS}\n`)
+    if (!this.jsonEnabled()) this.printSummary(summary)
+    if (fatal) throw fatal
+    if (summary.interrupted) process.exitCode = 130
+    else if (summary.failed > 0 || summary.unconfirmed > 0) process.exitCode = 6
+    return summary
+  }
+
+  private printSummary(s: ImportSummary): void {
+    const out = (line: string) => process.stdout.write(line + '\n')
+    const seconds = (s.durationMs / 1000).toFixed(1)
+    out(`${s.interrupted ? 'Interrupted' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`)
+    if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
+    if (s.unconfirmedFile) out(`  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`)
+    if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
+    if (s.interrupted || s.notSent > 0) out(`  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' && s.journalFile ? ` --journal ${s.journalFile}` : ''}`)
+  }
+}
+
+/** A one-line progress display on stderr (a TTY): rows, bills, rate and ETA. */
+async function progressLine(): Promise<{update: (p: ImportProgress) => void; pause: () => void; done: () => void}> {
+  let shown = false
+  const clear = () => {
+    if (shown) process.stderr.write('\r\u001B[2K')
+    shown = false
+  }
+  return {
+    update(p) {
+      const secs = p.elapsedMs / 1000
+      const rate = secs > 0 ? Math.round(p.bills / secs) : 0
+      let eta = ''
+      if (p.size && p.bytes > 0 && p.bytes < p.size) {
+        const left = Math.round(secs * (p.size - p.bytes) / p.bytes)
+        eta = ` · ETA ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
+      }
+      const pct = p.size ? ` ${Math.min(100, Math.floor(p.bytes * 100 / p.size))}%` : ''
+      process.stderr.write(`\r\u001B[2K${pct} rows ${p.rows.toLocaleString('en-US')} · bills ${p.bills.toLocaleString('en-US')} · created ${p.created.toLocaleString('en-US')} · ${rate.toLocaleString('en-US')} bills/s${eta}`)
+      shown = true
+    },
+    pause: clear,
+    done() {
+      if (shown) process.stderr.write('\n')
+      shown = false
+    },
+  }
+}

@@ -4,6 +4,7 @@
 import type {EmulatorContext} from './context.js'
 import {register as auth} from './auth.js'
 import {register as businesses} from './businesses.js'
+import {register as bills} from './bills.js'
 import {register as journalEntries} from './journal-entries.js'
 import {register as emulatorBusinesses} from './emulator-businesses.js'
 import {register as emulatorEvents} from './emulator-events.js'
@@ -19,6 +20,7 @@ import {register as webhooks} from './webhooks.js'
 const modules: Array<(ctx: EmulatorContext) => void> = [
   auth,
   businesses,
+  bills,
   journalEntries,
   emulatorBusinesses,
   emulatorEvents,

@@ -102,3 +102,21 @@ describe('bk emulator start', () => {
     expect(result.stdout).toBe('')
   })
 })
+
+describe('bk emulator start on a busy port', () => {
+  it('exits 2 naming the port and how to pick another', async () => {
+    const {createServer} = await import('node:net')
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (holder.address() as {port: number}).port
+      const result = await runBk(['emulator', 'start', '--port', String(port)])
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(result.stderr).toContain('--port 0')
+      expect(result.stdout).toBe('')
+    } finally {
+      holder.close()
+    }
+  })
+})

@@ -127,12 +127,18 @@ export class BillAssembler {
     const number = this.cell(row.cells, 'number').trim()
     const cur = this.current
     if (cur !== undefined && number !== '' && number === cur.number) {
-      if (extra) cur.errors.push(extra)
-      this.continueBill(cur, row)
+      // A row with the wrong number of columns: its cells cannot be trusted, so only that is said.
+      if (extra) {
+        cur.rows.push(row)
+        cur.errors.push(extra)
+      } else this.continueBill(cur, row)
       return undefined
     }
     if (cur) this.complete(cur)
-    this.current = this.startBill(row, number, extra)
+    if (extra) {
+      if (number !== '') this.seen.addOrGet(number, row.line)
+      this.current = {number, rows: [row], errors: [extra], input: {number, lines: []} as unknown as BillInput}
+    } else this.current = this.startBill(row, number)
     return cur
   }
 
@@ -157,8 +163,8 @@ export class BillAssembler {
     }
   }
 
-  private startBill(row: SourceRow, number: string, extra: RowError | undefined): BillDraft {
-    const errors: RowError[] = extra ? [extra] : []
+  private startBill(row: SourceRow, number: string): BillDraft {
+    const errors: RowError[] = []
     const {cells, line} = row
     const input = {number, lines: []} as unknown as BillInput
     const bill: BillDraft = {number, rows: [row], errors, input}

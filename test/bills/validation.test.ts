@@ -1,0 +1,132 @@
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+
+let emulator: RunningEmulator
+beforeAll(async () => {
+  emulator = await start()
+})
+afterAll(() => emulator.close())
+
+const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id,metadata,line_metadata,tag:department'
+const row = (over: Partial<Record<string, string>> = {}) => {
+  const base: Record<string, string> = {number: 'X', vendor_id: 'ven_demo_office', description: 'd', issued_at: '2026-01-05', due_at: '', currency: 'EUR', line_description: 'l', line_amount: '10.00', line_ledger_id: 'ldg_demo_expenses', metadata: '', line_metadata: '', 'tag:department': ''}
+  return HEADER.split(',').map((c) => over[c] ?? base[c]).join(',')
+}
+
+function csvFile(lines: string[], name = 'bills.csv'): {dir: string; name: string} {
+  const dir = tempDir('bk-bills-')
+  writeFileSync(join(dir, name), lines.join('\n') + '\n')
+  return {dir, name}
+}
+
+describe('bk bills import --dry-run: every rule names the line, column and value', () => {
+  it('lists each problem with its physical line and exits 2, sending nothing', async () => {
+    const lines = [
+      HEADER, // 1
+      row({number: 'A-1', due_at: '2026-02-05T10:00:00Z'}), // 2 valid
+      row({number: 'A-2', vendor_id: 'vendor_x'}), // 3
+      row({number: 'A-3', issued_at: '2026-02-30'}), // 4
+      row({number: 'A-4', issued_at: '2026-01-05T10:00:00'}), // 5
+      row({number: 'A-5', currency: 'EURO'}), // 6
+      row({number: 'A-6', currency: 'ABC'}), // 7
+      row({number: 'A-7', line_amount: '"12,50"'}), // 8
+      row({number: 'A-8', line_amount: 'abc'}), // 9
+      row({number: 'A-9', line_amount: '1e3'}), // 10
+      row({number: 'A-10', line_amount: '"1,234.50"'}), // 11
+      row({number: 'A-11', line_amount: '1234567890.1234567'}), // 12
+      row({number: 'A-12', line_ledger_id: 'ledger_x'}), // 13
+      row({number: 'A-13', line_ledger_id: ''}), // 14
+      row({number: 'A-14', metadata: '"{bad"'}), // 15
+      row({number: 'A-15', line_metadata: '[1]'}), // 16
+      row({number: 'A-16', 'tag:department': 'engineering=6;sales=5'}), // 17
+      row({number: 'A-17'}), // 18
+      row({number: 'A-17', currency: 'USD'}), // 19
+      'A-18,ven_demo_office,d', // 20
+      row({number: ''}), // 21
+      row({number: 'A-1'}), // 22
+      row({number: 'A-19', 'tag:department': '=5'}), // 23
+      row({number: 'A-20', due_at: 'tomorrow'}), // 24
+    ]
+    const {dir, name} = csvFile(lines)
+    const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '100'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    const expected = [
+      'bills.csv:3: column vendor_id: "vendor_x" is not an id starting with ven_',
+      'bills.csv:4: column issued_at: "2026-02-30" is not a real date',
+      'bills.csv:5: column issued_at: "2026-01-05T10:00:00" has no time zone',
+      'bills.csv:6: column currency: "EURO" is not an ISO 4217 currency code',
+      'bills.csv:7: column currency: "ABC" is not an ISO 4217 currency code',
+      'bills.csv:8: column line_amount: "12,50" is not a decimal amount (use a dot for decimals and no thousands separators',
+      'bills.csv:9: column line_amount: "abc" is not a decimal amount (expected digits',
+      'bills.csv:10: column line_amount: "1e3" is not a decimal amount (exponents are not accepted',
+      'bills.csv:11: column line_amount: "1,234.50" is not a decimal amount (use a dot for decimals and no thousands separators',
+      'bills.csv:12: column line_amount: "1234567890.1234567" has more than 15 significant digits',
+      'bills.csv:13: column line_ledger_id: "ledger_x" is not an id starting with ldg_',
+      'bills.csv:14: column line_ledger_id: is empty: expected an id starting with ldg_',
+      'bills.csv:15: column metadata: "{bad" is not valid JSON',
+      'bills.csv:16: column line_metadata: "[1]" is not a JSON object',
+      'bills.csv:17: column tag:department: "engineering=6;sales=5" allocates 11 in total, more than the bill total 10',
+      'bills.csv:19: column currency: "USD" differs from line 18 ("EUR") of the same bill A-17',
+      'bills.csv:20: has 3 columns, but the header (line 1) has 12',
+      'bills.csv:21: column number: is empty: expected the bill number',
+      'bills.csv:22: column number: "A-1" reappears after another bill began: bill A-1 started at line 2',
+      'bills.csv:23: column tag:department: "=5" has an allocation "=5" without a value',
+      'bills.csv:24: column due_at: "tomorrow" is not an ISO 8601 date or datetime',
+    ]
+    for (const line of expected) expect(result.stderr).toContain(line)
+    expect(result.stderr).not.toMatch(/bills\.csv:(2|18):/)
+    expect(result.stderr).toContain('Error: 21 problems in bills.csv (21 of 22 bills invalid); nothing was sent')
+    expect(emulator.state.bills.count()).toBe(0)
+  })
+
+  it('--json gives the errors as data, and --max-errors bounds the list', async () => {
+    const {dir, name} = csvFile([HEADER, row({number: 'B-1', line_amount: 'x'}), row({number: 'B-2', line_amount: 'y'}), row({number: 'B-3', line_amount: 'z'})])
+    const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '2', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    const out = parseJsonOutput<{code: string; details: {errorCount: number; errors: Array<{line: number; column: string; value: string}>}}>(result)
+    expect(out.code).toBe('invalid_bills')
+    expect(out.details.errorCount).toBe(3)
+    expect(out.details.errors.map((e) => [e.line, e.column, e.value])).toEqual([[2, 'line_amount', 'x'], [3, 'line_amount', 'y']])
+  })
+
+  it('names the line where an unterminated quote opened, after a quoted multi-line field', async () => {
+    const {dir, name} = csvFile([HEADER, row({number: 'C-1', description: '"two\nlines"'}), row({number: 'C-2', description: '"never closed'}), row({number: 'C-3'})])
+    const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('bills.csv:4: unterminated quoted field: the quote opened on line 4 is never closed')
+  })
+
+  it('accepts a valid file with a date alone, CRLF and a BOM, and says so', async () => {
+    const dir = tempDir('bk-bills-')
+    writeFileSync(join(dir, 'ok.csv'), '\uFEFF' + [HEADER.toUpperCase().replace('TAG:DEPARTMENT', 'tag:department'), row({number: 'D-1'}), row({number: 'D-1', line_amount: '-2.5'})].join('\r\n') + '\r\n')
+    const result = await runBk(['bills', 'import', 'ok.csv', '--dry-run', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(0)
+    expect(parseJsonOutput<{rows: number; bills: number; valid: number}>(result)).toMatchObject({rows: 2, bills: 1, valid: 1})
+  })
+
+  it('refuses unknown and missing columns by name', async () => {
+    const {dir, name} = csvFile(['number,vendor,line_amount,line_ledger_id', 'E-1,ven_demo_office,1,ldg_demo_expenses'])
+    const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('bills.csv:1: unknown column "vendor"')
+    expect(result.stderr).toContain('--map')
+  })
+
+  it('maps an accounting export\'s headers with --map, including defaults and ignored columns', async () => {
+    const dir = tempDir('bk-bills-')
+    writeFileSync(join(dir, 'map.yaml'), 'columns:\n  Bill No: number\n  Supplier: vendor_id\n  Net: line_amount\n  GL Account: line_ledger_id\n  Dept: tag:department\n  Memo: ~\ndefaults:\n  currency: EUR\n')
+    writeFileSync(join(dir, 'export.csv'), 'Bill No,Supplier,Net,GL Account,Dept,Memo\nM-1,ven_demo_office,12.5,ldg_demo_expenses,sales,hello\nM-2,ven_demo_office,1.5,gl_4000,,x\n')
+    const result = await runBk(['bills', 'import', 'export.csv', '--map', 'map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('export.csv:3: column "GL Account" (line_ledger_id): "gl_4000" is not an id starting with ldg_')
+    writeFileSync(join(dir, 'bad-map.yaml'), 'columns:\n  Bill No: number\n  Supplier: vendor\n')
+    const bad = await runBk(['bills', 'import', 'export.csv', '--map', 'bad-map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('bad-map.yaml line 3: "Supplier" maps to "vendor", which is not a bill column')
+  })
+})

@@ -41,13 +41,13 @@ export interface Received {
 export interface RecordingServer {
   url: string
   requests: Received[]
-  /** Decides each answer; by default 200. */
-  respond: (req: Received, index: number) => number
+  /** Decides each answer (it may wait); by default 200. */
+  respond: (req: Received, index: number) => number | Promise<number>
   waitFor(count: number, timeoutMs?: number): Promise<void>
   close(): Promise<void>
 }
 
-export async function recordingServer(respond: (req: Received, index: number) => number = () => 200): Promise<RecordingServer> {
+export async function recordingServer(respond: (req: Received, index: number) => number | Promise<number> = () => 200): Promise<RecordingServer> {
   const requests: Received[] = []
   const waiters: Array<() => void> = []
   const rec: RecordingServer = {
@@ -75,10 +75,11 @@ export async function recordingServer(respond: (req: Received, index: number) =>
     req.on('end', () => {
       const r: Received = {at: Date.now(), method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8')}
       const index = requests.push(r) - 1
-      const status = rec.respond(r, index)
-      res.writeHead(status, {'content-type': 'application/json'})
-      res.end('{}')
       for (const w of waiters.splice(0)) w()
+      void Promise.resolve(rec.respond(r, index)).then((status) => {
+        res.writeHead(status, {'content-type': 'application/json'})
+        res.end('{}')
+      })
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))

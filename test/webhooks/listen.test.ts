@@ -1,0 +1,116 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {JWKS_FILE, delivery, post, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
+
+interface Line {
+  svc_id: string | null
+  type: string | null
+  valid: boolean
+  verified_as: string | null
+  reason: string | null
+  status: number
+  duplicate: boolean
+  forwarded: {status: number | null} | null
+}
+
+const lines = (l: ListenerChild): Line[] => l.stdout().trim().split('\n').filter(Boolean).map((x) => JSON.parse(x) as Line)
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
+  if (!check()) throw new Error(`timed out waiting for ${what}`)
+}
+
+describe('bk webhooks listen --forward-to --json', () => {
+  let app: RecordingServer
+  let listener: ListenerChild
+  let appDown = false
+  beforeAll(async () => {
+    app = await recordingServer(() => (appDown ? 503 : 200))
+    listener = await startListen(['--jwks', JWKS_FILE, '--forward-to', app.url, '--json'])
+  })
+  afterAll(async () => {
+    await listener.stop()
+    await app.close()
+  })
+
+  it('answers 200 to a valid delivery, prints it, and forwards headers and body unchanged', async () => {
+    const d = delivery('emoji')
+    const res = await post(listener.url + '/any/path', d.body, {'svc-id': d.id, 'svc-signature': d.signature, 'x-tenant-secret': 's3'})
+    expect(res.status).toBe(200)
+    expect(app.requests).toHaveLength(1)
+    const fwd = app.requests[0]!
+    expect(fwd.body).toBe(d.body)
+    expect(fwd.headers).toMatchObject({'svc-id': d.id, 'svc-signature': d.signature, 'x-tenant-secret': 's3', 'content-type': 'application/json'})
+    await until(() => lines(listener).length === 1, 'one line')
+    expect(lines(listener)[0]).toMatchObject({svc_id: d.id, type: 'RECEIPT_MATCHED', valid: true, verified_as: 'raw', status: 200, duplicate: false, forwarded: {status: 200}})
+  })
+
+  it('accepts a body re-encoded on the way (verified through the Python serialisation)', async () => {
+    const d = delivery('floats')
+    const res = await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': d.signature})
+    expect(res.status).toBe(200)
+    await until(() => lines(listener).some((l) => l.svc_id === d.id), 'the floats line')
+    expect(lines(listener).find((l) => l.svc_id === d.id)).toMatchObject({valid: true, verified_as: 'python-json'})
+  })
+
+  it('de-duplicates by svc-id: a redelivery is answered 200, reported as duplicate, not forwarded', async () => {
+    const d = delivery('emoji')
+    const before = app.requests.length
+    const res = await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})
+    expect(res.status).toBe(200)
+    expect(app.requests.length).toBe(before)
+    await until(() => lines(listener).filter((l) => l.svc_id === d.id).length === 2, 'the duplicate line')
+    expect(lines(listener).filter((l) => l.svc_id === d.id)[1]).toMatchObject({duplicate: true, forwarded: null})
+  })
+
+  it('answers 502 while the target fails, so the service retries, and forwards the retry later', async () => {
+    const d = delivery('nested')
+    appDown = true
+    expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(502)
+    appDown = false
+    expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
+    expect(app.requests.filter((r) => r.headers['svc-id'] === d.id).map((r) => r.body)).toEqual([d.body, d.body])
+  })
+
+  it('refuses invalid and bad requests with 4xx, forwards none, and keeps running', async () => {
+    const d = delivery('ascii')
+    const before = app.requests.length
+    const tampered = await post(listener.url, d.body.replace('biz_1', 'biz_2'), {'svc-id': d.id, 'svc-signature': d.signature})
+    expect(tampered.status).toBe(400)
+    expect(tampered.text).toContain('does not match')
+    expect((await post(listener.url, d.body, {'svc-id': d.id})).status).toBe(400)
+    expect((await post(listener.url, d.body, {'svc-signature': d.signature})).status).toBe(400)
+    expect((await post(listener.url, 'not json at all', {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(400)
+    expect((await post(listener.url, Buffer.alloc(2 * 1024 * 1024, 0x20), {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(413)
+    expect((await fetch(listener.url)).status).toBe(405)
+    expect(app.requests.length).toBe(before)
+    // Still alive and verifying.
+    expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
+    await until(() => lines(listener).some((l) => l.svc_id === d.id && l.valid), 'the valid ascii line')
+    const refused = lines(listener).filter((l) => !l.valid)
+    expect(refused.map((l) => l.status)).toEqual([400, 400, 400, 400, 413, 405])
+    expect(refused.find((l) => l.status === 400 && l.reason?.includes('not JSON'))).toBeTruthy()
+    expect(refused.find((l) => l.reason === 'missing header svc-signature')).toBeTruthy()
+  })
+})
+
+describe('bk webhooks listen --events', () => {
+  it('prints and forwards only the chosen types, acknowledging the others; one line per event for people', async () => {
+    const app = await recordingServer()
+    const listener = await startListen(['--jwks', JWKS_FILE, '--forward-to', app.url, '--events', 'TASK_REQUEST'])
+    try {
+      const skip = delivery('ascii')
+      const keep = delivery('non-ascii')
+      expect((await post(listener.url, skip.body, {'svc-id': skip.id, 'svc-signature': skip.signature})).status).toBe(200)
+      expect((await post(listener.url, keep.body, {'svc-id': keep.id, 'svc-signature': keep.signature})).status).toBe(200)
+      expect(app.requests.map((r) => r.headers['svc-id'])).toEqual([keep.id])
+      await until(() => listener.stdout().includes(keep.id), 'the line')
+      const out = listener.stdout().trim().split('\n')
+      expect(out).toHaveLength(1)
+      expect(out[0]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  200  ${keep.id}  TASK_REQUEST  valid  → 200$`))
+    } finally {
+      expect(await listener.stop()).toBe(0)
+      await app.close()
+    }
+  })
+})

@@ -1,6 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import type {Bill} from '../../src/api/schemas/index.js'
 import {start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
 import {call} from './support.js'
 
@@ -32,11 +31,25 @@ async function createEntry(businessId: string, amount: string): Promise<string> 
   return res.body.data.id as string
 }
 
-/** A bill as the bills route stores it (that route has its own tests). */
-function storeBill(businessId: string, number: string): string {
-  const id = emulator.state.newId('bil_')
-  emulator.state.bills.add(businessId, {id, business_id: businessId, number, total_amount: 10, lines: [], payments: []} as unknown as Bill)
-  return id
+/** Creates one bill through the API and returns its id. */
+async function createBill(businessId: string, number: string): Promise<string> {
+  const own = (list: ReadonlyArray<{id: string; name: string}>, name: string) => list.find((x) => x.name === name)?.id as string
+  const res = await call(emulator, 'POST', `/v0/business/${businessId}/bills`, {
+    token,
+    json: [{
+      business_id: businessId,
+      number,
+      description: 'Paper',
+      issued_at: '2026-03-01T00:00:00Z',
+      due_at: '2026-03-31T00:00:00Z',
+      vendor_id: own(emulator.state.vendors.all(businessId), 'office'),
+      currency: 'USD',
+      lines: [{description: 'Paper', amount: 10, ledger_id: own(emulator.state.ledgers.all(businessId), 'expenses')}],
+    }],
+  })
+  expect(res.status, res.text).toBeLessThan(300)
+  expect(res.body.errors, res.text).toEqual([])
+  return res.body.data[0].id as string
 }
 
 describe('emulator inspection routes', () => {
@@ -66,7 +79,7 @@ describe('emulator inspection routes', () => {
     const seededEntries = emulator.state.journalEntries.count(acme)
     const je1 = await createEntry(acme, '12.50')
     const je2 = await createEntry(globex, '7.25')
-    const bill = storeBill(acme, 'B-1')
+    const bill = await createBill(acme, 'B-1')
     const entries = await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries`)
     expect(entries.status).toBe(200)
     expect(entries.body.count).toBe(1)
@@ -85,7 +98,7 @@ describe('emulator inspection routes', () => {
 
   it('reset "created" forgets the bills and journal entries created and keeps the rest', async () => {
     await createEntry(acme, '1.00')
-    storeBill(globex, 'B-2')
+    await createBill(globex, 'B-2')
     const seededEntries = (await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries?include_seed=true`)).body.count - (await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries`)).body.count
     const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Survivor'}})).body.data.id as string
     const invoices = emulator.state.invoices.count()
@@ -127,7 +140,7 @@ describe('emulator inspection routes', () => {
   })
 
   it('refuses an unknown reset kind with 422 and changes nothing', async () => {
-    storeBill(acme, 'B-3')
+    await createBill(acme, 'B-3')
     const res = await call(emulator, 'POST', '/_emulator/reset', {json: {what: 'everything'}})
     expect(res.status).toBe(422)
     expect(res.body).toEqual({error: 'what must be one of created, all', data: {field: 'what', value: 'everything', allowed: ['created', 'all']}})

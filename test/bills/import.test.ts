@@ -1,0 +1,127 @@
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {performedBy} from '../../src/emulator/routes/bills.js'
+import type {ImportSummary} from '../../src/bills/import.js'
+
+const BIZ = 'biz_demo_acme'
+let emulator: RunningEmulator
+beforeAll(async () => {
+  emulator = await start()
+})
+afterAll(() => emulator.close())
+beforeEach(() => emulator.state.bills.clear())
+
+const bills = () => emulator.state.bills.all(BIZ)
+const byNumber = (n: string) => bills().filter((b) => b.number === n)
+
+describe('bk bills import', () => {
+  it('imports a BOM + CRLF file with quoted multi-line fields, exact amounts and verbatim formulas', async () => {
+    const dir = tempDir('bk-bills-')
+    const text = '\uFEFF' + [
+      'Number,Vendor_ID,Description,Issued_At,Due_At,Currency,Line_Description,Line_Amount,Line_Ledger_ID,tag:department,Metadata',
+      'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,"first line,\r\nwith a comma and a newline",0.1,ldg_demo_expenses,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
+      'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,second,0.2,ldg_demo_software,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
+      'INV-2,ven_demo_cloud,Hosting,2026-01-06T08:30:00+01:00,,USD,Servers,1234567.89,ldg_demo_software,operations,',
+    ].join('\r\n') + '\r\n'
+    writeFileSync(join(dir, 'bills.csv'), text)
+    const result = await runBk(['bills', 'import', 'bills.csv', '--json', '--results', 'created.ndjson', '--performed-by', 'ci-nightly'], {env: envFor(emulator), cwd: dir})
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const summary = parseJsonOutput<ImportSummary>(result)
+    expect(summary).toMatchObject({created: 2, failed: 0, unconfirmed: 0, skipped: 0, rejectsFile: null, resultsFile: 'created.ndjson'})
+    expect(typeof summary.durationMs).toBe('number')
+    const [one] = byNumber('INV-1')
+    expect(one?.description).toBe('=HYPERLINK("http://evil.example","click")')
+    expect(one?.lines?.map((l) => [l.description, l.amount, l.ledger_id])).toEqual([['first line,\r\nwith a comma and a newline', 0.1, 'ldg_demo_expenses'], ['second', 0.2, 'ldg_demo_software']])
+    // 0.1 + 0.2 is 0.30000000000000004 in floating point; the total and the allocation check are exact.
+    expect(one?.total_amount).toBe(0.3)
+    expect(one?.tags).toEqual({department: [{amount: '0.1', value: 'engineering'}, {amount: '0.2', value: 'sales'}]})
+    expect(one?.metadata_).toEqual({po: 'PO-7'})
+    expect(one?.issued_at).toBe('2026-01-05T00:00:00Z')
+    const [two] = byNumber('INV-2')
+    expect(two).toMatchObject({issued_at: '2026-01-06T07:30:00Z', currency: 'USD', total_amount: 1234567.89, tags: {department: [{amount: '1234567.89', value: 'operations'}]}})
+    expect(performedBy(emulator.state, one!.id)).toBe('ci-nightly')
+    const created = readFileSync(join(dir, 'created.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {number: string; id: string; line: number})
+    expect(created).toEqual([{number: 'INV-1', id: one!.id, line: 2}, {number: 'INV-2', id: two!.id, line: 5}])
+    expect(existsSync(join(dir, 'bills.csv.bk-journal'))).toBe(true)
+  })
+
+  it('sends the valid bills around invalid ones; rejects hold the original rows and the reason; exit 6', async () => {
+    const dir = tempDir('bk-bills-')
+    writeFileSync(join(dir, 'mixed.csv'), [
+      'number,vendor_id,description,line_amount,line_ledger_id',
+      'G-1,ven_demo_office,ok,10,ldg_demo_expenses',
+      'G-2,ven_demo_office,"bad, amount",1e2,ldg_demo_expenses',
+      'G-2,ven_demo_office,"bad, amount",5,ldg_demo_expenses',
+      'G-3,ven_unknown,unknown vendor,7.5,ldg_demo_expenses',
+      'G-4,ven_demo_cloud,ok too,3,ldg_demo_travel',
+    ].join('\n') + '\n')
+    const result = await runBk(['bills', 'import', 'mixed.csv', '--batch-size', '2'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(6)
+    expect(result.stdout).toContain('Done: 2 created, 2 failed, 0 unconfirmed')
+    expect(result.stdout).toContain('mixed.rejects.csv')
+    expect(result.stderr).toContain('mixed.csv:3: column line_amount: "1e2" is not a decimal amount')
+    expect(bills().map((b) => b.number).sort()).toEqual(['G-1', 'G-4'])
+    const rejects = readFileSync(join(dir, 'mixed.rejects.csv'), 'utf8')
+    const lines = rejects.trim().split('\n')
+    expect(lines[0]).toBe('number,vendor_id,description,line_amount,line_ledger_id,error')
+    expect(lines[1]).toMatch(/^G-2,ven_demo_office,"bad, amount",1e2,ldg_demo_expenses,"mixed\.csv:3: column line_amount: ""1e2"" is not a decimal amount/)
+    expect(lines[2]).toMatch(/^G-2,ven_demo_office,"bad, amount",5,ldg_demo_expenses,"not sent: another row of this bill is invalid: mixed\.csv:3: column line_amount/)
+    expect(lines[3]).toBe('G-3,ven_unknown,unknown vendor,7.5,ldg_demo_expenses,rejected by the service: vendor ven_unknown does not exist in business biz_demo_acme')
+  })
+
+  it('refuses a second run without --resume or --restart; --resume skips what the journal records', async () => {
+    const dir = tempDir('bk-bills-')
+    const rows = ['number,vendor_id,line_amount,line_ledger_id']
+    for (let i = 1; i <= 5; i++) rows.push(`R-${i},ven_demo_office,${i}.00,ldg_demo_expenses`)
+    writeFileSync(join(dir, 'r.csv'), rows.join('\n') + '\n')
+    const first = await runBk(['bills', 'import', 'r.csv', '--batch-size', '2'], {env: envFor(emulator), cwd: dir})
+    expect(first.code).toBe(0)
+    const again = await runBk(['bills', 'import', 'r.csv'], {env: envFor(emulator), cwd: dir})
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain('r.csv was imported before: its journal r.csv.bk-journal')
+    expect(again.stderr).toContain('records 5 bills created')
+    expect(again.stderr).toContain('--resume')
+    expect(again.stderr).toContain('--restart')
+    rows.push('R-6,ven_demo_office,6.00,ldg_demo_expenses')
+    writeFileSync(join(dir, 'r.csv'), rows.join('\n') + '\n')
+    const resumed = await runBk(['bills', 'import', 'r.csv', '--resume', '--json', '--results', 'ids.csv'], {env: envFor(emulator), cwd: dir})
+    expect(resumed.code).toBe(0)
+    expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 1, skipped: 5, failed: 0, unconfirmed: 0})
+    expect(bills().map((b) => b.number).sort()).toEqual(['R-1', 'R-2', 'R-3', 'R-4', 'R-5', 'R-6'])
+    const ids = readFileSync(join(dir, 'ids.csv'), 'utf8').trim().split('\n')
+    expect(ids[0]).toBe('number,id,line')
+    expect(ids).toHaveLength(7)
+    const restarted = await runBk(['bills', 'import', 'r.csv', '--restart', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(parseJsonOutput<ImportSummary>(restarted)).toMatchObject({created: 6, skipped: 0})
+    expect(bills()).toHaveLength(12)
+  })
+
+  it('reads stdin with -, and needs --journal to resume from it', async () => {
+    const input = 'number,vendor_id,line_amount,line_ledger_id\nS-1,ven_demo_office,1.5,ldg_demo_expenses\n'
+    const dir = tempDir('bk-bills-')
+    const result = await runBk(['bills', 'import', '-', '--json'], {env: envFor(emulator), cwd: dir, input})
+    expect(result.code).toBe(0)
+    expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, journalFile: null})
+    const resume = await runBk(['bills', 'import', '-', '--resume'], {env: envFor(emulator), cwd: dir, input})
+    expect(resume.code).toBe(2)
+    expect(resume.stderr).toContain('--journal')
+    expect(byNumber('S-1')).toHaveLength(1)
+  })
+
+  it('a per-bill service error for an unknown tag field goes to rejects; the rest of the batch is created', async () => {
+    const dir = tempDir('bk-bills-')
+    writeFileSync(join(dir, 't.csv'), 'number,vendor_id,line_amount,line_ledger_id,tag:colour,tag:project\nT-1,ven_demo_office,1,ldg_demo_expenses,red,\nT-2,ven_demo_office,2,ldg_demo_expenses,,hermes\n')
+    const result = await runBk(['bills', 'import', 't.csv', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(6)
+    expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, failed: 1, rejectsFile: 't.rejects.csv'})
+    expect(readFileSync(join(dir, 't.rejects.csv'), 'utf8')).toContain('T-1,ven_demo_office,1,ldg_demo_expenses,red,,"rejected by the service: tag field ""colour"" does not exist in business biz_demo_acme"\n')
+    expect(byNumber('T-2')[0]?.tags).toEqual({project: [{amount: '2', value: 'hermes'}]})
+    expect(emulator.state.tagFields.get(BIZ)?.get('project')?.has('hermes')).toBe(true)
+  })
+})

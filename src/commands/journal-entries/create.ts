@@ -79,7 +79,8 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
     if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
       const stopped = result.stoppedBy
-      const exitCode = stopped ? stopped.exitCode : out.created.length + out.skipped.length > 0 ? ExitCode.partial : ExitCode.rejected
+      const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
+      const exitCode = stopped ? stopped.exitCode : onlyRejected ? ExitCode.rejected : ExitCode.partial
       throw new BkError(`${stopped ? `Stopped: ${stopped.message}. ` : ''}${summary}`, {
         code: stopped?.code ?? 'journal_entries_failed',
         exitCode,

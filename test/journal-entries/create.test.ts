@@ -1,0 +1,226 @@
+/**
+ * `bk journal-entries create` through the real binary against the emulator: what reaches the
+ * service (exact decimal strings), nothing sent when one entry is invalid, and the journal that
+ * makes a re-run never post an entry twice.
+ */
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+
+const L = DEMO_IDS.ledgers
+const BIZ = DEMO_IDS.business
+
+let emulator: RunningEmulator
+let dir: string
+beforeAll(async () => {
+  emulator = await start()
+  dir = tempDir('bk-je-create-')
+})
+afterAll(() => emulator.close())
+
+const entries = () => emulator.state.journalEntries.all(BIZ)
+const byDescription = (d: string) => entries().filter((e) => e.description === d)
+
+function entryYaml(description: string, debit: string, credit: string, extra = ''): string {
+  return `  - description: ${description}\n    datetime: 2026-03-01T09:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${debit}${extra}}\n      - {ledger_id: ${L.cash}, credit: ${credit}}\n`
+}
+
+function write(name: string, text: string): string {
+  const file = join(dir, name)
+  writeFileSync(file, text)
+  return file
+}
+
+describe('bk journal-entries create', () => {
+  it('sends the exact decimal strings of the file and prints the created je_ ids', async () => {
+    const file = write('exact.yaml', `entries:
+  - description: Exact rent
+    datetime: 2026-03-01T09:00:00Z
+    lines:
+      - {ledger_id: ${L.expenses}, debit: 120.50, description: March rent}
+      - {ledger_id: ${L.cash}, debit_credit: credit, amount: "120.50"}
+  - description: Exact float
+    datetime: 2026-03-02
+    lines:
+      - {ledger_id: ${L.software}, debit: 0.1}
+      - {ledger_id: ${L.software}, debit: 0.2}
+      - {ledger_id: ${L.cash}, credit: 0.3}
+  - description: Exact huge
+    datetime: 2026-03-03T00:00:00+00:00
+    lines:
+      - {ledger_id: ${L.expenses}, debit: 12345678901234567890.12}
+      - {ledger_id: ${L.revenue}, credit: 12345678901234567890.12}
+`)
+    const result = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(result.code, result.stderr).toBe(0)
+    const ids = result.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])
+    expect(ids).toHaveLength(3)
+    for (const id of ids) expect(id).toMatch(/^je_/)
+    expect(result.stderr).toContain('3 created, 0 already created, 0 failed, 0 unconfirmed')
+
+    const [rent] = byDescription('Exact rent')
+    expect(rent?.id).toBe(ids[0])
+    expect(rent?.line_entries?.map((l) => [l.ledger_id, l.debit_credit, l.amount, l.description])).toEqual([
+      [L.expenses, 'debit', '120.50', 'March rent'], [L.cash, 'credit', '120.50', ''],
+    ])
+    const [float] = byDescription('Exact float')
+    expect(float?.datetime).toBe('2026-03-02T00:00:00Z')
+    expect(float?.line_entries?.map((l) => l.amount)).toEqual(['0.1', '0.2', '0.3'])
+    const [huge] = byDescription('Exact huge')
+    expect(huge?.datetime).toBe('2026-03-03T00:00:00Z')
+    expect(huge?.line_entries?.map((l) => l.amount)).toEqual(['12345678901234567890.12', '12345678901234567890.12'])
+    expect(JSON.stringify(entries())).not.toContain('0.30000000000000004')
+
+    // The journal beside the file records each created id.
+    const journal = readFileSync(`${file}.bk-journal.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {status?: string; id?: string; business_id?: string})
+    expect(journal[0]?.business_id).toBe(BIZ)
+    expect(journal.filter((r) => r.status === 'created').map((r) => r.id)).toEqual(ids)
+
+    // Running the same file again is refused, naming --resume and --restart; nothing is sent.
+    const again = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain('was posted before')
+    expect(again.stderr).toContain('--resume')
+    expect(again.stderr).toContain('--restart')
+    expect(byDescription('Exact rent')).toHaveLength(1)
+
+    // --resume posts nothing more: every entry is already created.
+    const resumed = await runBk(['journal-entries', 'create', file, '--resume', '--json'], {env: envFor(emulator)})
+    expect(resumed.code, resumed.stderr).toBe(0)
+    const out = parseJsonOutput<{created: unknown[]; skipped: Array<{index: number; id: string}>}>(resumed)
+    expect(out.created).toEqual([])
+    expect(out.skipped.map((s) => s.id)).toEqual(ids)
+    expect(byDescription('Exact rent')).toHaveLength(1)
+    expect(byDescription('Exact huge')).toHaveLength(1)
+  })
+
+  it('a five-entry file whose third entry is invalid sends nothing and keeps no journal', async () => {
+    const before = entries().length
+    const text = 'entries:\n' + [1, 2, 3, 4, 5].map((n) => entryYaml(`Five ${n}`, '10.00', n === 3 ? '9.99' : '10.00')).join('')
+    const file = write('five.yaml', text)
+    const result = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`${file}:14:5: entry 3 "Five 3": does not balance: debits 10.00, credits 9.99, difference 0.01`)
+    expect(result.stderr).toContain('1 problem in 1 file; nothing was sent')
+    expect(result.stdout).toBe('')
+    expect(entries().length).toBe(before)
+    expect(existsSync(`${file}.bk-journal.jsonl`)).toBe(false)
+  })
+
+  it('validates every file before sending any: an invalid second file stops the first', async () => {
+    const before = entries().length
+    const good = write('first-good.yaml', 'entries:\n' + entryYaml('Multi good', '1', '1'))
+    const bad = write('second-bad.yaml', 'entries:\n' + entryYaml('Multi bad', '1', '1', ', debti: 2'))
+    const result = await runBk(['journal-entries', 'create', good, bad], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`${bad}:5:50: entry 1 "Multi bad": line 1: unknown key "debti" in a line; did you mean debit?`)
+    expect(entries().length).toBe(before)
+  })
+
+  it('posts the others when the service rejects one; --resume after the fix posts only that one', async () => {
+    const text = 'entries:\n' + entryYaml('Partial 1', '5', '5') + entryYaml('Partial 2', '6', '6').replaceAll(L.expenses, 'ldg_unknown') + entryYaml('Partial 3', '7', '7')
+    const file = write('partial.yaml', text)
+    const first = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(first.code, first.stderr).toBe(6)
+    expect(first.stderr).toMatch(/failed {2}.*partial\.yaml entry 2 "Partial 2": lines\[0\]\.ledger_id: ledger ldg_unknown not found/)
+    expect(first.stderr).toContain('2 created, 0 already created, 1 failed, 0 unconfirmed')
+    expect(byDescription('Partial 1')).toHaveLength(1)
+    expect(byDescription('Partial 2')).toHaveLength(0)
+    expect(byDescription('Partial 3')).toHaveLength(1)
+
+    writeFileSync(file, text.replaceAll('ldg_unknown', L.expenses))
+    const resumed = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stdout.trim().split('\n')).toHaveLength(1)
+    expect(resumed.stdout).toContain('partial.yaml entry 2 "Partial 2"')
+    for (const d of ['Partial 1', 'Partial 2', 'Partial 3']) expect(byDescription(d)).toHaveLength(1)
+  })
+
+  it('--resume refuses a file whose posted entries changed', async () => {
+    const file = write('changed.yaml', 'entries:\n' + entryYaml('Changed 1', '5', '5'))
+    expect((await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})).code).toBe(0)
+    writeFileSync(file, 'entries:\n' + entryYaml('Changed 1', '6', '6'))
+    const result = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('changed since it was posted: entry 1 differs')
+    expect(byDescription('Changed 1')).toHaveLength(1)
+  })
+
+  it('never re-sends an entry whose answer was lost (journal left at sending)', async () => {
+    const file = write('lost.yaml', 'entries:\n' + entryYaml('Lost 1', '5', '5') + entryYaml('Lost 2', '6', '6'))
+    // What a crash between the POST and its answer leaves behind.
+    const {fingerprint} = await import('../../src/journal-entries/journal.js')
+    const {loadJournalEntries} = await import('../../src/journal-entries/load.js')
+    const loaded = loadJournalEntries(readFileSync(file, 'utf8'), file)
+    writeFileSync(`${file}.bk-journal.jsonl`, [
+      {kind: 'bk-journal-entries', version: 1, business_id: BIZ, started_at: '2026-03-01T00:00:00Z'},
+      {index: 1, fingerprint: fingerprint(loaded.entries[0]!.input), status: 'sending', at: '2026-03-01T00:00:01Z'},
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n')
+    const result = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
+    expect(result.code).toBe(6)
+    expect(result.stderr).toContain('unconfirmed  ' + file + ' entry 1')
+    expect(result.stderr).toContain('1 created, 0 already created, 0 failed, 1 unconfirmed')
+    expect(byDescription('Lost 1')).toHaveLength(0)
+    expect(byDescription('Lost 2')).toHaveLength(1)
+  })
+
+  it('--restart forgets the journal and posts again', async () => {
+    const file = write('restart.yaml', 'entries:\n' + entryYaml('Restart 1', '5', '5'))
+    expect((await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})).code).toBe(0)
+    const result = await runBk(['journal-entries', 'create', file, '--restart'], {env: envFor(emulator)})
+    expect(result.code, result.stderr).toBe(0)
+    expect(byDescription('Restart 1')).toHaveLength(2)
+  })
+
+  it('reads stdin with -, says no journal is kept, and prints JSON with --json', async () => {
+    const input = 'description: Stdin entry\ndatetime: 2026-03-05T10:00:00Z\nlines:\n' +
+      `  - {ledger_id: ${L.travel}, debit: 42.10}\n  - {ledger_id: ${L.cash}, credit: 42.10}\n`
+    const plain = await runBk(['journal-entries', 'create', '-'], {env: envFor(emulator), input})
+    expect(plain.code, plain.stderr).toBe(0)
+    expect(plain.stderr).toContain('no journal is kept')
+    const json = await runBk(['journal-entries', 'create', '-', '--json'], {env: envFor(emulator), input: input.replace('Stdin entry', 'Stdin json')})
+    expect(json.code, json.stderr).toBe(0)
+    const out = parseJsonOutput<{created: Array<{file: string; index: number; id: string}>}>(json)
+    expect(out.created).toEqual([{file: '<stdin>', index: 1, description: 'Stdin json', id: byDescription('Stdin json')[0]?.id}])
+    expect(byDescription('Stdin json')[0]?.line_entries?.map((l) => l.amount)).toEqual(['42.10', '42.10'])
+    const resume = await runBk(['journal-entries', 'create', '-', '--resume'], {env: envFor(emulator), input})
+    expect(resume.code).toBe(2)
+    expect(resume.stderr).toContain('stdin (-) has no journal')
+  })
+
+  it('--dry-run validates and sends nothing, with no credentials needed', async () => {
+    const before = entries().length
+    const file = write('dry.yaml', 'entries:\n' + entryYaml('Dry 1', '5', '5'))
+    const result = await runBk(['journal-entries', 'create', file, '--dry-run'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('1 entry valid; nothing sent (--dry-run)')
+    expect(entries().length).toBe(before)
+    expect(existsSync(`${file}.bk-journal.jsonl`)).toBe(false)
+  })
+
+  it('sends tag value ids, and a business given with --business', async () => {
+    const tags = emulator.state.tagFields.get(DEMO_IDS.otherBusiness)
+    const eng = tags?.get('department')?.get('engineering') as string
+    const apollo = tags?.get('project')?.get('apollo') as string
+    const ledger = (key: keyof typeof L) => `${L[key]}_${DEMO_IDS.otherBusiness.slice(9)}`
+    const file = write('tags.yaml', `description: Tagged
+datetime: 2026-03-06T08:00:00Z
+lines:
+  - ledger_id: ${ledger('software')}
+    debit: 99.99
+    tag_value_ids: [${eng}, ${apollo}]
+  - ledger_id: ${ledger('cash')}
+    credit: 99.99
+`)
+    const result = await runBk(['journal-entries', 'create', file, '--business', DEMO_IDS.otherBusiness, '--performed-by', 'ext-user-7'], {env: envFor(emulator, null)})
+    expect(result.code, result.stderr).toBe(0)
+    const [tagged] = emulator.state.journalEntries.all(DEMO_IDS.otherBusiness).filter((e) => e.description === 'Tagged')
+    expect(tagged?.line_entries?.[0]?.tag_value_ids).toEqual([eng, apollo])
+    expect(tagged?.line_entries?.[1]?.tag_value_ids).toEqual([])
+  })
+})

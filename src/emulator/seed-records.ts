@@ -101,7 +101,7 @@ export function seedRecords(state: EmulatorState, businessId: string, index: num
   })
   for (const t of transactions) state.transactions.add(businessId, t)
 
-  seedRefunds(state, businessId, first ? 30 : 6, invoices, transactions[0]!.id)
+  seedRefunds(state, businessId, first ? 60 : 6, invoices, transactions[0]!.id)
 
   state.documents.add(businessId, {
     id: recordId(DEMO_RECORD_IDS.document, businessId, first), business_id: businessId, name: 'receipt-2026-02-12.pdf',

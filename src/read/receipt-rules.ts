@@ -10,7 +10,7 @@ export function receiptRulesUpdate(enabled: boolean | undefined, threshold: stri
   const update: ReceiptRequestConfigUpdate = {}
   if (enabled !== undefined) update.is_enabled = enabled
   if (threshold !== undefined) {
-    const parsed = parseMoney(threshold, {min: 'non-negative', asJsonNumber: true})
+    const parsed = parseMoney(threshold, {min: 'non-negative'})
     if (!parsed.ok) throw new InputError(`--threshold "${threshold}": ${parsed.reason}`, {hint: 'Give a decimal amount of 0 or more, such as 25.00.', details: {flag: '--threshold', value: threshold}})
     // Sent as a decimal string (the spec allows one), so the amount travels exactly as typed.
     update.threshold_amount = parsed.value.abs().toFixed()

@@ -45,14 +45,11 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     const pager = api.invoices.list(businessId, {
       status, ...range, pageSize: pageSize ?? (flags.all ? 100 : undefined), pageToken: flags['page-token'], prefetch: flags.all,
     })
+    const common = {pager, flags, json: this.jsonEnabled(), onMore: (token: string) => this.note(`More invoices: --page-token ${token}, or --all.`)}
+    const table = format === 'table'
+    // JSON and ndjson write the invoices themselves; csv and table write rows of columns.
+    if (format === 'json' || format === 'ndjson') return runList({...common, columns: []})
     const lines = Boolean(flags.lines)
-    return runList({
-      pager,
-      flags,
-      json: this.jsonEnabled(),
-      columns: invoiceColumns({lines, table: format === 'table'}),
-      rows: (invoice) => invoiceRows(invoice, lines),
-      onMore: (token) => this.note(`More invoices: --page-token ${token}, or --all.`),
-    })
+    return runList({...common, columns: invoiceColumns({lines, table}), rows: (invoice) => invoiceRows(invoice, lines)})
   }
 }

@@ -1,4 +1,5 @@
 import {SCOPES, requireAuth} from '../auth.js'
+import {checkPathId} from '../path-id.js'
 import {HttpError, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
 
@@ -17,7 +18,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('DELETE', '/v0/business/:business_id/task/:task_id', (ctx) => {
     requireAuth(state, ctx, SCOPES.requestDelete)
     const businessId = ctx.params.business_id as string
-    const id = ctx.params.task_id as string
+    const id = checkPathId('task_id', ctx.params.task_id as string, 'tsk_')
     const task = state.tasks.get(businessId, id)
     if (!task) throw new HttpError(404, `Task ${id} not found`, {task_id: id})
     if (task.status === 'completed') throw new MessageError(409, `Task ${id} is already completed and cannot be deleted`, id)

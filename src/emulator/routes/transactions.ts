@@ -1,4 +1,5 @@
 import {SCOPES, requireAuth} from '../auth.js'
+import {checkPathId} from '../path-id.js'
 import {HttpError, listParam, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
 
@@ -13,7 +14,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/v0/business/:business_id/transactions/:transaction_id', (ctx) => {
     requireAuth(state, ctx, SCOPES.transactionRead)
     const businessId = ctx.params.business_id as string
-    const id = ctx.params.transaction_id as string
+    const id = checkPathId('transaction_id', ctx.params.transaction_id as string, 'txn_')
     const include = listParam(ctx.query, 'include', TRANSACTION_INCLUDES) ?? []
     const txn = state.transactions.get(businessId, id)
     if (!txn) throw new HttpError(404, `Transaction ${id} not found`, {transaction_id: id})

@@ -97,7 +97,7 @@ describe('bk journal-entries validate: every rule, with file, line and column', 
   })
 
   it('--json lists every problem with line and column; - reads stdin', async () => {
-    const json = await runBk(['journal-entries', 'validate', '-', '--json'], {input: CASES.both[0]})
+    const json = await runBk(['journal-entries', 'validate', '-', '--json'], {input: (CASES.both as [string, string])[0]})
     expect(json.code).toBe(2)
     const body = parseJsonOutput<{code: string; details: {problems: Array<{file: string; line: number; column: number; entry: number; message: string}>}}>(json)
     expect(body.code).toBe('invalid_journal_entries')

@@ -101,9 +101,9 @@ function validateEntry(state: EmulatorState, businessId: string, body: unknown):
   const debitTotal = total(debits)
   const creditTotal = total(credits)
   if (!debitTotal.equals(creditTotal)) {
-    throw new HttpError(422, `Journal entry does not balance: debits ${debitTotal.toFixed()}, credits ${creditTotal.toFixed()}`, {
-      field: 'lines', debits: debitTotal.toFixed(), credits: creditTotal.toFixed(),
-    })
+    const scale = Math.max(...lines.map((l) => l.amount.split('.')[1]?.length ?? 0))
+    const [d, c, diff] = [debitTotal, creditTotal, debitTotal.minus(creditTotal).abs()].map((x) => x.toFixed(scale))
+    throw new HttpError(422, `Journal entry does not balance: debits ${d}, credits ${c}, difference ${diff}`, {field: 'lines', debits: d, credits: c, difference: diff})
   }
   const datetime = b.datetime.replace(/[+-]00:00$/, 'Z')
   return {description: (b.description as string | null | undefined) ?? '', datetime, lines}

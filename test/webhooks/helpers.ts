@@ -98,7 +98,8 @@ export interface ListenerChild {
 
 /** Starts `bk webhooks listen --port 0 …` and resolves once it prints where it listens. */
 export function startListen(args: string[], env: Record<string, string | undefined> = {}): Promise<ListenerChild> {
-  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
+  const port = args.includes('--port') ? [] : ['--port', '0']
+  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...port, ...args], {
     cwd: ROOT,
     env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...env}),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -111,7 +112,7 @@ export function startListen(args: string[], env: Record<string, string | undefin
       child.kill('SIGKILL')
       reject(new Error(`listen did not start:\n${err}`))
     }, 20_000)
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer)
       reject(new Error(`listen exited with ${code}:\n${err}`))
     })
@@ -120,7 +121,7 @@ export function startListen(args: string[], env: Record<string, string | undefin
       const m = /Listening on (http:\/\/\S+?) /.exec(err)
       if (m) {
         clearTimeout(timer)
-        child.removeAllListeners('exit')
+        child.removeAllListeners('close')
         resolve({
           url: m[1] as string,
           child,

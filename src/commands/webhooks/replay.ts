@@ -45,6 +45,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     const controller = new AbortController()
     const onSignal = () => {
       if (controller.signal.aborted) process.exit(ExitCode.interrupted)
+      process.stderr.write('Stopping after the notification in progress (Ctrl-C again to stop at once)…\n')
       controller.abort()
     }
     process.on('SIGINT', onSignal)

@@ -147,6 +147,18 @@ describe('emulator inspection routes', () => {
     expect(emulator.state.bills.count()).toBe(1)
   })
 
+  it('list themselves at GET /_emulator, and each listed route exists', async () => {
+    const res = await call(emulator, 'GET', '/_emulator')
+    expect(res.status).toBe(200)
+    const routes = res.body.data as Array<{method: string; path: string}>
+    expect(routes.length).toBe(10)
+    for (const route of routes) {
+      // No emulator route takes PATCH: 405 proves the path exists (an unknown one is 404).
+      const probe = await call(emulator, 'PATCH', route.path.replace('{business_id}', acme))
+      expect(probe.status, route.path).toBe(405)
+    }
+  })
+
   it('report the fault settings and counters', async () => {
     const res = await call(emulator, 'GET', '/_emulator/faults')
     expect(res.body).toEqual({data: {rate: 0, seed: 1, kinds: ['503', '429', 'reset-before', 'reset-after'], counts: {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0}}})

@@ -11,6 +11,20 @@ import type {EmulatorContext} from './context.js'
 
 export const RESET_KINDS = ['created', 'all'] as const
 
+/** Every emulator-only route, served by GET /_emulator (docs/emulator.md has the details). */
+export const EMULATOR_ROUTES = [
+  {method: 'POST', path: '/_emulator/businesses', summary: 'Create a business {name?, external_id?, active?}; emits BUSINESS_CREATED'},
+  {method: 'POST', path: '/_emulator/businesses/{business_id}/activate', summary: 'Activate an inactive business; emits BUSINESS_ACTIVATED'},
+  {method: 'POST', path: '/_emulator/businesses/{business_id}/deactivate', summary: 'Deactivate an active business; emits BUSINESS_DEACTIVATED'},
+  {method: 'GET', path: '/_emulator/events', summary: 'The event types the trigger accepts'},
+  {method: 'POST', path: '/_emulator/events', summary: 'Emit any event of the spec {type, content?}'},
+  {method: 'GET', path: '/_emulator/businesses/{business_id}/bills', summary: 'Bills created (include_seed=true for all)'},
+  {method: 'GET', path: '/_emulator/businesses/{business_id}/journal-entries', summary: 'Journal entries created (include_seed=true for all)'},
+  {method: 'GET', path: '/_emulator/counts', summary: 'Counts of every collection (business_id=… for one business)'},
+  {method: 'GET', path: '/_emulator/faults', summary: 'Fault settings and how many of each kind were injected'},
+  {method: 'POST', path: '/_emulator/reset', summary: 'Reset {what: "created" (default) | "all"}'},
+] as const
+
 /**
  * Counts of every collection of the state, by field name: a Map or Set its size, a
  * BusinessCollection its items; `tagFields` counts tag values. With a business, only what
@@ -59,6 +73,8 @@ export function register({router, state, options, faults}: EmulatorContext): voi
       return ok({data: items, count: items.length})
     })
   }
+
+  router.add('GET', '/_emulator', () => ok({data: EMULATOR_ROUTES}))
 
   router.add('GET', '/_emulator/counts', (ctx) => {
     const businessId = ctx.query.get('business_id') || undefined

@@ -294,10 +294,16 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
     await journal?.append({t: 'sending', batch: id, numbers})
     let result: BatchResult
     for (let round = 0; ; round++) {
+      // A signal per request: listeners the transport adds to it go away with it.
+      const request = new AbortController()
+      const onAbort = () => request.abort(abort.reason)
+      abort.addEventListener('abort', onAbort, {once: true})
       try {
-        result = {kind: 'answered', response: await options.send(batch.map((b) => b.input), abort)}
+        result = {kind: 'answered', response: await options.send(batch.map((b) => b.input), request.signal)}
       } catch (error) {
         result = classify(error, abort.aborted)
+      } finally {
+        abort.removeEventListener('abort', onAbort)
       }
       if (result.kind !== 'not-sent' || round >= resendRounds || abort.aborted || result.error instanceof AuthenticationError || result.error instanceof PermissionDeniedError || result.error instanceof NotFoundError) break
       await new Promise((r) => setTimeout(r, resendDelayMs * (round + 1)))

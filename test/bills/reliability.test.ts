@@ -1,0 +1,188 @@
+/**
+ * Nothing lost, nothing twice: an import through an emulator that faults one request in five
+ * (503, 429, a connection dropped before or after the bills are committed), and a --resume after
+ * kill -9 and after Ctrl-C.
+ */
+import {spawn} from 'node:child_process'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {parse} from 'csv-parse/sync'
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import type {ImportSummary} from '../../src/bills/import.js'
+
+const BIZ = 'biz_demo_acme'
+let emulator: RunningEmulator | undefined
+afterEach(async () => {
+  await emulator?.close()
+  emulator = undefined
+})
+
+/** n bills, one in three with two lines; every 997th has an unknown vendor, every 1999th a bad amount. */
+function writeBills(file: string, n: number): {badLocal: Set<string>; badVendor: Set<string>} {
+  const rows = ['number,vendor_id,description,issued_at,currency,line_description,line_amount,line_ledger_id,tag:department']
+  const badLocal = new Set<string>()
+  const badVendor = new Set<string>()
+  for (let i = 1; i <= n; i++) {
+    const number = `F-${i}`
+    const vendor = i % 997 === 0 ? 'ven_missing' : 'ven_demo_office'
+    const amount = i % 1999 === 0 ? '1e3' : `${i % 500}.${String(i % 100).padStart(2, '0')}`
+    if (amount === '1e3') badLocal.add(number)
+    else if (vendor === 'ven_missing') badVendor.add(number)
+    rows.push(`${number},${vendor},Bill ${i},2026-01-05,EUR,line a,${amount},ldg_demo_expenses,engineering`)
+    if (i % 3 === 0) rows.push(`${number},${vendor},Bill ${i},2026-01-05,EUR,line b,1.10,ldg_demo_software,engineering`)
+  }
+  writeFileSync(file, rows.join('\n') + '\n')
+  return {badLocal, badVendor}
+}
+
+const numbersIn = (file: string): Map<string, string> => {
+  if (!existsSync(file)) return new Map()
+  const records = parse(readFileSync(file, 'utf8'), {columns: true}) as Array<{number: string; error: string}>
+  return new Map(records.map((r) => [r.number, r.error]))
+}
+
+function countByNumber(em: RunningEmulator): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const bill of em.state.bills.all(BIZ)) counts.set(bill.number as string, (counts.get(bill.number as string) ?? 0) + 1)
+  return counts
+}
+
+/** Every bill of the file is created exactly once, or rejected with a reason, or unconfirmed (at most once in the service). */
+function expectEachBillAccountedFor(em: RunningEmulator, dir: string, n: number, summary: ImportSummary): {created: number; rejected: number; unconfirmed: number} {
+  const counts = countByNumber(em)
+  const rejects = numbersIn(join(dir, 'bills.rejects.csv'))
+  const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
+  let created = 0
+  for (let i = 1; i <= n; i++) {
+    const number = `F-${i}`
+    const times = counts.get(number) ?? 0
+    expect(times, `${number} created ${times} times`).toBeLessThanOrEqual(1)
+    if (unconfirmed.has(number)) {
+      expect(rejects.has(number)).toBe(false)
+      continue
+    }
+    if (rejects.has(number)) {
+      expect(times, `${number} is rejected but exists`).toBe(0)
+      expect(rejects.get(number)).toMatch(/\S/)
+      continue
+    }
+    expect(times, `${number} is neither created, rejected nor unconfirmed`).toBe(1)
+    created++
+  }
+  expect(summary.failed).toBe(rejects.size)
+  expect(summary.unconfirmed).toBe(unconfirmed.size)
+  return {created, rejected: rejects.size, unconfirmed: unconfirmed.size}
+}
+
+describe('bk bills import under faults', () => {
+  // 20,000 bills (26,666 rows) take about 5 s here on two shared cores.
+  it('20,000 bills with fault rate 0.2: each created exactly once, rejected with its reason, or unconfirmed', async () => {
+    emulator = await start({faultRate: 0.2, retryAfterSeconds: 0, faultSeed: 42})
+    const dir = tempDir('bk-bills-faults-')
+    const n = 20_000
+    const {badLocal, badVendor} = writeBills(join(dir, 'bills.csv'), n)
+    const result = await runBk(['bills', 'import', 'bills.csv', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 55_000})
+    expect(result.code).toBe(6)
+    const summary = parseJsonOutput<ImportSummary>(result)
+    const faults = emulator.faults.counts
+    expect(faults['reset-after']).toBeGreaterThan(0)
+    expect(faults['reset-before']).toBeGreaterThan(0)
+    expect(faults['503'] + faults['429']).toBeGreaterThan(0)
+    const seen = expectEachBillAccountedFor(emulator, dir, n, summary)
+    expect(summary.created).toBe(seen.created)
+    expect(summary.created + summary.failed + summary.unconfirmed).toBe(n)
+    expect(summary.unconfirmed).toBeGreaterThan(0)
+    const rejects = numbersIn(join(dir, 'bills.rejects.csv'))
+    for (const number of badLocal) expect(rejects.get(number)).toContain('is not a decimal amount')
+    const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
+    for (const number of badVendor) if (!unconfirmed.has(number)) expect(rejects.get(number)).toContain('vendor ven_missing does not exist')
+    for (const reason of unconfirmed.values()) expect(reason).toMatch(/^outcome unknown: /)
+    // A re-run without --resume is refused; with --resume nothing is sent again.
+    const again = await runBk(['bills', 'import', 'bills.csv'], {env: envFor(emulator), cwd: dir})
+    expect(again.code).toBe(2)
+    const before = emulator.state.bills.count(BIZ)
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 30_000})
+    expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 0, skipped: summary.created, failed: summary.failed, unconfirmed: summary.unconfirmed})
+    expect(emulator.state.bills.count(BIZ)).toBe(before)
+  }, 90_000)
+})
+
+/** Starts bk, waits until its journal records `results` batch results, then sends `signal`. */
+function runUntilJournal(args: string[], env: Record<string, string | undefined>, cwd: string, journal: string, results: number, signal: NodeJS.Signals): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killedAt: number}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {cwd, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...env}), stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    let killedAt = -1
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const poll = setInterval(() => {
+      const text = existsSync(journal) ? readFileSync(journal, 'utf8') : ''
+      const done = text.split('\n').filter((l) => l.startsWith('{"t":"result"')).length
+      if (done >= results && killedAt === -1) {
+        killedAt = done
+        child.kill(signal)
+        if (signal !== 'SIGKILL') clearInterval(poll)
+      }
+    }, 20)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
+    child.on('error', reject)
+    child.on('close', (code, sig) => {
+      clearInterval(poll)
+      clearTimeout(timer)
+      resolve({code, signal: sig, stdout, stderr, killedAt})
+    })
+  })
+}
+
+describe('bk bills import --resume', () => {
+  it('after kill -9 mid-import creates no duplicate; bills in flight at the kill are unconfirmed', async () => {
+    emulator = await start({latencyMs: 60})
+    const dir = tempDir('bk-bills-kill-')
+    const n = 3000
+    writeBills(join(dir, 'bills.csv'), n)
+    const killed = await runUntilJournal(['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3'], envFor(emulator), dir, join(dir, 'bills.csv.bk-journal'), 5, 'SIGKILL')
+    expect(killed.signal).toBe('SIGKILL')
+    const createdBefore = emulator.state.bills.count(BIZ)
+    expect(createdBefore).toBeGreaterThan(0)
+    expect(createdBefore).toBeLessThan(n - 10)
+    const refused = await runBk(['bills', 'import', 'bills.csv'], {env: envFor(emulator), cwd: dir})
+    expect(refused.code).toBe(2)
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 40_000})
+    const summary = parseJsonOutput<ImportSummary>(resumed)
+    expect(summary.skipped).toBeGreaterThanOrEqual(5 * 50 - 10)
+    const counts = countByNumber(emulator)
+    for (const [number, times] of counts) expect(times, `${number} created ${times} times`).toBe(1)
+    expectEachBillAccountedFor(emulator, dir, n, summary)
+    // Batches journaled as sending but with no result when bk died: never re-sent, listed as unconfirmed.
+    expect(summary.unconfirmed).toBeGreaterThan(0)
+    const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
+    for (const reason of unconfirmed.values()) expect(reason).toContain('while this bill\'s batch was in flight')
+    expect(summary.created + summary.skipped + summary.failed + summary.unconfirmed).toBe(n)
+  }, 90_000)
+
+  it('Ctrl-C lets the batches in flight finish, exits 130, and --resume completes the import', async () => {
+    emulator = await start({latencyMs: 60})
+    const dir = tempDir('bk-bills-int-')
+    const n = 3000
+    writeBills(join(dir, 'bills.csv'), n)
+    const stopped = await runUntilJournal(['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'], envFor(emulator), dir, join(dir, 'bills.csv.bk-journal'), 3, 'SIGINT')
+    expect(stopped.code).toBe(130)
+    const first = parseJsonOutput<ImportSummary>(stopped)
+    expect(first.interrupted).toBe(true)
+    expect(first.unconfirmed).toBe(0)
+    expect(emulator.state.bills.count(BIZ)).toBe(first.created)
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 40_000})
+    const summary = parseJsonOutput<ImportSummary>(resumed)
+    expect(summary.skipped).toBe(first.created)
+    expect(summary.unconfirmed).toBe(0)
+    expect(resumed.code).toBe(6)
+    const counts = countByNumber(emulator)
+    for (const [number, times] of counts) expect(times, `${number} created ${times} times`).toBe(1)
+    expectEachBillAccountedFor(emulator, dir, n, summary)
+  }, 90_000)
+})

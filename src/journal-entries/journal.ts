@@ -1,5 +1,5 @@
 /**
- * The journal kept beside an input file (`FILE.bk-journal.jsonl`): one JSON record a line,
+ * The journal kept beside an input file (`FILE.bk-journal`, as for bills import): one JSON record a line,
  * written and flushed before and after each POST, so that a re-run after a failure or a crash
  * never posts an entry twice. An entry whose last record is `sending` may or may not have been
  * created (the answer never came back): it is never re-sent automatically.
@@ -9,7 +9,7 @@ import {closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeS
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 
-export const JOURNAL_SUFFIX = '.bk-journal.jsonl'
+export const JOURNAL_SUFFIX = '.bk-journal'
 const KIND = 'bk-journal-entries'
 
 export function journalPathFor(file: string): string {

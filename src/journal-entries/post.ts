@@ -7,15 +7,15 @@
 import {ApiConnectionError, ApiError} from '../api/errors.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../errors.js'
-import {fingerprint, journalPathFor, JournalWriter, readJournal, removeJournal, type JournalState} from './journal.js'
+import {fingerprint, JournalWriter, readJournal, removeJournal, type JournalState} from './journal.js'
 import type {LoadedEntry} from './load.js'
 
 export type JournalMode = 'new' | 'resume' | 'restart'
 
 export interface FileEntries {
   file: string
-  /** False for stdin: no journal can be kept beside it. */
-  journal: boolean
+  /** Where its journal is kept; undefined for stdin without --journal. */
+  journalPath: string | undefined
   entries: LoadedEntry[]
 }
 
@@ -50,7 +50,7 @@ export interface PostResult {
 export function planPosting(files: readonly FileEntries[], options: {mode: JournalMode; businessId: string}): PlannedFile[] {
   const plans: PlannedFile[] = []
   for (const f of files) {
-    const journalPath = f.journal ? journalPathFor(f.file) : undefined
+    const {journalPath} = f
     let state: JournalState | undefined
     if (journalPath) {
       try {
@@ -63,7 +63,7 @@ export function planPosting(files: readonly FileEntries[], options: {mode: Journ
       const created = [...state.entries.values()].filter((r) => r.status === 'created').length
       throw new InputError(`${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}`, {
         code: 'journal_exists',
-        hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again.',
+        hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again (entries already created would be created twice).',
       })
     }
     const plan: PlannedFile = {file: f.file, journalPath, toSend: [], skipped: [], unconfirmed: []}

@@ -77,7 +77,7 @@ describe('bk journal-entries create', () => {
     expect(JSON.stringify(entries())).not.toContain('0.30000000000000004')
 
     // The journal beside the file records each created id.
-    const journal = readFileSync(`${file}.bk-journal.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {status?: string; id?: string; business_id?: string})
+    const journal = readFileSync(`${file}.bk-journal`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {status?: string; id?: string; business_id?: string})
     expect(journal[0]?.business_id).toBe(BIZ)
     expect(journal.filter((r) => r.status === 'created').map((r) => r.id)).toEqual(ids)
 
@@ -109,7 +109,7 @@ describe('bk journal-entries create', () => {
     expect(result.stderr).toContain('1 problem in 1 file; nothing was sent')
     expect(result.stdout).toBe('')
     expect(entries().length).toBe(before)
-    expect(existsSync(`${file}.bk-journal.jsonl`)).toBe(false)
+    expect(existsSync(`${file}.bk-journal`)).toBe(false)
   })
 
   it('validates every file before sending any: an invalid second file stops the first', async () => {
@@ -157,7 +157,7 @@ describe('bk journal-entries create', () => {
     const {fingerprint} = await import('../../src/journal-entries/journal.js')
     const {loadJournalEntries} = await import('../../src/journal-entries/load.js')
     const loaded = loadJournalEntries(readFileSync(file, 'utf8'), file)
-    writeFileSync(`${file}.bk-journal.jsonl`, [
+    writeFileSync(`${file}.bk-journal`, [
       {kind: 'bk-journal-entries', version: 1, business_id: BIZ, started_at: '2026-03-01T00:00:00Z'},
       {index: 1, fingerprint: fingerprint(loaded.entries[0]!.input), status: 'sending', at: '2026-03-01T00:00:01Z'},
     ].map((r) => JSON.stringify(r)).join('\n') + '\n')
@@ -190,7 +190,22 @@ describe('bk journal-entries create', () => {
     expect(byDescription('Stdin json')[0]?.line_entries?.map((l) => l.amount)).toEqual(['42.10', '42.10'])
     const resume = await runBk(['journal-entries', 'create', '-', '--resume'], {env: envFor(emulator), input})
     expect(resume.code).toBe(2)
-    expect(resume.stderr).toContain('stdin (-) has no journal')
+    expect(resume.stderr).toContain('--resume and --restart need a journal: stdin (-) has none')
+    expect(resume.stderr).toContain('--journal FILE')
+  })
+
+  it('keeps a journal for stdin with --journal, so a re-run with --resume skips what was posted', async () => {
+    const journal = join(dir, 'stdin.bk-journal')
+    const input = `entries:\n${entryYaml('Journaled stdin', '3.30', '3.30')}`
+    const first = await runBk(['journal-entries', 'create', '-', '--journal', journal], {env: envFor(emulator), input})
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stderr).not.toContain('no journal is kept')
+    const refused = await runBk(['journal-entries', 'create', '-', '--journal', journal], {env: envFor(emulator), input})
+    expect(refused.code).toBe(2)
+    const resumed = await runBk(['journal-entries', 'create', '-', '--journal', journal, '--resume'], {env: envFor(emulator), input})
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toContain('skip  <stdin> entry 1: already created as je_')
+    expect(byDescription('Journaled stdin')).toHaveLength(1)
   })
 
   it('--dry-run validates and sends nothing, with no credentials needed', async () => {
@@ -200,7 +215,7 @@ describe('bk journal-entries create', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('1 entry valid; nothing sent (--dry-run)')
     expect(entries().length).toBe(before)
-    expect(existsSync(`${file}.bk-journal.jsonl`)).toBe(false)
+    expect(existsSync(`${file}.bk-journal`)).toBe(false)
   })
 
   it('sends tag value ids, and a business given with --business', async () => {

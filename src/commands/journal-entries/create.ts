@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
-import {BkError, ExitCode} from '../../errors.js'
+import {BkError, ExitCode, InputError} from '../../errors.js'
 import {businessFlag} from '../../flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 import type {Outcome} from '../../journal-entries/post.js'
@@ -19,7 +19,7 @@ export interface JournalEntriesCreateResult {
 
 export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntriesCreate> {
   static override summary = 'Post journal entries from YAML files, after checking every one locally.'
-  static override description = `Validates every entry of every file first (as validate does) and sends nothing if any is invalid. Then posts each entry, prints the created je_ ids, and records them in a journal beside each file (FILE.bk-journal.jsonl), so that a re-run after a failure never posts an entry twice: run again with --resume. A file that has a journal is refused without --resume or --restart. - reads stdin (no journal can be kept then).`
+  static override description = `Validates every entry of every file first (as validate does) and sends nothing if any is invalid. Then posts each entry, prints the created je_ ids, and records them in a journal beside each file (FILE.bk-journal, or --journal), so that a re-run after a failure never posts an entry twice: run again with --resume. A file that has a journal is refused without --resume or --restart. - reads stdin (no journal can be kept then).`
   static override examples = [
     '<%= config.bin %> <%= command.id %> examples/journal-entries.yaml',
     '<%= config.bin %> <%= command.id %> march.yaml --resume',
@@ -34,6 +34,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     'performed-by': Flags.string({summary: 'External id of who performs the action (sent as a request header).', helpValue: 'ID'}),
     'dry-run': Flags.boolean({summary: 'Only validate, as `journal-entries validate` does; send nothing.'}),
     resume: Flags.boolean({summary: 'Continue after an earlier run: skip the entries its journal records as created.', exclusive: ['restart']}),
+    journal: Flags.string({summary: 'Journal file [default: <FILE>.bk-journal; none for stdin]. Only with one input.', helpValue: 'FILE'}),
     restart: Flags.boolean({summary: 'Forget the journal of an earlier run and post every entry again.', exclusive: ['resume']}),
   }
 
@@ -50,15 +51,19 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       return {dry_run: true, files: v.files, ...empty}
     }
 
-    const {InputError} = await import('../../errors.js')
-    if (paths.includes(STDIN)) {
-      if (flags.resume || flags.restart) throw new InputError('--resume and --restart need a file: stdin (-) has no journal')
-      this.note('Reading stdin: no journal is kept, so a re-run cannot tell which entries were already posted.')
+    if (flags.journal !== undefined && paths.length > 1) throw new InputError('--journal takes one input file; each of several files keeps its own journal beside it')
+    if (paths.includes(STDIN) && flags.journal === undefined) {
+      if (flags.resume || flags.restart) throw new InputError('--resume and --restart need a journal: stdin (-) has none', {hint: 'Pass --journal FILE to keep one for stdin.'})
+      this.note('Reading stdin: no journal is kept, so a re-run cannot tell which entries were already posted (pass --journal FILE to keep one).')
     }
     const businessId = await this.businessId()
     const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
-    const plans = planPosting(v.results.map((r, i) => ({file: paths[i] === STDIN ? r.file : (paths[i] as string), journal: paths[i] !== STDIN, entries: r.entries})), {mode, businessId})
+    const {journalPathFor} = await import('../../journal-entries/journal.js')
+    const plans = planPosting(v.results.map((r, i) => {
+      const path = paths[i] as string
+      return {file: r.file, journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)), entries: r.entries}
+    }), {mode, businessId})
     const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
     for (const s of plans.flatMap((p) => p.skipped)) this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
     for (const u of plans.flatMap((p) => p.unconfirmed)) this.note(`unconfirmed  ${u.file} entry ${u.index}: ${u.error}`)

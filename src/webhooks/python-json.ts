@@ -39,28 +39,20 @@ export interface FromTextOptions {
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
 /** Escapes a string as Python's json encoder does with ensure_ascii=True. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
 export function pythonString(s: string): string {
-  let out = '"'
-  let start = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c) continue
-    if (i > start) out += s.slice(start, i)
-    start = i + 1
-    switch (c) {
-      case 0x22: out += '\\"'; break
-      case 0x5c: out += '\\\\'; break
-      case 0x0a: out += '\\n'; break
-      case 0x0d: out += '\\r'; break
-      case 0x09: out += '\\t'; break
-      case 0x08: out += '\\b'; break
-      case 0x0c: out += '\\f'; break
-      // Everything else outside printable ASCII, one UTF-16 unit at a time: characters beyond
-      // the BMP come out as their surrogate pair, as Python writes them.
-      default: out += '\\u' + c.toString(16).padStart(4, '0')
-    }
-  }
-  return out + s.slice(start) + '"'
+  if (PLAIN.test(s)) return '"' + s + '"'
+  return '"' + s.replace(ESCAPED, escapeUnit) + '"'
+}
+
+const ESCAPED = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g
+const SHORT: Record<string, string> = {'"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f'}
+
+// Everything outside printable ASCII, one UTF-16 unit at a time: characters beyond the BMP come
+// out as their surrogate pair, as Python writes them.
+function escapeUnit(c: string): string {
+  return SHORT[c] ?? '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')
 }
 
 /** Python's repr() of a float, from a JS number (the same IEEE double). */
@@ -141,35 +133,28 @@ export function pythonJsonFromText(raw: string, options: FromTextOptions = {}): 
 
 export function pythonJsonFromTree(node: JsonNode, options: FromTextOptions = {}): string {
   const python = options.numbers === 'python'
-  const out: string[] = []
-  const walk = (n: JsonNode): void => {
+  const walk = (n: JsonNode): string => {
     switch (n.kind) {
-      case 'string': out.push(pythonString(n.value)); return
-      case 'number': out.push(python ? pythonNumberFromLiteral(n.literal) : n.literal); return
-      case 'literal': out.push(n.text); return
+      case 'string': return pythonString(n.value)
+      case 'number': return python ? pythonNumberFromLiteral(n.literal) : n.literal
+      case 'literal': return n.text
       case 'array': {
-        out.push('[')
-        n.items.forEach((item, i) => {
-          if (i) out.push(', ')
-          walk(item)
-        })
-        out.push(']')
-        return
+        let out = '['
+        for (let i = 0; i < n.items.length; i++) out += (i ? ', ' : '') + walk(n.items[i] as JsonNode)
+        return out + ']'
       }
       case 'object': {
-        out.push('{')
         const members = python ? lastValueWins(n.members) : n.members
-        members.forEach(([k, v], i) => {
-          if (i) out.push(', ')
-          out.push(pythonString(k), ': ')
-          walk(v)
-        })
-        out.push('}')
+        let out = '{'
+        for (let i = 0; i < members.length; i++) {
+          const [k, v] = members[i] as [string, JsonNode]
+          out += (i ? ', ' : '') + pythonString(k) + ': ' + walk(v)
+        }
+        return out + '}'
       }
     }
   }
-  walk(node)
-  return out.join('')
+  return walk(node)
 }
 
 /** dict(pairs): a repeated key stays where it first appeared and takes the last value. */
@@ -195,6 +180,7 @@ export function treeToValue(node: JsonNode): unknown {
 }
 
 const MAX_DEPTH = 512
+const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 
 class Parser {
   i = 0
@@ -215,6 +201,15 @@ class Parser {
     if (c === '{') return this.object(depth)
     if (c === '[') return this.array(depth)
     if (c === '"') return {kind: 'string', value: this.string()}
+    if (c === 't' || c === 'f' || c === 'n') {
+      for (const text of ['true', 'false', 'null'] as const) {
+        if (this.s.startsWith(text, this.i)) {
+          this.i += text.length
+          return {kind: 'literal', text}
+        }
+      }
+    }
+    if (c !== 'N' && c !== 'I' && c !== '-') return this.number(c)
     for (const text of ['true', 'false', 'null'] as const) {
       if (this.s.startsWith(text, this.i)) {
         this.i += text.length
@@ -227,10 +222,13 @@ class Parser {
         return {kind: 'number', literal: text}
       }
     }
-    const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
-    m.lastIndex = this.i
-    const hit = m.exec(this.s)
-    if (hit && hit[0] !== '-' && hit[0] !== '') {
+    return this.number(c)
+  }
+
+  number(c: string | undefined): JsonNode {
+    NUMBER_AT.lastIndex = this.i
+    const hit = NUMBER_AT.exec(this.s)
+    if (hit && hit[0] !== '') {
       this.i += hit[0].length
       return {kind: 'number', literal: hit[0]}
     }

@@ -4,6 +4,7 @@
 // (~250 KB, nested, non-ASCII). Targets: re-serialisation within 10x the JS round trip; a
 // verification of a body as received within 1.5x one RSA verify.
 import {createSign, createVerify, generateKeyPairSync} from 'node:crypto'
+import {performance} from 'node:perf_hooks'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -63,5 +64,5 @@ for (let r = 0; r < rounds; r++) {
 const base = median(bare)
 console.log(`verification (baseline: one RSA-2048 verify = ${(base * 1000).toFixed(1)} us)`)
 const r1 = median(raw) / base
-console.log(`  body as received          ${r1.toFixed(2)}x${r1 <= 1.5 ? "  ok (target <= 1.5x)" : "  OVER TARGET (1.5x)"}`)
+console.log(`  body as received          ${r1.toFixed(2)}x${r1 <= 1.5 ? '  ok (target <= 1.5x)' : '  OVER TARGET (1.5x)'}`)
 console.log(`  re-encoded body (2 tries) ${(median(reencoded) / base).toFixed(2)}x  (expected about 2x: one failed try, one re-serialised)`)

@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {JWKS_FILE, delivery, post, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
+import {JWKS_FILE, delivery, padded, post, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
 
 interface Line {
   svc_id: string | null
@@ -111,6 +111,23 @@ describe('bk webhooks listen --events', () => {
     } finally {
       expect(await listener.stop()).toBe(0)
       await app.close()
+    }
+  })
+})
+
+describe('bk webhooks listen without --forward-to', () => {
+  it('answers 200 to valid deliveries and 400 to invalid ones, printing a line for each', async () => {
+    const listener = await startListen(['--jwks', JWKS_FILE])
+    try {
+      const d = delivery('python-numbers')
+      expect((await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': padded(d.signature)})).status).toBe(200)
+      expect((await post(listener.url, d.received, {'svc-id': 'msg_other', 'svc-signature': d.signature})).status).toBe(400)
+      await until(() => listener.stdout().trim().split('\n').length === 2, 'two lines')
+      const [ok, bad] = listener.stdout().trim().split('\n')
+      expect(ok).toMatch(new RegExp(`  200  ${d.id}  ACCOUNT_BALANCE_UPDATED  valid$`))
+      expect(bad).toContain("  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match")
+    } finally {
+      await listener.stop()
     }
   })
 })

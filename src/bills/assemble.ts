@@ -95,6 +95,10 @@ export class BillAssembler {
   private readonly at: Record<Column, number>
   private readonly billCols: Array<{name: BillColumn; index: number}>
   private readonly labels: Array<string | undefined>
+  private readonly dateCache = {
+    issued_at: {text: '', result: parseDatetime('')},
+    due_at: {text: '', result: parseDatetime('')},
+  }
 
   constructor(private readonly layout: ColumnLayout, private readonly options: AssembleOptions = {}) {
     this.at = layout.index
@@ -194,7 +198,9 @@ export class BillAssembler {
     for (const column of ['issued_at', 'due_at'] as const) {
       const text = this.cell(cells, column).trim()
       if (text === '') continue
-      const r = parseDatetime(text)
+      // Exports repeat the same few dates: the last answer per column is kept.
+      const cache = this.dateCache[column]
+      const r = cache.text === text ? cache.result : (cache.result = parseDatetime((cache.text = text)))
       if (r.ok) input[column] = r.value
       else err(column, text, r.reason)
     }
@@ -254,7 +260,8 @@ export class BillAssembler {
   private continueBill(bill: BillDraft, row: SourceRow): void {
     bill.rows.push(row)
     const first = bill.rows[0]!
-    for (const {name} of this.billCols) {
+    for (const {name, index} of this.billCols) {
+      if (first.cells[index] === row.cells[index]) continue
       const a = this.cell(first.cells, name)
       const b = this.cell(row.cells, name)
       if (a !== b) {

@@ -19,11 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-interface Page<T = {id: string; [k: string]: unknown}> {
-  data: T[]
-  pagination: {next_page_token: string | null; previous_page_token: string | null}
-}
-
+/* eslint-disable @typescript-eslint/no-explicit-any -- raw HTTP bodies, checked field by field */
 async function call(method: string, path: string, options: {body?: unknown; token?: string} = {}): Promise<{status: number; body: any}> {
   const res = await fetch(`${emulator.baseUrl}${path}`, {
     method,

@@ -6,11 +6,14 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
 import {recorderEnv, startRecorder, type Recorder} from './recorder.js'
+
+// Several bk runs per test on two shared cores: allow for a loaded machine.
+vi.setConfig({testTimeout: 90_000})
 
 let emulator: RunningEmulator
 let recorder: Recorder

@@ -31,6 +31,8 @@ export interface KeySet {
   source: string
   /** Whether a fresher copy could be fetched (from the cache or the network, not a file). */
   refreshable: boolean
+  /** Whether it came from the cache file rather than a fetch just now. */
+  cached: boolean
 }
 
 export const JWKS_PATH = '/.well-known/jwks.json'
@@ -145,7 +147,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
     if (/^https?:\/\//i.test(options.jwks)) {
       const url = validateBaseUrl(options.jwks, '--jwks URL')
       const parsed = keyFromJwks(await fetchJwks(url, options.signal), url)
-      return {...parsed, source: url, refreshable: true}
+      return {...parsed, source: url, refreshable: true, cached: false}
     }
     let text: string
     try {
@@ -153,7 +155,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
     } catch (error) {
       throw new InputError(`Cannot read --jwks file ${options.jwks}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
     }
-    return {...keySetFromText(text, `--jwks file ${options.jwks}`), source: options.jwks, refreshable: false}
+    return {...keySetFromText(text, `--jwks file ${options.jwks}`), source: options.jwks, refreshable: false, cached: false}
   }
   if (!options.baseUrl) {
     throw new InputError('No key set: no profile or base URL to fetch it from', {hint: 'Pass --jwks FILE|URL, or set up a profile (`bk profiles add`) or BK_BASE_URL.'})
@@ -165,7 +167,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
     const age = entry ? now - Date.parse(entry.fetched_at) : Number.POSITIVE_INFINITY
     if (entry && age >= 0 && age < CACHE_TTL_MS) {
       try {
-        return {...keyFromJwks(entry.jwks, `the cached key set of ${url}`), source: `${url} (cached ${entry.fetched_at})`, refreshable: true}
+        return {...keyFromJwks(entry.jwks, `the cached key set of ${url}`), source: `${url} (cached ${entry.fetched_at})`, refreshable: true, cached: true}
       } catch {
         // A damaged cache entry is fetched again.
       }
@@ -174,7 +176,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
   const jwks = await fetchJwks(url, options.signal)
   const parsed = keyFromJwks(jwks, url)
   if (cacheFile) await writeCache(cacheFile, url, jwks, now)
-  return {...parsed, source: url, refreshable: true}
+  return {...parsed, source: url, refreshable: true, cached: false}
 }
 
 /**

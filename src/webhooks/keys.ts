@@ -1,6 +1,7 @@
 /**
- * A key set that can be refreshed: verification with a cached key set that fails is tried once
- * more with a freshly fetched one (the service may have rotated its key), at most every 30 s.
+ * A key set that can be refreshed: verification that fails is tried once more with a freshly
+ * fetched key set (the service may have rotated its key), unless one was fetched in the last
+ * 30 s; a key set read from the cache file counts as not fetched.
  */
 import type {KeySet} from './jwks.js'
 import {verifyWebhook, type VerifyInput, type VerifyResult} from './verify.js'
@@ -19,10 +20,15 @@ export function keyProvider(load: (refresh: boolean) => Promise<KeySet>, minInte
   let lastRefresh = 0
   return {
     current() {
-      current ??= load(false)
-      current.catch(() => {
-        current = undefined
-      })
+      if (!current) {
+        current = load(false)
+        // A key set fetched just now is as fresh as it gets: no refetch within the interval.
+        current.then((keys) => {
+          if (!keys.cached) lastRefresh = Date.now()
+        }, () => {
+          current = undefined
+        })
+      }
       return current
     },
     async refresh() {

@@ -121,6 +121,23 @@ describe('signatures made by the emulator', () => {
     expect(tampered.code).toBe(8)
   })
 
+  it('fetches the key set again when a cached one does not verify (a rotated key)', async () => {
+    emulator.state.events.emit('BUSINESS_CREATED', {business_id: 'biz_rot'})
+    await app.waitFor(2)
+    const req = app.requests[1]!
+    const config = tempDir()
+    const url = `${emulator.baseUrl}/.well-known/jwks.json`
+    const stale = JSON.parse(readFileSync(OTHER_JWKS_FILE, 'utf8')) as unknown
+    writeFileSync(join(config, 'jwks-cache.json'), JSON.stringify({[url]: {fetched_at: new Date().toISOString(), jwks: stale}}))
+    const result = await runBk(['webhooks', 'verify', '--id', req.headers['svc-id'] as string, '--signature', req.headers['svc-signature'] as string, '--json'], {
+      input: req.body, env: {BK_BASE_URL: emulator.baseUrl}, configDir: config,
+    })
+    expect(result.code).toBe(0)
+    expect(parseJsonOutput<{key_source: string}>(result).key_source).toBe(url)
+    const cache = JSON.parse(readFileSync(join(config, 'jwks-cache.json'), 'utf8')) as Record<string, {jwks: {keys: Array<{n: string}>}}>
+    expect(cache[url]?.jwks.keys[0]?.n).not.toBe((stale as {keys: Array<{n: string}>}).keys[0]?.n)
+  })
+
   it('jwks prints the key set whose first key verifies', async () => {
     const result = await runBk(['webhooks', 'jwks', '--json'], {env: {BK_BASE_URL: emulator.baseUrl}})
     expect(result.code).toBe(0)

@@ -36,7 +36,7 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
     const {keySetBaseUrl, loadKeySet} = await import('../../webhooks/jwks.js')
     const {keyProvider, verifyWithKeys} = await import('../../webhooks/keys.js')
     const baseUrl = flags.jwks === undefined ? await keySetBaseUrl(() => this.credentials()) : undefined
-    const keys = keyProvider((refresh) => loadKeySet({jwks: flags.jwks, baseUrl, configDir: this.configDir, refresh}), 0)
+    const keys = keyProvider((refresh) => loadKeySet({jwks: flags.jwks, baseUrl, configDir: this.configDir, refresh}))
     const result = await verifyWithKeys({id: flags.id, signature: flags.signature, body}, keys)
     if (!result.valid) {
       throw new BkError(`Invalid signature: ${result.reason}`, {

@@ -8,7 +8,7 @@ import {createPublicKey, type KeyObject} from 'node:crypto'
 import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
-import {BkError, ExitCode, InputError} from '../errors.js'
+import {BkError, ConfigError, ExitCode, InputError} from '../errors.js'
 import {validateBaseUrl} from '../auth/base-url.js'
 
 export interface Jwk {
@@ -188,6 +188,12 @@ export async function keySetBaseUrl(credentials: () => Promise<{baseUrl: string}
     return (await credentials()).baseUrl
   } catch (error) {
     if (env.BK_BASE_URL && !env.BK_PROFILE) return validateBaseUrl(env.BK_BASE_URL, 'BK_BASE_URL')
+    if (error instanceof BkError && error.code === 'no_credentials') {
+      throw new ConfigError('No service to fetch the webhook key set from: no profile is set up and BK_BASE_URL is not set', {
+        code: 'no_credentials',
+        hint: 'Set BK_BASE_URL (the key set needs no token), set up a profile with `bk profiles add`, or verify offline with --jwks FILE (saved with `bk webhooks jwks > jwks.json`).',
+      })
+    }
     throw error
   }
 }

@@ -78,6 +78,14 @@ describe('bk webhooks verify', () => {
     expect(parseJsonOutput(truncated)).toMatchObject({code: 'invalid_signature', details: {reason: 'wrong_length'}})
   })
 
+  it('exits 3 naming BK_BASE_URL and --jwks when there is no service to fetch the key set from', async () => {
+    const d = delivery('ascii')
+    const result = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature], {input: d.body})
+    expect(result.code).toBe(3)
+    expect(result.stderr).toContain('BK_BASE_URL')
+    expect(result.stderr).toContain('--jwks')
+  })
+
   it('exits 2 for a missing body file or an unusable key set', async () => {
     const d = delivery('ascii')
     const missing = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--body', join(dir, 'nope.json'), '--jwks', JWKS_FILE])

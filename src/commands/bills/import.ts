@@ -67,7 +67,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }
 
     const businessId = await this.businessId()
-    const {api, credentials} = await this.session()
+    const {api, credentials, tokens} = await this.session()
     const stdin = file === '-'
     const base = stdin ? 'bills-import' : file.replace(/\.csv$/i, '')
     const journalFile = flags.journal ?? (stdin ? undefined : `${file}.bk-journal`)
@@ -75,6 +75,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       throw new InputError('--resume and --restart need a journal, and stdin has none by default', {hint: 'Pass --journal FILE (the same one on every run).'})
     }
     await this.announceWrite(`importing bills from ${stdin ? 'stdin' : file}`)
+    // Bad credentials fail here, before the file is read or the journal touched.
+    await tokens.get()
 
     const stop = new AbortController()
     const abort = new AbortController()

@@ -1,0 +1,199 @@
+// Bill import (issue 4), every figure a ratio to a baseline measured in the same run:
+// 1. rows/s of `bk bills import --dry-run` on a generated 1,000,000-row file, against csv-parse
+//    alone reading the same file (targets: >= 150,000 rows/s, which is ~0.7 of csv-parse);
+// 2. bills/s of a real import against a bare undici loop posting the same pre-built batches at
+//    the same concurrency (4), with the emulator's --latency 100 (target >= 0.95) and with none
+//    (target >= 0.35);
+// 3. peak RSS of bk importing 100,000 and 1,000,000 rows (target: flat, <= 150 MB).
+// The emulator runs as a child (`bk emulator start`); bk runs as a child too. Sizes can be
+// lowered with BENCH_DRYRUN_ROWS, BENCH_IMPORT_BILLS and BENCH_RSS_ROWS (comma-separated).
+import {spawn} from 'node:child_process'
+import {createWriteStream, mkdtempSync, rmSync} from 'node:fs'
+import {once} from 'node:events'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {createInterface} from 'node:readline'
+import {fileURLToPath} from 'node:url'
+
+import {parse} from 'csv-parse'
+import {Pool} from 'undici'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = join(root, 'bin', 'run.js')
+const dir = mkdtempSync(join(tmpdir(), 'bk-bench-bills-'))
+const DRY_ROWS = Number(process.env.BENCH_DRYRUN_ROWS ?? 1_000_000)
+const IMPORT_BILLS = Number(process.env.BENCH_IMPORT_BILLS ?? 20_000)
+const RSS_ROWS = (process.env.BENCH_RSS_ROWS ?? '100000,1000000').split(',').map(Number)
+const CONCURRENCY = 4
+const BUSINESS = 'biz_demo_acme'
+const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id\n'
+
+/** The bill of line i of a file with `linesPerBill` lines per bill. */
+function line(i, linesPerBill) {
+  const b = Math.floor(i / linesPerBill)
+  return {number: `B-${b}`, vendor: 'ven_demo_office', description: `Office supplies ${b}`, issued: '2026-01-05T00:00:00Z', due: '2026-02-05T00:00:00Z', currency: 'EUR', lineDescription: `Line ${i}`, amount: `${i % 1000}.25`, ledger: 'ldg_demo_expenses'}
+}
+
+async function writeFile(path, rows, linesPerBill) {
+  const out = createWriteStream(path)
+  out.write(HEADER)
+  let buf = ''
+  for (let i = 0; i < rows; i++) {
+    const l = line(i, linesPerBill)
+    buf += `${l.number},${l.vendor},${l.description},${l.issued},${l.due},${l.currency},${l.lineDescription},${l.amount},${l.ledger}\n`
+    if (buf.length > 1 << 16) {
+      if (!out.write(buf)) await once(out, 'drain')
+      buf = ''
+    }
+  }
+  out.end(buf)
+  await once(out, 'finish')
+}
+
+function run(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {cwd: dir, env: {...process.env, BK_CONFIG_DIR: dir, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    const started = performance.now()
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr, ms: performance.now() - started}))
+  })
+}
+
+async function startEmulator(latency) {
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--latency', String(latency)], {env: {...process.env, BK_CONFIG_DIR: dir}, stdio: ['ignore', 'pipe', 'inherit']})
+  const [first] = await once(createInterface({input: child.stdout}), 'line')
+  const info = JSON.parse(first)
+  return {...info, env: {BK_BASE_URL: info.baseUrl, BK_CLIENT_ID: info.clientId, BK_CLIENT_SECRET: info.clientSecret, BK_BUSINESS_ID: BUSINESS}, stop: () => child.kill('SIGTERM')}
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US')
+const verdict = (ok, target) => (ok ? `ok (target ${target})` : `BELOW TARGET (${target})`)
+
+// 1. Dry run against csv-parse alone.
+async function csvParseAlone(file) {
+  const {createReadStream} = await import('node:fs')
+  const started = performance.now()
+  let rows = -1
+  for await (const _ of createReadStream(file).pipe(parse())) rows++
+  return rows / ((performance.now() - started) / 1000)
+}
+
+async function dryRunRate(file, rows) {
+  const r = await run(['bills', 'import', file, '--dry-run', '--json'], {BK_BUSINESS_ID: BUSINESS})
+  if (r.code !== 0) throw new Error(`dry run failed: ${r.stderr}`)
+  return rows / (JSON.parse(r.stdout).durationMs / 1000)
+}
+
+// 2. Real import against a bare undici loop.
+async function undiciLoop(emulator, batches) {
+  const pool = new Pool(emulator.baseUrl, {connections: CONCURRENCY})
+  const tokenRes = await pool.request({method: 'POST', path: '/v0/auth/token', headers: {'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({client_id: emulator.clientId, client_secret: emulator.clientSecret}).toString()})
+  const {access_token: token} = await tokenRes.body.json()
+  const headers = {'content-type': 'application/json', authorization: `Bearer ${token}`}
+  let next = 0
+  let bills = 0
+  const started = performance.now()
+  await Promise.all(Array.from({length: CONCURRENCY}, async () => {
+    while (next < batches.length) {
+      const body = batches[next++]
+      const res = await pool.request({method: 'POST', path: `/v0/business/${BUSINESS}/bills`, headers, body: body.text})
+      const json = await res.body.json()
+      bills += json.data.length
+    }
+  }))
+  const rate = bills / ((performance.now() - started) / 1000)
+  await pool.close()
+  return rate
+}
+
+function prebuiltBatches(bills) {
+  const batches = []
+  for (let b = 0; b < bills; b += 100) {
+    const list = []
+    for (let i = b; i < Math.min(bills, b + 100); i++) {
+      const l = line(i, 1)
+      list.push({number: `U-${l.number}`, vendor_id: l.vendor, description: l.description, issued_at: l.issued, due_at: l.due, currency: l.currency,
+        lines: [{amount: Number(l.amount), ledger_id: l.ledger, description: l.lineDescription}]})
+    }
+    batches.push({text: JSON.stringify(list)})
+  }
+  return batches
+}
+
+async function importRate(emulator, file, bills, tag) {
+  const r = await run(['bills', 'import', file, '--json', '--concurrency', String(CONCURRENCY), '--journal', join(dir, `${tag}.bk-journal`)], emulator.env)
+  if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}${r.stdout}`)
+  const s = JSON.parse(r.stdout)
+  if (s.created !== bills) throw new Error(`import created ${s.created} of ${bills}`)
+  return bills / (s.durationMs / 1000)
+}
+
+async function compareImport(latency, bills) {
+  const emulator = await startEmulator(latency)
+  try {
+    const batches = prebuiltBatches(bills)
+    const file = join(dir, `import-${latency}.csv`)
+    await writeFile(file, bills, 1)
+    const base = []
+    const ours = []
+    for (let round = 0; round < 2; round++) {
+      base.push(await undiciLoop(emulator, batches))
+      ours.push(await importRate(emulator, file, bills, `import-${latency}-${round}`))
+    }
+    return {base: Math.max(...base), ours: Math.max(...ours)}
+  } finally {
+    emulator.stop()
+  }
+}
+
+// 3. Peak RSS of a real import.
+async function peakRss(rows) {
+  const emulator = await startEmulator(0)
+  try {
+    const file = join(dir, `rss-${rows}.csv`)
+    await writeFile(file, rows, 5)
+    const r = await run(['bills', 'import', file, '--json', '--journal', join(dir, `rss-${rows}.bk-journal`)], {...emulator.env, BK_REPORT_MAXRSS: '1'})
+    if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}`)
+    const kb = Number(/maxRSS (\d+)/.exec(r.stderr)?.[1])
+    rmSync(file)
+    return {mb: kb / 1024, seconds: r.ms / 1000, bills: JSON.parse(r.stdout).created}
+  } finally {
+    emulator.stop()
+  }
+}
+
+try {
+  console.log(`bill import benchmarks (files in ${dir})`)
+  const dryFile = join(dir, 'dry.csv')
+  await writeFile(dryFile, DRY_ROWS, 2)
+  const parseRates = []
+  const dryRates = []
+  for (let round = 0; round < 2; round++) {
+    parseRates.push(await csvParseAlone(dryFile))
+    dryRates.push(await dryRunRate(dryFile, DRY_ROWS))
+  }
+  const parseRate = Math.max(...parseRates)
+  const dryRate = Math.max(...dryRates)
+  rmSync(dryFile)
+  console.log(`  dry run, ${fmt(DRY_ROWS)} rows: ${fmt(dryRate)} rows/s; csv-parse alone ${fmt(parseRate)} rows/s; ratio ${(dryRate / parseRate).toFixed(2)}  ${verdict(dryRate / parseRate >= 0.68, '>= 0.68, i.e. 150k of 220k rows/s')}`)
+
+  for (const [latency, target] of [[100, 0.95], [0, 0.35]]) {
+    const {base, ours} = await compareImport(latency, IMPORT_BILLS)
+    console.log(`  import, ${fmt(IMPORT_BILLS)} bills, latency ${latency} ms, concurrency ${CONCURRENCY}: bk ${fmt(ours)} bills/s; bare undici loop ${fmt(base)} bills/s; ratio ${(ours / base).toFixed(2)}  ${verdict(ours / base >= target, `>= ${target}`)}`)
+  }
+
+  const rss = []
+  for (const rows of RSS_ROWS) {
+    const r = await peakRss(rows)
+    rss.push(r.mb)
+    console.log(`  peak RSS importing ${fmt(rows)} rows (${fmt(r.bills)} bills, ${r.seconds.toFixed(1)} s): ${r.mb.toFixed(0)} MB  ${verdict(r.mb <= 150, '<= 150 MB')}`)
+  }
+  if (rss.length > 1) console.log(`  RSS ratio ${fmt(RSS_ROWS.at(-1))} / ${fmt(RSS_ROWS[0])} rows: ${(rss.at(-1) / rss[0]).toFixed(2)} (flat is ~1)`)
+} finally {
+  rmSync(dir, {recursive: true, force: true})
+}

@@ -143,7 +143,8 @@ describe('bk journal-entries create', () => {
 
   it('--resume refuses a file whose posted entries changed', async () => {
     const file = write('changed.yaml', 'entries:\n' + entryYaml('Changed 1', '5', '5'))
-    expect((await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})).code).toBe(0)
+    const posted = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(posted.code, posted.stderr).toBe(0)
     writeFileSync(file, 'entries:\n' + entryYaml('Changed 1', '6', '6'))
     const result = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
     expect(result.code).toBe(2)
@@ -171,7 +172,8 @@ describe('bk journal-entries create', () => {
 
   it('--restart forgets the journal and posts again', async () => {
     const file = write('restart.yaml', 'entries:\n' + entryYaml('Restart 1', '5', '5'))
-    expect((await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})).code).toBe(0)
+    const posted = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(posted.code, posted.stderr).toBe(0)
     const result = await runBk(['journal-entries', 'create', file, '--restart'], {env: envFor(emulator)})
     expect(result.code, result.stderr).toBe(0)
     expect(byDescription('Restart 1')).toHaveLength(2)
@@ -201,7 +203,7 @@ describe('bk journal-entries create', () => {
     expect(first.code, first.stderr).toBe(0)
     expect(first.stderr).not.toContain('no journal is kept')
     const refused = await runBk(['journal-entries', 'create', '-', '--journal', journal], {env: envFor(emulator), input})
-    expect(refused.code).toBe(2)
+    expect(refused.code, refused.stderr).toBe(2)
     const resumed = await runBk(['journal-entries', 'create', '-', '--journal', journal, '--resume'], {env: envFor(emulator), input})
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).toContain('skip  <stdin> entry 1: already created as je_')
@@ -237,5 +239,25 @@ lines:
     const [tagged] = emulator.state.journalEntries.all(DEMO_IDS.otherBusiness).filter((e) => e.description === 'Tagged')
     expect(tagged?.line_entries?.[0]?.tag_value_ids).toEqual([eng, apollo])
     expect(tagged?.line_entries?.[1]?.tag_value_ids).toEqual([])
+  })
+})
+
+describe('examples/journal-entries.yaml', () => {
+  it('validates, and posts to the demo business exactly as written', async () => {
+    const {copyFileSync} = await import('node:fs')
+    const {ROOT} = await import('../helpers/bk.js')
+    const file = join(dir, 'example.yaml')
+    copyFileSync(join(ROOT, 'examples', 'journal-entries.yaml'), file)
+    const valid = await runBk(['journal-entries', 'validate', file])
+    expect(valid.code, valid.stderr).toBe(0)
+    expect(valid.stdout).toContain('3 entries, 7 lines, all balanced')
+    const created = await runBk(['journal-entries', 'create', file, '--json'], {env: envFor(emulator)})
+    expect(created.code, created.stderr).toBe(0)
+    expect(parseJsonOutput<{created: unknown[]}>(created).created).toHaveLength(3)
+    const [card] = byDescription('Card payment for software and a train ticket')
+    expect(card?.line_entries?.map((l) => [l.ledger_id, l.debit_credit, l.amount])).toEqual([
+      [L.software, 'debit', '49.90'], [L.travel, 'debit', '37.60'], [L.cash, 'credit', '87.50'],
+    ])
+    expect(byDescription('Saturday market takings')[0]?.datetime).toBe('2026-03-07T00:00:00Z')
   })
 })

@@ -19,7 +19,7 @@ export interface JournalEntriesCreateResult {
 
 export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntriesCreate> {
   static override summary = 'Post journal entries from YAML files, after checking every one locally.'
-  static override description = `Validates every entry of every file first (as validate does) and sends nothing if any is invalid. Then posts each entry, prints the created je_ ids, and records them in a journal beside each file (FILE.bk-journal, or --journal), so that a re-run after a failure never posts an entry twice: run again with --resume. A file that has a journal is refused without --resume or --restart. - reads stdin (no journal can be kept then).`
+  static override description = `Validates every entry of every file first (as validate does) and sends nothing if any is invalid. Then posts each entry, prints the created je_ ids, and records them in a journal beside each file (FILE.bk-journal, or --journal), so that a re-run after a failure never posts an entry twice: run again with --resume. A file that has a journal is refused without --resume or --restart. - reads stdin (no journal then, unless --journal FILE).`
   static override examples = [
     '<%= config.bin %> <%= command.id %> examples/journal-entries.yaml',
     '<%= config.bin %> <%= command.id %> march.yaml --resume',
@@ -27,6 +27,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     'cat entry.yaml | <%= config.bin %> <%= command.id %> - --json',
   ]
 
+  static override usage = '<%= command.id %> FILE... [FLAGS]'
   static override strict = false
   static override args = {}
   static override flags = {

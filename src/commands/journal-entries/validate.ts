@@ -15,6 +15,7 @@ export default class JournalEntriesValidate extends BaseCommand<typeof JournalEn
     '<%= config.bin %> <%= command.id %> *.yaml --json',
   ]
 
+  static override usage = '<%= command.id %> FILE... [FLAGS]'
   static override strict = false
   static override args = {}
   static override flags = {}

@@ -177,7 +177,7 @@ function textField(pair: Pair | undefined, name: string, report: (offset: number
     report(nodeStart(pair.value), `${name} must be text, not a ${isSeq(pair.value) ? 'list' : 'mapping'}`)
     return undefined
   }
-  return scalarText(pair.value)
+  return String(pair.value.value)
 }
 
 function readEntry(node: Node, index: number, file: string, at: At, problems: Problem[]): LoadedEntry | undefined {
@@ -193,7 +193,7 @@ function readEntry(node: Node, index: number, file: string, at: At, problems: Pr
   }
   // The description first, so that every message about this entry can name it.
   const descPair = node.items.find((p) => keyText(p) === 'description')
-  if (descPair && isScalar(descPair.value)) description = scalarText(descPair.value).trim() || undefined
+  if (descPair && isScalar(descPair.value)) description = String(descPair.value.value).trim() || undefined
   const f = fields(node, ENTRY_KEYS, report, 'an entry')
 
   const descriptionText = textField(f.get('description'), 'description', report)
@@ -289,7 +289,9 @@ function readLine(node: Node, n: number, report: (offset: number | undefined, me
 
   let amount: string | undefined
   if (amountKey) {
-    const text = textField(f.get(amountKey), amountKey, fail)
+    // The amount's own source text, never a value the YAML library made from it.
+    const node = f.get(amountKey)?.value
+    const text = isScalar(node) ? scalarText(node) : textField(f.get(amountKey), amountKey, fail)
     if (text !== undefined) {
       const parsed = parseAmount(text)
       if (parsed.ok) amount = text.trim()

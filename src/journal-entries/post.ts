@@ -59,9 +59,13 @@ export function planPosting(files: readonly FileEntries[], options: {mode: Journ
         throw new InputError(`Cannot read the journal ${journalPath}: ${(error as Error).message}`, {hint: 'Check what was posted, then run again with --restart to start a new journal.'})
       }
     }
-    if (state && options.mode === 'new') {
-      const created = [...state.entries.values()].filter((r) => r.status === 'created').length
-      throw new InputError(`${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}`, {
+    const records = [...(state?.entries.values() ?? [])]
+    const created = records.filter((r) => r.status === 'created').length
+    const unknown = records.filter((r) => r.status === 'sending').length
+    // A journal of failures only (nothing created, nothing in doubt) cannot lead to a duplicate.
+    if (state && options.mode === 'new' && created + unknown > 0) {
+      const doubt = unknown > 0 ? ` and ${unknown} whose outcome is unknown` : ''
+      throw new InputError(`${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}${doubt}`, {
         code: 'journal_exists',
         hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again (entries already created would be created twice).',
       })

@@ -261,3 +261,31 @@ describe('examples/journal-entries.yaml', () => {
     expect(byDescription('Saturday market takings')[0]?.datetime).toBe('2026-03-07T00:00:00Z')
   })
 })
+
+describe('journal-entries create: refusals by the service', () => {
+  it('stops with exit 3 on a token without journal_entry:create; a re-run needs no --resume since nothing was created', async () => {
+    const file = join(dir, 'scope.yaml')
+    writeFileSync(file, 'entries:\n' + entryYaml('Scope 1', '5', '5') + entryYaml('Scope 2', '5', '5'))
+    const before = entries().length
+    const denied = await runBk(['journal-entries', 'create', file], {env: {...envFor(emulator), BK_SCOPES: 'bill:create'}})
+    expect(denied.code, denied.stderr).toBe(3)
+    expect(denied.stderr).toContain('Token lacks the scope journal_entry:create')
+    expect(denied.stderr).toContain('0 created, 0 already created, 1 failed, 0 unconfirmed')
+    expect(entries().length).toBe(before)
+    const again = await runBk(['journal-entries', 'create', file, '--debug', '--performed-by', 'ext-user-7'], {env: envFor(emulator)})
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain('"x-external-entity-id":"ext-user-7"')
+    expect(byDescription('Scope 1')).toHaveLength(1)
+    expect(byDescription('Scope 2')).toHaveLength(1)
+  })
+
+  it('exits 5 when the service rejects every entry', async () => {
+    const file = join(dir, 'all-rejected.yaml')
+    writeFileSync(file, 'entries:\n' + entryYaml('Rejected 1', '5', '5').replaceAll(L.expenses, 'ldg_missing'))
+    const result = await runBk(['journal-entries', 'create', file, '--json'], {env: envFor(emulator)})
+    expect(result.code).toBe(5)
+    const body = parseJsonOutput<{code: string; details: {failed: Array<{index: number; error: string}>}}>(result)
+    expect(body.details.failed).toEqual([expect.objectContaining({index: 1, error: expect.stringContaining('ledger ldg_missing not found') as string})])
+    expect(byDescription('Rejected 1')).toHaveLength(0)
+  })
+})

@@ -6,6 +6,7 @@
 import {spawnSync} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
+import {performance} from 'node:perf_hooks'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 

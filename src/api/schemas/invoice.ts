@@ -21,7 +21,12 @@ export const invoiceLinePriced = z.looseObject({
   tax_rate: opt(z.number()),
   is_prepayment: opt(z.boolean()),
 })
-export const invoiceLine = z.union([invoiceLineAmount, invoiceLinePriced])
+/**
+ * Either variant as one schema: the priced variant has every field optional, so the union
+ * accepted exactly what this does, but trying the `amount` variant first and failing on every
+ * priced line cost a third of a large export's parsing time.
+ */
+export const invoiceLine = invoiceLinePriced.extend({amount: opt(z.number())})
 export type InvoiceLine = z.infer<typeof invoiceLine>
 
 export const invoicePayment = z.looseObject({

@@ -1,0 +1,140 @@
+// Export: `bk invoices list --all --output csv --file …` over 100,000 seeded invoices, as rows/s
+// against a bare undici loop fetching the same pages (page_size 100, JSON parsed, nothing else),
+// measured alternately in one run against the same emulator (its own process, from dist/).
+// bk's rows/s is given twice: streaming (from its first rows on disk to its exit, so without its
+// fixed start-up: loading modules and opening the session) and end to end. Also bk's peak RSS
+// (VmHWM polled from /proc) for the full export and for a 5,000-row one: flat memory means the
+// two are close. Target: streaming rows/s >= 0.9x the bare loop.
+import {spawn} from 'node:child_process'
+import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {performance} from 'node:perf_hooks'
+import {clearInterval, setInterval} from 'node:timers'
+import {fileURLToPath, URLSearchParams} from 'node:url'
+
+import {Pool, request} from 'undici'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = join(root, 'bin', 'run.js')
+const scale = Number(process.env.BENCH_EXPORT_ROWS ?? 100_000)
+const rounds = Number(process.env.BENCH_ROUNDS_EXPORT ?? 2)
+const dir = mkdtempSync(join(tmpdir(), 'bk-bench-export-'))
+
+/** The emulator in a child process, so that neither side shares its event loop. */
+async function startEmulatorProcess() {
+  const script = `import {startEmulator} from ${JSON.stringify(join(root, 'dist', 'emulator', 'server.js'))}
+const e = await startEmulator({port: 0, scale: ${scale}})
+process.stdout.write(JSON.stringify({baseUrl: e.baseUrl, clientId: e.clientId, clientSecret: e.clientSecret, business: e.businessIds[0]}) + '\\n')`
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']})
+  const info = await new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]))
+    })
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)))
+  })
+  return {child, ...info}
+}
+
+async function token(emu) {
+  const res = await request(`${emu.baseUrl}/v0/auth/token`, {
+    method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({client_id: emu.clientId, client_secret: emu.clientSecret}).toString(),
+  })
+  return (await res.body.json()).access_token
+}
+
+/** The baseline: fetch every page and parse it, nothing more. */
+async function bareLoop(emu, accessToken) {
+  const pool = new Pool(emu.baseUrl, {connections: 2})
+  const started = performance.now()
+  let rows = 0
+  let pageToken = null
+  do {
+    const qs = new URLSearchParams({page_size: '100', ...(pageToken ? {page_token: pageToken} : {})})
+    const res = await pool.request({method: 'GET', path: `/v0/business/${emu.business}/invoice?${qs}`, headers: {authorization: `Bearer ${accessToken}`}})
+    const page = await res.body.json()
+    rows += page.data.length
+    pageToken = page.pagination.next_page_token
+  } while (pageToken)
+  const ms = performance.now() - started
+  await pool.close()
+  return {rows, ms}
+}
+
+/** bk as a user runs it, with its peak RSS polled from /proc while it runs. */
+async function bkExport(emu, accessToken, select = ['--all']) {
+  const file = join(dir, 'invoices.csv')
+  rmSync(file, {force: true})
+  const started = performance.now()
+  const child = spawn(process.execPath, [bin, 'invoices', 'list', ...select, '--output', 'csv', '--file', file], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {...process.env, BK_CONFIG_DIR: dir, BK_BASE_URL: emu.baseUrl, BK_ACCESS_TOKEN: accessToken, BK_BUSINESS_ID: emu.business, CI: '1'},
+  })
+  let stderr = ''
+  child.stderr.on('data', (d) => (stderr += d))
+  let peakKb = 0
+  // When the first rows reach the file: what comes before is bk's fixed start-up cost.
+  let firstAt
+  let firstRows = 0
+  const poll = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
+      if (m) peakKb = Math.max(peakKb, Number(m[1]))
+      if (firstAt === undefined && statSync(file, {throwIfNoEntry: false})?.size) {
+        firstAt = performance.now()
+        firstRows = countRows(readFileSync(file, 'utf8'))
+      }
+    } catch {
+      // The process has just exited.
+    }
+  }, 5)
+  const code = await new Promise((resolve) => child.once('exit', resolve))
+  clearInterval(poll)
+  const ms = performance.now() - started
+  if (code !== 0) throw new Error(`bk exited with ${code}: ${stderr}`)
+  const rows = countRows(readFileSync(file, 'utf8'))
+  const bytes = statSync(file).size
+  const end = started + ms
+  const streamMs = firstAt === undefined ? ms : end - firstAt
+  return {rows, ms, streamRows: rows - firstRows, streamMs, peakMb: peakKb / 1024, bytes}
+}
+
+function countRows(text) {
+  let rows = -1 // the header
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) rows++
+  return Math.max(0, rows)
+}
+
+const emu = await startEmulatorProcess()
+try {
+  const accessToken = await token(emu)
+  await bareLoop(emu, accessToken) // warm the emulator (JIT) before measuring
+  const bare = []
+  const bk = []
+  for (let i = 0; i < rounds; i++) {
+    bare.push(await bareLoop(emu, accessToken))
+    bk.push(await bkExport(emu, accessToken))
+  }
+  const small = await bkExport(emu, accessToken, ['--limit', '5000', '--page-size', '100'])
+  const best = (xs) => xs.reduce((a, b) => (a.ms <= b.ms ? a : b))
+  const b = best(bare)
+  const k = best(bk)
+  if (k.rows !== scale || b.rows !== scale) throw new Error(`row counts differ: bk ${k.rows}, bare ${b.rows}, seeded ${scale}`)
+  const bareRate = b.rows / (b.ms / 1000)
+  const bkRate = k.rows / (k.ms / 1000)
+  const streamRate = k.streamRows / (k.streamMs / 1000)
+  const ratio = bkRate / bareRate
+  const streamRatio = streamRate / bareRate
+  const verdict = (r) => (r >= 0.9 ? '  ok (target >= 0.9x)' : '  UNDER TARGET (0.9x)')
+  console.log(`export of ${scale.toLocaleString('en')} invoices (${(k.bytes / 1e6).toFixed(1)} MB of CSV), best of ${rounds} alternating runs`)
+  console.log(`  bare undici loop                 ${b.ms.toFixed(0).padStart(7)} ms  ${bareRate.toFixed(0).padStart(7)} rows/s  1.00x`)
+  console.log(`  bk, streaming (after start-up)   ${k.streamMs.toFixed(0).padStart(7)} ms  ${streamRate.toFixed(0).padStart(7)} rows/s  ${streamRatio.toFixed(2)}x${verdict(streamRatio)}`)
+  console.log(`  bk, end to end (with start-up)   ${k.ms.toFixed(0).padStart(7)} ms  ${bkRate.toFixed(0).padStart(7)} rows/s  ${ratio.toFixed(2)}x`)
+  console.log(`  bk peak RSS: ${k.peakMb.toFixed(0)} MB for ${k.rows.toLocaleString('en')} rows, ${small.peakMb.toFixed(0)} MB for ${small.rows.toLocaleString('en')} rows (${(k.peakMb / small.peakMb).toFixed(2)}x: flat memory is ~1x)`)
+} finally {
+  emu.child.kill()
+  rmSync(dir, {recursive: true, force: true})
+}

@@ -16,6 +16,7 @@ import {ApiConnectionError, ApiError, AuthenticationError, NotFoundError, Permis
 import {BkError, ExitCode, InputError} from '../errors.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
 import {layoutFor, type HeaderMap} from './columns.js'
+import {heapGuard} from './heap-guard.js'
 import {JournalWriter, readJournal, removeJournal, journalExists, type BillOutcome, type JournalState} from './journal.js'
 import {ResultsFile, RowFile} from './outputs.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
@@ -278,6 +279,7 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
   let batchNumber = previous?.batches ?? 0
   let pendingBatch: BillDraft[] = []
   const inFlight = new Set<Promise<void>>()
+  const checkHeap = heapGuard()
 
   const reject = async (bill: BillDraft, reason: string) => {
     summary.failed++
@@ -335,6 +337,7 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
       for (const n of numbers) unknown.push([n, result.reason])
     }
     await journal?.append({t: 'result', batch: id, created, failed, unconfirmed: unknown})
+    checkHeap()
     const byNumber = new Map(batch.map((b) => [b.number, b]))
     for (const [n, billId] of created) {
       summary.created++

@@ -115,17 +115,17 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }
     const {summary, fatal} = outcome
     if (process.env.BK_REPORT_MAXRSS === '1') process.stderr.write(`maxRSS ${process.resourceUsage().maxRSS}\n`)
-    if (!this.jsonEnabled()) this.printSummary(summary)
+    if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
     if (fatal) throw fatal
     if (summary.interrupted) process.exitCode = 130
     else if (summary.failed > 0 || summary.unconfirmed > 0) process.exitCode = 6
     return summary
   }
 
-  private printSummary(s: ImportSummary): void {
+  private printSummary(s: ImportSummary, stopped: boolean): void {
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
-    out(`${s.interrupted ? 'Interrupted' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`)
+    out(`${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`)
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile) out(`  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`)
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)

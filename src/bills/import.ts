@@ -11,6 +11,9 @@
  *   again, by the client's retries and then by a few rounds here;
  * - --resume skips every bill the journal has an outcome for.
  */
+import {rm} from 'node:fs/promises'
+import {resolve} from 'node:path'
+
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {ApiConnectionError, ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, ResponseShapeError, ServiceUnavailableError} from '../api/errors.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
@@ -255,11 +258,20 @@ function classify(error: unknown, aborted: boolean): BatchResult {
 export async function importBills(options: ImportOptions): Promise<ImportOutcome> {
   const started = performance.now()
   const warn = options.warn ?? (() => {})
+  const outputs = [['--rejects', options.rejectsFile], ['--unconfirmed', options.unconfirmedFile], ['--results', options.resultsFile], ['--journal', options.journalFile]] as const
+  for (const [flag, path] of outputs) {
+    if (path && options.file !== '-' && resolve(path) === resolve(options.file)) throw new InputError(`${flag} ${path} is the input file itself`, {hint: `Give ${flag} another file name.`})
+    for (const [other, otherPath] of outputs) {
+      if (other !== flag && path && otherPath && resolve(path) === resolve(otherPath)) throw new InputError(`${flag} and ${other} are the same file (${path})`)
+    }
+  }
   const input = openCsv(options.file)
   const {previous, writer: journal} = await prepareJournal(options).catch((error: unknown) => {
     input.close()
     throw error
   })
+  // These files always describe the latest run (a resumed run lists earlier outcomes again).
+  await Promise.all([rm(options.rejectsFile, {force: true}), rm(options.unconfirmedFile, {force: true})])
   const summary: ImportSummary = {
     file: input.label, businessId: options.businessId, rows: 0, bills: 0, created: 0, failed: 0, invalid: 0, unconfirmed: 0, skipped: 0, notSent: 0,
     rejectsFile: null, unconfirmedFile: null, resultsFile: options.resultsFile ?? null, journalFile: options.journalFile ?? null, interrupted: false, durationMs: 0,

@@ -50,6 +50,8 @@ export class Pager<T> implements AsyncIterable<T> {
       // Without prefetch the next request starts only when the caller asks for more.
       pending = next && this.options.prefetch ? this.fetchPage(next) : undefined
       pending?.catch(() => {}) // surfaced when awaited; avoids an unhandled rejection if the caller stops early
+      // Let the event loop send that request before this page is worked on (synchronously).
+      if (pending) await new Promise((resolve) => setImmediate(resolve))
       yield this.finish(raw)
       if (next && !pending) pending = this.fetchPage(next)
     }

@@ -122,8 +122,11 @@ function runUntilJournal(args: string[], env: Record<string, string | undefined>
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const poll = setInterval(() => {
       const text = existsSync(journal) ? readFileSync(journal, 'utf8') : ''
-      const done = text.split('\n').filter((l) => l.startsWith('{"t":"result"')).length
-      if (done >= results && killedAt === -1) {
+      const lines = text.split('\n')
+      const done = lines.filter((l) => l.startsWith('{"t":"result"')).length
+      const sent = lines.filter((l) => l.startsWith('{"t":"sending"')).length
+      // Kill while a batch is in flight (sent, no result yet), the case that must not be re-sent.
+      if (done >= results && (signal !== 'SIGKILL' || sent > done) && killedAt === -1) {
         killedAt = done
         child.kill(signal)
         if (signal !== 'SIGKILL') clearInterval(poll)
@@ -147,6 +150,11 @@ describe('bk bills import --resume', () => {
     writeBills(join(dir, 'bills.csv'), n)
     const killed = await runUntilJournal(['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3'], envFor(emulator), dir, join(dir, 'bills.csv.bk-journal'), 5, 'SIGKILL')
     expect(killed.signal).toBe('SIGKILL')
+    // What the journal says at the kill: batches sent with a result, and batches in flight (no result).
+    const records = readFileSync(join(dir, 'bills.csv.bk-journal'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as {t: string; batch: number; numbers?: string[]})
+    const inFlight = new Map(records.filter((r) => r.t === 'sending').map((r) => [r.batch, r.numbers ?? []]))
+    for (const r of records) if (r.t === 'result') inFlight.delete(r.batch)
+    const inFlightNumbers = [...inFlight.values()].flat().sort()
     const createdBefore = emulator.state.bills.count(BIZ)
     expect(createdBefore).toBeGreaterThan(0)
     expect(createdBefore).toBeLessThan(n - 10)
@@ -158,9 +166,9 @@ describe('bk bills import --resume', () => {
     const counts = countByNumber(emulator)
     for (const [number, times] of counts) expect(times, `${number} created ${times} times`).toBe(1)
     expectEachBillAccountedFor(emulator, dir, n, summary)
-    // Batches journaled as sending but with no result when bk died: never re-sent, listed as unconfirmed.
-    expect(summary.unconfirmed).toBeGreaterThan(0)
+    // Bills whose batch was in flight at the kill are never re-sent: exactly they are unconfirmed.
     const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
+    expect([...unconfirmed.keys()].sort()).toEqual(inFlightNumbers)
     for (const reason of unconfirmed.values()) expect(reason).toContain('while this bill\'s batch was in flight')
     expect(summary.created + summary.skipped + summary.failed + summary.unconfirmed).toBe(n)
   }, 90_000)

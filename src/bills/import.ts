@@ -290,7 +290,9 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
   const abort = options.abort ?? new AbortController().signal
   let batchNumber = previous?.batches ?? 0
   let pendingBatch: BillDraft[] = []
+  /** Request slots taken, and batches not yet fully recorded (journal, files). */
   const inFlight = new Set<Promise<void>>()
+  const settling = new Set<Promise<void>>()
   const checkHeap = heapGuard()
 
   const reject = async (bill: BillDraft, reason: string) => {
@@ -302,7 +304,8 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
     await unconfirmedFile().add(bill, () => reason)
   }
 
-  const sendBatch = async (batch: BillDraft[]): Promise<void> => {
+  /** `release` frees the request slot once the answer is in; the bookkeeping after it needs none. */
+  const sendBatch = async (batch: BillDraft[], release: () => void): Promise<void> => {
     const id = ++batchNumber
     const numbers = batch.map((b) => b.number)
     await journal?.append({t: 'sending', batch: id, numbers})
@@ -322,10 +325,11 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
       if (result.kind !== 'not-sent' || round >= resendRounds || abort.aborted || result.error instanceof AuthenticationError || result.error instanceof PermissionDeniedError || result.error instanceof NotFoundError) break
       await new Promise((r) => setTimeout(r, resendDelayMs * (round + 1)))
     }
+    if (result.kind === 'not-sent') fatal ??= result.error
+    release()
     if (result.kind === 'not-sent') {
       await journal?.append({t: 'notsent', batch: id, reason: result.error.message})
       summary.notSent += batch.length
-      fatal ??= result.error
       return
     }
     const created: Array<[string, string]> = []
@@ -361,16 +365,26 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
 
   const submit = async (batch: BillDraft[]) => {
     while (inFlight.size >= options.concurrency) await Promise.race(inFlight)
+    while (settling.size >= options.concurrency * 2) await Promise.race(settling)
     if (stopped()) {
       summary.notSent += batch.length
       return
     }
-    const p: Promise<void> = sendBatch(batch)
+    let release!: () => void
+    const slot = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    inFlight.add(slot)
+    void slot.then(() => inFlight.delete(slot))
+    const p: Promise<void> = sendBatch(batch, release)
       .catch((error: unknown) => {
         fatal ??= error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
       })
-      .finally(() => inFlight.delete(p))
-    inFlight.add(p)
+      .finally(() => {
+        release()
+        settling.delete(p)
+      })
+    settling.add(p)
   }
 
   const fromJournal = async (bill: BillDraft, outcome: BillOutcome) => {
@@ -424,10 +438,10 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
         details: {summary},
       })
     }
-    await Promise.all(inFlight)
+    await Promise.all(settling)
   } finally {
     stopProgress()
-    await Promise.all(inFlight)
+    await Promise.all(settling)
     await journal?.close()
     await rejects?.close()
     await unconfirmedOut?.close()

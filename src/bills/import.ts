@@ -265,7 +265,8 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
       if (other !== flag && path && otherPath && resolve(path) === resolve(otherPath)) throw new InputError(`${flag} and ${other} are the same file (${path})`)
     }
   }
-  const input = openCsv(options.file)
+  // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
+  const input = openCsv(options.file, 16 * 1024)
   const {previous, writer: journal} = await prepareJournal(options).catch((error: unknown) => {
     input.close()
     throw error

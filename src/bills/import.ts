@@ -202,17 +202,19 @@ async function prepareJournal(options: ImportOptions): Promise<{previous: Journa
   if (!file) return {previous: undefined, writer: undefined}
   let previous: JournalState | undefined
   if (journalExists(file)) {
-    if (options.restart) {
+    const earlier = options.restart ? undefined : await readJournal(file)
+    if (options.restart || earlier?.batches === 0) {
+      // --restart, or a journal of a run that stopped before sending anything (a header error).
       await removeJournal(file)
     } else if (!options.resume) {
-      const state = await readJournal(file)
+      const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
       throw new InputError(`${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created. Refusing to import it again, which could create them twice`, {
         code: 'journal_exists',
         hint: `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
       })
     } else {
-      previous = await readJournal(file)
+      previous = earlier!
       if (previous.header.business !== options.businessId) {
         throw new InputError(`The journal ${file} is of an import into ${previous.header.business}, not ${options.businessId}`, {hint: `Resume with --business ${previous.header.business}, or pass --journal to keep a separate journal for this business.`})
       }

@@ -165,4 +165,16 @@ describe('bk bills import', () => {
     expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 2, skipped: 0})
     expect(bills().map((b) => b.number).sort()).toEqual(['P-1', 'P-2'])
   })
+
+  it('a run stopped by a header error leaves no journal in the way of the next run', async () => {
+    const dir = tempDir('bk-bills-')
+    writeFileSync(join(dir, 'h.csv'), 'number,vendor,line_amount,line_ledger_id\nH-1,ven_demo_office,1,ldg_demo_expenses\n')
+    const bad = await runBk(['bills', 'import', 'h.csv'], {env: envFor(emulator), cwd: dir})
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('h.csv:1: unknown column "vendor"')
+    writeFileSync(join(dir, 'h.csv'), 'number,vendor_id,line_amount,line_ledger_id\nH-1,ven_demo_office,1,ldg_demo_expenses\n')
+    const good = await runBk(['bills', 'import', 'h.csv'], {env: envFor(emulator), cwd: dir})
+    expect(good.code, good.stderr).toBe(0)
+    expect(byNumber('H-1')).toHaveLength(1)
+  })
 })

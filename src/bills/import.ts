@@ -450,7 +450,7 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
     await unconfirmedOut?.close()
     await results?.close()
   }
-  if (summary.invalid > options.maxErrors) warn(`… and ${summary.invalid - options.maxErrors} more invalid bills (all in ${options.rejectsFile}).`)
+  if (warned > options.maxErrors) warn(`… and ${warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`)
   summary.interrupted = Boolean(options.stop?.aborted)
   summary.rejectsFile = rejects?.path ?? null
   summary.unconfirmedFile = unconfirmedOut?.path ?? null

@@ -31,16 +31,6 @@ export function cellText(value: unknown): string {
 }
 
 const CSV_CHUNK = 64 * 1024
-const NEEDS_QUOTES = /[",\r\n]/
-
-/** One RFC 4180 record (as csv-stringify writes it): a cell is quoted when it holds a comma, quote or line break. */
-export function csvRecord(cells: string[]): string {
-  return cells.map(csvCell).join(',') + '\n'
-}
-
-function csvCell(cell: string): string {
-  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
-}
 
 export async function createListWriter<T>(format: OutputFormat, sink: Sink, columns: Array<Column<T>>, options: ListWriterOptions = {}): Promise<ListWriter<T>> {
   switch (format) {
@@ -63,17 +53,17 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
         end: () => sink.end(),
       }
     case 'csv': {
+      const {stringify} = await import('csv-stringify/sync')
+      const record = (cells: string[]) => stringify([cells], {record_delimiter: 'unix'})
       const guard = options.rawCsv ? (s: string) => s : neutraliseCell
       // Rows are gathered into chunks of about 64 KB: one write per chunk, not per row.
-      let parts = [csvRecord(columns.map((c) => c.header))]
+      let parts = [record(columns.map((c) => c.header))]
       let size = 0
       return {
         async write(item) {
-          let record = ''
-          for (let i = 0; i < columns.length; i++) record += (i ? ',' : '') + csvCell(guard(cellText((columns[i] as Column<T>).get(item))))
-          record += '\n'
-          parts.push(record)
-          size += record.length
+          const line = record(columns.map((c) => guard(cellText(c.get(item)))))
+          parts.push(line)
+          size += line.length
           if (size >= CSV_CHUNK) {
             const chunk = parts.join('')
             parts = []

@@ -14,7 +14,6 @@ import type {EmulatorState} from './state.js'
 /** Invoice statuses the emulator uses (the spec shows only `open`; see docs "Assumptions"). */
 export const INVOICE_STATUSES = ['draft', 'open', 'partially_paid', 'paid', 'void'] as const
 export const TASK_STATUSES = ['open', 'completed'] as const
-export const TASK_TYPES = ['categorize_transaction', 'reconnect_account', 'request_other_document', 'request_receipt', 'request_statement', 'review_personal_transaction', 'other'] as const
 
 /** Readable ids of the records the docs and examples name, in the first demo business. */
 export const DEMO_RECORD_IDS = {

@@ -22,6 +22,8 @@ export interface RunningEmulator {
   state: EmulatorState
   options: ResolvedEmulatorOptions
   faults: FaultPlan
+  /** Webhook signing and delivery; `idle()` resolves when no delivery is pending. */
+  webhooks: WebhookHub
   close(): Promise<void>
 }
 
@@ -34,7 +36,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   state.events = webhooks
   const router = new Router()
   const faults = createFaultPlan(options)
-  const context = {router, state, options, businessIds, faults}
+  const context = {router, state, options, faults, webhooks}
   registerRoutes(context)
 
   const server = createServer((req, res) => {
@@ -82,6 +84,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     state,
     options,
     faults,
+    webhooks,
     close: async () => {
       await webhooks.close()
       await new Promise<void>((resolve) => {

@@ -3,7 +3,6 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
-import {webhookHub} from '../../src/emulator/webhooks/hub.js'
 import {keyFromJwks} from '../../src/webhooks/jwks.js'
 import {verifyWebhook} from '../../src/webhooks/verify.js'
 import {tempDir} from '../helpers/bk.js'
@@ -44,7 +43,7 @@ describe('emulator webhook delivery', () => {
     const id = req.headers['svc-id'] as string
     expect(id).toBe(emulator.state.notifications[0]?.id)
     expect(verifyWebhook({id, signature: req.headers['svc-signature'] as string, body: req.body, key})).toMatchObject({valid: true, as: 'raw'})
-    await webhookHub(emulator.state).idle()
+    await emulator.webhooks.idle()
     expect(emulator.state.notifications[0]).toMatchObject({status: 'sent'})
   })
 
@@ -61,7 +60,7 @@ describe('emulator webhook delivery', () => {
     emulator = await start({webhookUrl: app.url, seed: 'empty', timeScale: 0.005})
     emulator.state.events.emit('BUSINESS_CREATED', {business_id: 'biz_a'})
     emulator.state.events.emit('BUSINESS_CREATED', {business_id: 'biz_b', always_fail: true})
-    await webhookHub(emulator.state).idle()
+    await emulator.webhooks.idle()
     const [a, b] = emulator.state.notifications
     expect(a?.attempts.map((x) => x.status)).toEqual([503, 503, 200])
     expect(a?.status).toBe('sent')
@@ -78,7 +77,7 @@ describe('emulator webhook delivery', () => {
   it('retries when nothing listens at the URL, and keeps notifications pending without a URL', async () => {
     emulator = await start({webhookUrl: 'http://127.0.0.1:9/nothing', seed: 'empty', timeScale: 0.001})
     emulator.state.events.emit('BUSINESS_ACTIVATED', {business_id: 'biz_c'})
-    await webhookHub(emulator.state).idle()
+    await emulator.webhooks.idle()
     expect(emulator.state.notifications[0]?.attempts).toHaveLength(5)
     expect(emulator.state.notifications[0]?.attempts[0]?.status).toBeNull()
     expect(emulator.state.notifications[0]?.status).toBe('error')

@@ -9,7 +9,6 @@ import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {webhookHub} from '../../src/emulator/webhooks/hub.js'
 import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {FIXTURES, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
@@ -57,7 +56,7 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
     await trigger(emulator, 'TASK_REQUEST', {business_id: 'biz_ok', task_types: ['request_receipt']})
     await trigger(emulator, 'ACCOUNT_BALANCE_UPDATED', {business_id: 'biz_down', account_id: 'acc_1', timestamp: '2026-01-01T00:00:00Z'})
     await trigger(emulator, 'BUSINESS_DEACTIVATED', {business_id: 'biz_down', business_external_id: 'ext', timestamp: '2026-01-01T00:00:00Z'})
-    await webhookHub(emulator.state).idle()
+    await emulator.webhooks.idle()
     const [ok, down1, down2] = emulator.state.notifications
     expect([ok?.status, down1?.status, down2?.status]).toEqual(['sent', 'error', 'error'])
 

@@ -56,7 +56,7 @@ function idsOf(state: EmulatorState, collection: BusinessCollection<{id: string}
   return ids
 }
 
-export function register({router, state, options, faults}: EmulatorContext): void {
+export function register({router, state, options, faults, webhooks}: EmulatorContext): void {
   // Routes are registered after seeding: what is held now is the seed, anything later was created.
   let seeded = {bills: idsOf(state, state.bills), journalEntries: idsOf(state, state.journalEntries)}
 
@@ -93,6 +93,7 @@ export function register({router, state, options, faults}: EmulatorContext): voi
       throw new HttpError(422, `what must be one of ${RESET_KINDS.join(', ')}`, {field: 'what', value: what, allowed: RESET_KINDS})
     }
     if (what === 'all') {
+      webhooks.cancelPending()
       state.clearAll()
       seedState(state, options)
       seeded = {bills: idsOf(state, state.bills), journalEntries: idsOf(state, state.journalEntries)}

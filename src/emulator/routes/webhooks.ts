@@ -9,7 +9,7 @@
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
-import {webhookHub, type WebhookNotificationRecord} from '../webhooks/hub.js'
+import type {WebhookNotificationRecord} from '../webhooks/hub.js'
 import {pythonJsonDumps} from '../../webhooks/python-json.js'
 import type {EmulatorContext} from './context.js'
 
@@ -18,8 +18,8 @@ const DEFAULT_PAGE_SIZE = 50
 
 const json = (body: unknown): Reply => ({status: 200, body: pythonJsonDumps(body)})
 
-export function register({router, state}: EmulatorContext): void {
-  router.add('GET', '/.well-known/jwks.json', async () => json(await webhookHub(state).signer.jwks()))
+export function register({router, state, webhooks}: EmulatorContext): void {
+  router.add('GET', '/.well-known/jwks.json', async () => json(await webhooks.signer.jwks()))
 
   router.add('GET', '/v0/tenant/webhook/notifications', (ctx) => {
     const grant = requireAuth(state, ctx, SCOPES.webhookRead)

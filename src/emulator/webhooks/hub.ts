@@ -82,6 +82,11 @@ export class WebhookHub implements EventSink {
 
   async close(): Promise<void> {
     this.closed = true
+    this.cancelPending()
+  }
+
+  /** Drops every scheduled retry and aborts deliveries in flight (a full reset of the emulator). */
+  cancelPending(): void {
     for (const t of this.timers) clearTimeout(t)
     this.timers.clear()
     for (const c of this.inFlight) c.abort()
@@ -157,10 +162,4 @@ export class WebhookHub implements EventSink {
       req.end(body)
     }).finally(() => this.inFlight.delete(controller))
   }
-}
-
-/** The webhook hub of a running emulator (its `state.events`). */
-export function webhookHub(state: EmulatorState): WebhookHub {
-  if (!(state.events instanceof WebhookHub)) throw new Error('This emulator has no webhook hub wired as state.events')
-  return state.events
 }

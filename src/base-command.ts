@@ -56,13 +56,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.credentialsPromise
   }
 
-  /** The API, ready to call; opened once per run and closed in finally(). */
-  protected session(): Promise<Session> {
+  /**
+   * The API, ready to call; opened once per run and closed in finally(). Tokens are limited to
+   * the resolved business, except for tenant-level commands (`tenantLevel`), which see the tenant.
+   */
+  protected session(options: {tenantLevel?: boolean} = {}): Promise<Session> {
     this.sessionPromise ??= (async () => {
       const credentials = await this.credentials()
       const {openSession} = await import('./auth/session.js')
       return openSession(credentials, {
         userAgent: this.config.userAgent,
+        tenantLevel: options.tenantLevel,
         debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined,
       })
     })()

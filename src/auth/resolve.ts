@@ -4,7 +4,7 @@
  * then the active profile. Each value records its origin for `bk auth status`.
  */
 import {ConfigError} from '../errors.js'
-import {defaultBaseUrl, validateBaseUrl} from './base-url.js'
+import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {ENVIRONMENTS, ProfileStore, type Environment} from './profiles.js'
 
@@ -104,7 +104,7 @@ async function fromProfile(profiles: ProfileStore, name: string, origin: Origin,
 }
 
 function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
-  const environment = (env.BK_ENV ?? (env.BK_BASE_URL ? 'sandbox' : 'local')) as Environment
+  const environment = (env.BK_ENV ?? inferEnvironment(env.BK_BASE_URL)) as Environment
   if (!ENVIRONMENTS.includes(environment)) {
     throw new ConfigError(`BK_ENV is "${env.BK_ENV}"; expected one of ${ENVIRONMENTS.join(', ')}`)
   }
@@ -130,5 +130,18 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
   return {
     ...common, clientId: env.BK_CLIENT_ID, clientSecret: async () => secret,
     origins: {...origins, clientId: 'BK_CLIENT_ID', clientSecret: 'BK_CLIENT_SECRET'},
+  }
+}
+
+/**
+ * With no BK_ENV: a loopback address is the emulator (`local`); any other address is taken as
+ * production, so that writes are announced unless the user says `BK_ENV=sandbox`.
+ */
+function inferEnvironment(baseUrl: string | undefined): Environment {
+  if (!baseUrl) return 'local'
+  try {
+    return isLoopback(new URL(baseUrl).hostname) ? 'local' : 'production'
+  } catch {
+    return 'production'
   }
 }

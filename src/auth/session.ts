@@ -14,9 +14,14 @@ export interface Session {
   close(): Promise<void>
 }
 
-export type SessionOptions = Omit<ClientOptions, 'baseUrl' | 'token'>
+export type SessionOptions = Omit<ClientOptions, 'baseUrl' | 'token'> & {
+  /** Tenant-level commands ask for a token not limited to the default business. */
+  tenantLevel?: boolean | undefined
+}
 
-export async function openSession(credentials: ResolvedCredentials, options: SessionOptions = {}): Promise<Session> {
+export async function openSession(credentials: ResolvedCredentials, sessionOptions: SessionOptions = {}): Promise<Session> {
+  const {tenantLevel, ...options} = sessionOptions
+  const tokenBusiness = tenantLevel ? undefined : credentials.businessId
   const secret = credentials.clientSecret ? await credentials.clientSecret() : undefined
   const secrets = [secret, credentials.accessToken, ...(options.secrets ?? [])]
   let tokens: TokenSource
@@ -27,11 +32,11 @@ export async function openSession(credentials: ResolvedCredentials, options: Ses
   } else {
     const clientId = credentials.clientId as string
     const cache = credentials.store && credentials.profileName
-      ? new StoredTokenCache(credentials.store, credentials.profileName, credentials.businessId, credentials.scope)
+      ? new StoredTokenCache(credentials.store, credentials.profileName, tokenBusiness, credentials.scope)
       : undefined
     const tokenApi = new Api(tokenClient)
     tokens = new ClientCredentialsTokens(
-      () => tokenApi.auth.token({clientId, clientSecret: secret as string, businessId: credentials.businessId, scope: credentials.scope}),
+      () => tokenApi.auth.token({clientId, clientSecret: secret as string, businessId: tokenBusiness, scope: credentials.scope}),
       cache,
     )
   }

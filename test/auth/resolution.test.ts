@@ -78,6 +78,15 @@ describe('credential resolution order', () => {
     expect(res.stderr).toContain('BK_CLIENT_ID')
   })
 
+  it('infers the environment from BK_BASE_URL when BK_ENV is not set', async () => {
+    const local = parseJsonOutput<Status & {environment: string}>(await runBk(['auth', 'status', '--json'], {env: envCreds()}))
+    expect(local.environment).toBe('local')
+    const remote = await runBk(['auth', 'status', '--json'], {env: {...envCreds(), BK_BASE_URL: 'https://127.0.0.1.invalid:9'}})
+    expect(parseJsonOutput<{environment: string}>(remote).environment).toBe('production')
+    const told = await runBk(['auth', 'status', '--json'], {env: {...envCreds(), BK_ENV: 'sandbox'}})
+    expect(parseJsonOutput<{environment: string}>(told).environment).toBe('sandbox')
+  })
+
   it('profiles use switches the active profile', async () => {
     const dir = configDir
     expect((await runBk(['profiles', 'use', 'second'], {configDir: dir})).code).toBe(0)

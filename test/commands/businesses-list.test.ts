@@ -33,8 +33,13 @@ describe('bk businesses list', () => {
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(emulator.businessIds)
   })
 
-  it('a business-scoped token lists only its business', async () => {
-    const result = await runBk(['businesses', 'list', '--json'], {env: envFor(emulator, emulator.businessIds[1])})
+  it('is tenant-level: a default business does not narrow the list', async () => {
+    const result = await runBk(['businesses', 'list', '--json'], {env: envFor(emulator, emulator.businessIds[1] ?? null)})
+    expect(parseJsonOutput<{data: Array<{id: string}>}>(result).data.map((b) => b.id)).toEqual(emulator.businessIds)
+  })
+
+  it('a business-scoped token (bk api with a business) sees only its business', async () => {
+    const result = await runBk(['api', 'GET', '/v0/business', '--json'], {env: envFor(emulator, emulator.businessIds[1] ?? null)})
     expect(parseJsonOutput<{data: Array<{id: string}>}>(result).data.map((b) => b.id)).toEqual([emulator.businessIds[1]])
   })
 

@@ -117,3 +117,23 @@ describe('base URL safety', () => {
     expect(res.stderr).toContain('--base-url')
   })
 })
+
+describe('production writes are announced', () => {
+  it('prints a one-line banner naming the environment and business before a write, and none for reads or sandbox', async () => {
+    const configDir = tempDir()
+    for (const env of ['production', 'sandbox']) {
+      const add = await runBk(['profiles', 'add', env, '--env', env, '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--business', emulator.businessIds[0] as string, '--client-secret-stdin', '--insecure-storage'], {configDir, input: emulator.clientSecret})
+      expect(add.code, add.stderr).toBe(0)
+    }
+    const write = await runBk(['rules', 'receipts', 'set', '--enabled', '--profile', 'production'], {configDir})
+    expect(write.code, write.stderr).toBe(0)
+    const banner = write.stderr.split('\n').filter((l) => l.includes('PRODUCTION'))
+    expect(banner).toHaveLength(1)
+    expect(banner[0]).toContain(emulator.businessIds[0])
+    const read = await runBk(['invoices', 'list', '--limit', '1', '--profile', 'production'], {configDir})
+    expect(read.stderr).not.toContain('PRODUCTION')
+    const sandbox = await runBk(['rules', 'receipts', 'set', '--enabled', '--profile', 'sandbox'], {configDir})
+    expect(sandbox.code).toBe(0)
+    expect(sandbox.stderr).not.toContain('PRODUCTION')
+  })
+})

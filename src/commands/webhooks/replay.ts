@@ -38,7 +38,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     if (bad !== undefined) throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`)
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
-    const {client} = await this.session()
+    const {client} = await this.session({tenantLevel: true})
     const {replay} = await import('../../webhooks/replay.js')
     const json = this.jsonEnabled()
     const items: WebhooksReplayResult['items'] = []

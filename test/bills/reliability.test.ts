@@ -93,6 +93,10 @@ describe('bk bills import under faults', () => {
     expect(faults['reset-before']).toBeGreaterThan(0)
     expect(faults['503'] + faults['429']).toBeGreaterThan(0)
     const seen = expectEachBillAccountedFor(emulator, dir, n, summary)
+    // The emulator's inspection route tells the same: every number at most once.
+    const inspected = await (await fetch(`${emulator.baseUrl}/_emulator/businesses/${BIZ}/bills`)).json() as {data: Array<{number: string}>; count: number}
+    expect(inspected.count).toBe(emulator.state.bills.count(BIZ))
+    expect(new Set(inspected.data.map((b) => b.number)).size).toBe(inspected.count)
     expect(summary.created).toBe(seen.created)
     expect(summary.created + summary.failed + summary.unconfirmed).toBe(n)
     expect(summary.unconfirmed).toBeGreaterThan(0)

@@ -38,6 +38,8 @@ export interface HeaderMap {
 }
 
 const TAG_PREFIX = /^tag:/i
+/** Ignored on input: the reason column of bk's own rejects and unconfirmed files. */
+export const IGNORED_COLUMN = 'error'
 
 /** Our canonical name for a column name (case-insensitive; a tag field keeps its own case). */
 export function canonicalColumn(name: string): string | undefined {
@@ -120,7 +122,8 @@ export function layoutFor(header: string[], fileLabel: string, map?: HeaderMap):
   header.forEach((cell, i) => {
     const label = cell.trim()
     const mapped = map?.columns.get(label.toLowerCase())
-    if (mapped === null) {
+    // The `error` column bk adds to rejects and unconfirmed files: those files import again as they are.
+    if (mapped === null || (mapped === undefined && label.toLowerCase() === IGNORED_COLUMN)) {
       names.push(undefined)
       return
     }

@@ -73,6 +73,13 @@ describe('bk bills import', () => {
     expect(lines[1]).toMatch(/^G-2,ven_demo_office,"bad, amount",1e2,ldg_demo_expenses,"mixed\.csv:3: column line_amount: ""1e2"" is not a decimal amount/)
     expect(lines[2]).toMatch(/^G-2,ven_demo_office,"bad, amount",5,ldg_demo_expenses,"not sent: another row of this bill is invalid: mixed\.csv:3: column line_amount/)
     expect(lines[3]).toBe('G-3,ven_unknown,unknown vendor,7.5,ldg_demo_expenses,rejected by the service: vendor ven_unknown does not exist in business biz_demo_acme')
+    // Fixed, the rejects file imports as it is (its error column is ignored).
+    writeFileSync(join(dir, 'fixed.csv'), rejects.replace('1e2', '100').replaceAll('ven_unknown', 'ven_demo_travel'))
+    const again = await runBk(['bills', 'import', 'fixed.csv', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(again.code, again.stderr).toBe(0)
+    expect(parseJsonOutput<ImportSummary>(again)).toMatchObject({created: 2, failed: 0})
+    expect(byNumber('G-2')[0]?.total_amount).toBe(105)
+    expect(bills().map((b) => b.number).sort()).toEqual(['G-1', 'G-2', 'G-3', 'G-4'])
   })
 
   it('refuses a second run without --resume or --restart; --resume skips what the journal records', async () => {

@@ -197,4 +197,39 @@ describe('bk bills import --resume', () => {
     for (const [number, times] of counts) expect(times, `${number} created ${times} times`).toBe(1)
     expectEachBillAccountedFor(emulator, dir, n, summary)
   }, 90_000)
+
+  it('a second Ctrl-C abandons the batches in flight: unconfirmed, never re-sent by --resume', async () => {
+    emulator = await start({latencyMs: 1500})
+    const dir = tempDir('bk-bills-int2-')
+    const n = 600
+    writeBills(join(dir, 'bills.csv'), n)
+    const journal = join(dir, 'bills.csv.bk-journal')
+    const child = spawn(process.execPath, [BIN, 'bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'], {cwd: dir, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}), stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    for (let i = 0; i < 400; i++) {
+      const text = existsSync(journal) ? readFileSync(journal, 'utf8') : ''
+      if (text.split('\n').filter((l) => l.startsWith('{"t":"sending"')).length >= 3) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    child.kill('SIGINT')
+    await new Promise((r) => setTimeout(r, 150))
+    child.kill('SIGINT')
+    expect(await closed).toBe(130)
+    const first = JSON.parse(stdout) as ImportSummary
+    expect(first).toMatchObject({interrupted: true, created: 0, unconfirmed: 150})
+    const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
+    expect(unconfirmed.size).toBe(150)
+    for (const reason of unconfirmed.values()) expect(reason).toContain('aborted (second Ctrl-C)')
+    // The service may still act on an abandoned request (the emulator does, after its latency):
+    // that is why they are unconfirmed. Whatever it did, --resume must not send them again.
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json', '--concurrency', '4'], {env: envFor(emulator), cwd: dir, timeoutMs: 40_000})
+    const summary = parseJsonOutput<ImportSummary>(resumed)
+    expect(summary).toMatchObject({unconfirmed: 150, skipped: 0})
+    const counts = countByNumber(emulator)
+    for (const [number, times] of counts) expect(times, `${number} created ${times} times`).toBe(1)
+    for (const number of unconfirmed.keys()) expect(counts.get(number) ?? 0).toBeLessThanOrEqual(1)
+    expect(summary.created + summary.failed + summary.unconfirmed).toBe(n)
+  }, 90_000)
 })

@@ -222,11 +222,17 @@ export class BkClient {
   private sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.trace(`  waiting ${Math.round(ms)} ms before retrying`)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, ms)
-      signal?.addEventListener('abort', () => {
+      if (signal?.aborted) return reject(signal.reason)
+      const onAbort = () => {
         clearTimeout(timer)
-        reject(signal.reason)
-      }, {once: true})
+        reject(signal?.reason)
+      }
+      // The listener goes when the wait ends, so one signal can serve many requests.
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }, ms)
+      signal?.addEventListener('abort', onAbort, {once: true})
     })
   }
 

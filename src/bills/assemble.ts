@@ -4,6 +4,7 @@
  * column, the value and what was expected. A bill with any error is never sent.
  */
 import type {BillInput} from '../api/schemas/bill.js'
+import {parseIsoDatetime, toUtcText} from '../datetime.js'
 import {Decimal, type Money} from '../money.js'
 import {amountNumber, amountProblem} from './amount.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
@@ -38,8 +39,6 @@ export interface AssembleOptions {
 }
 
 const ID_TAIL = /^[A-Za-z0-9_-]+$/
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 let currencies: ReadonlySet<string> | undefined
 function isoCurrencies(): ReadonlySet<string> {
@@ -47,28 +46,18 @@ function isoCurrencies(): ReadonlySet<string> {
   return currencies
 }
 
-/** An ISO 8601 date or UTC datetime as the API takes it, or the reason it is not one. */
+/** An ISO 8601 date or UTC datetime as the API takes it (an offset converted to UTC), or the reason it is not one. */
 export function parseDatetime(text: string): {ok: true; value: string} | {ok: false; reason: string} {
-  const m = DATETIME.exec(text)
   const expected = 'expected an ISO 8601 date or datetime such as 2026-01-31 or 2026-01-31T09:30:00Z'
-  if (!m) return {ok: false, reason: `is not ${expected.slice(9)}`}
-  const [, y, mo, d, h, mi, s, , zone] = m
-  const month = Number(mo)
-  const day = Number(d)
-  const leap = Number(y) % 4 === 0 && (Number(y) % 100 !== 0 || Number(y) % 400 === 0)
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS[month - 1]!)) {
-    return {ok: false, reason: `is not a real date: ${expected}`}
+  const parsed = parseIsoDatetime(text)
+  if (!parsed.ok) {
+    const reason = {syntax: `is not ${expected.slice(9)}`, date: `is not a real date: ${expected}`, time: `is not a real time of day: ${expected}`}[parsed.problem]
+    return {ok: false, reason}
   }
-  if (h === undefined) return {ok: true, value: `${y}-${mo}-${d}T00:00:00Z`}
-  if (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59)) return {ok: false, reason: `is not a real time of day: ${expected}`}
-  if (zone === undefined) return {ok: false, reason: 'has no time zone: add Z for UTC (2026-01-31T09:30:00Z) or an offset (+01:00)'}
-  if (zone === 'Z' || zone === 'z') {
-    const value = text.replace(' ', 'T')
-    return {ok: true, value: zone === 'z' ? value.slice(0, -1) + 'Z' : value}
+  if (parsed.value.time !== undefined && parsed.value.offsetMinutes === undefined) {
+    return {ok: false, reason: 'has no time zone: add Z for UTC (2026-01-31T09:30:00Z) or an offset (+01:00)'}
   }
-  const date = new Date(text.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'))
-  if (Number.isNaN(date.getTime())) return {ok: false, reason: `is not ${expected.slice(9)}`}
-  return {ok: true, value: date.toISOString().replace('.000Z', 'Z')}
+  return {ok: true, value: toUtcText(parsed.value)}
 }
 
 function idProblem(text: string, prefix: string): string | undefined {

@@ -4,7 +4,7 @@
  * 23:59:59.999Z, so both bounds stay inclusive as the spec says.
  */
 import {InputError} from '../errors.js'
-import {ISO_8601_EXPECTED, parseIso8601} from './iso8601.js'
+import {ISO_8601_EXPECTED, parseIsoDatetime} from '../datetime.js'
 
 export interface DueRange {
   dueAtStart?: string | undefined
@@ -24,9 +24,10 @@ export function dueRange(from: string | undefined, to: string | undefined): DueR
 }
 
 function instant(flag: string, text: string, endOfDay: boolean): number {
-  const parsed = parseIso8601(text)
-  if (!parsed) throw new InputError(`${flag} "${text}" is not ${ISO_8601_EXPECTED}`, {details: {flag, value: text}})
-  return parsed.dateOnly && endOfDay ? parsed.ms + 86_400_000 - 1 : parsed.ms
+  const parsed = parseIsoDatetime(text)
+  if (!parsed.ok) throw new InputError(`${flag} "${text}" is not ${ISO_8601_EXPECTED}`, {details: {flag, value: text}})
+  const {epochMs, time} = parsed.value
+  return time === undefined && endOfDay ? epochMs + 86_400_000 - 1 : epochMs
 }
 
 /** A comma-separated flag value as a list (empty items dropped), or undefined. */

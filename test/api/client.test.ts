@@ -1,3 +1,4 @@
+import {EventEmitter} from 'node:events'
 import {createServer} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -137,11 +138,10 @@ describe('waiting between retries', () => {
   it('leaves no abort listener behind on a signal shared by many requests', async () => {
     server = await scriptedServer([reply(503, {error: 'busy', data: null}, {'retry-after': '0'}), reply(200, page)])
     const controller = new AbortController()
-    const {getEventListeners} = await import('node:events')
     const c = client(server.url)
     for (let i = 0; i < 3; i++) await c.request({method: 'GET', path: '/v0/business', signal: controller.signal})
     expect(server.requests.length).toBe(4) // one 503 and its retry, then two plain requests
     // undici keeps one listener of its own on the signal; the retry waits must add none.
-    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1)
+    expect(EventEmitter.getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1)
   })
 })

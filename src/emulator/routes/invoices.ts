@@ -1,4 +1,4 @@
-import {parseIso8601, ISO_8601_EXPECTED} from '../../read/iso8601.js'
+import {ISO_8601_EXPECTED, parseIsoDatetime} from '../../datetime.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, ok} from '../http.js'
@@ -12,9 +12,9 @@ export const INVOICE_DEFAULT_PAGE_SIZE = 100
 export function instantParam(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name)
   if (raw === null || raw === '' || raw === 'null') return undefined
-  const parsed = parseIso8601(raw)
-  if (!parsed) throw new HttpError(422, `${name} must be ${ISO_8601_EXPECTED}`, {field: name, value: raw})
-  return parsed.ms
+  const parsed = parseIsoDatetime(raw)
+  if (!parsed.ok) throw new HttpError(422, `${name} must be ${ISO_8601_EXPECTED}`, {field: name, value: raw})
+  return parsed.value.epochMs
 }
 
 /**

@@ -17,6 +17,7 @@ export interface CredentialStore {
 }
 
 export const KEYCHAIN_SERVICE = 'bk'
+const PROBE_KEY = 'bk-probe'
 
 export class KeychainUnavailableError extends ConfigError {
   constructor(reason: string) {
@@ -51,6 +52,15 @@ export class KeychainStore implements CredentialStore {
 
   async set(key: string, value: string): Promise<void> {
     await this.call(key, (entry, signal) => entry.setPassword(value, signal))
+  }
+
+  /**
+   * Throws KeychainUnavailableError when no keychain can be used. Only a write tells: with no
+   * Secret Service, a read answers "no such entry" instead of failing.
+   */
+  async probe(): Promise<void> {
+    await this.set(PROBE_KEY, 'ok')
+    await this.delete(PROBE_KEY)
   }
 
   async delete(key: string): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import {ConfigError} from '../errors.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
-import {openStore, secretKeys, type CredentialStore} from './credential-store.js'
+import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {ENVIRONMENTS, ProfileStore, type Environment} from './profiles.js'
 
 export type Origin = string
@@ -88,6 +88,8 @@ async function fromProfile(profiles: ProfileStore, name: string, origin: Origin,
     store,
     clientSecret: async () => {
       const secret = await store.get(secretKeys.clientSecret(name))
+      // A keychain that cannot be reached reads as empty: say which it is.
+      if (!secret && store instanceof KeychainStore) await store.probe()
       if (!secret) {
         throw new ConfigError(`The client secret of profile "${name}" is missing from the ${where}`, {
           code: 'missing_secret',

@@ -35,6 +35,11 @@ describe('secrets in the real Secret Service', () => {
     // The token cache lives in the keychain too.
     expect(await new AsyncEntry('bk', `${name}/tokens`).getPassword()).toContain('accessToken')
 
+    // The same profile where no keychain is reachable: it says so, rather than "secret missing".
+    const unreachable = await runBk(['businesses', 'list'], {configDir, env: {DBUS_SESSION_BUS_ADDRESS: undefined}})
+    expect(unreachable.code).toBe(3)
+    expect(unreachable.stderr).toContain('No OS keychain is reachable')
+
     const remove = await runBk(['profiles', 'remove', name, '--yes'], {configDir})
     expect(remove.code).toBe(0)
     expect(await new AsyncEntry('bk', `${name}/client_secret`).getPassword()).toBeFalsy()

@@ -17,6 +17,11 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
         code: 'no_tty', hint: 'Use `printf %s "$SECRET" | bk profiles add NAME --env sandbox --base-url URL --client-id ID --client-secret-stdin`.',
       })
     }
+    if (!this.flags['insecure-storage']) {
+      // Find out now, not after every question, that the secret would have nowhere to go.
+      const {KeychainStore} = await import('../../auth/credential-store.js')
+      await new KeychainStore().probe()
+    }
     const {input, password, select} = await import('@inquirer/prompts')
     const {ENVIRONMENTS} = await import('../../auth/profiles.js')
     const {defaultBaseUrl, validateBaseUrl} = await import('../../auth/base-url.js')

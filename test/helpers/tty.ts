@@ -1,0 +1,45 @@
+/**
+ * Runs the real `bk` on a real pseudo-terminal, through util-linux `script` (always present on
+ * Debian), and answers prompts when their text appears: for what only happens on a terminal
+ * (confirmation, masked secrets, progress, tables).
+ */
+import {spawn} from 'node:child_process'
+
+import {BIN, cleanEnv, tempDir, type BkResult} from './bk.js'
+
+export interface Answer {
+  /** Written once the screen so far matches. */
+  when: RegExp
+  send: string
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+export function runBkTty(args: string[], options: {env?: Record<string, string | undefined>; configDir?: string; answers?: Answer[]; timeoutMs?: number} = {}): Promise<BkResult> {
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ')
+  const env = cleanEnv({BK_CONFIG_DIR: options.configDir ?? tempDir(), TERM: 'xterm', COLUMNS: '160', LINES: '50', ...options.env})
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const pending = [...(options.answers ?? [])]
+    let screen = ''
+    const onData = (d: Buffer) => {
+      screen += d.toString()
+      while (pending[0] && pending[0].when.test(screen)) child.stdin.write((pending.shift() as Answer).send)
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      // Everything the terminal showed: the pty merges stdout and stderr.
+      resolve({code, signal, stdout: screen, stderr: ''})
+    })
+  })
+}
+
+/** The screen without colour and cursor escapes. */
+export function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '')
+}

@@ -52,7 +52,7 @@ describe('bk documents unlink', () => {
     expect(result.stdout).toBe(`Unlinked ${doc} from ${DEMO_RECORD_IDS.externalAccount}, ${DEMO_RECORD_IDS.journalEntry}.\n`)
     expect([...associations]).toEqual([DEMO_RECORD_IDS.transaction])
     const json = await runBk(['documents', 'unlink', doc, '--from', DEMO_RECORD_IDS.transaction, '--from', 'je_never_linked', '--yes', '--json'], {env: envFor(emulator)})
-    expect(parseJsonOutput(json)).toMatchObject({document_id: doc, entity_ids: [DEMO_RECORD_IDS.transaction, 'je_never_linked'], response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}}})
+    expect(parseJsonOutput(json)).toMatchObject({documentId: doc, entityIds: [DEMO_RECORD_IDS.transaction, 'je_never_linked'], response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}}})
     expect(associations.size).toBe(0)
   })
 
@@ -84,7 +84,7 @@ describe('bk tasks delete', () => {
     expect(emulator.state.tasks.get(biz, id)).toBeDefined()
     const result = await runBk(['tasks', 'delete', id, '--yes', '--json'], {env: envFor(emulator)})
     expect(result.code, result.stderr).toBe(0)
-    expect(parseJsonOutput(result)).toEqual({task_id: id, deleted: true, response: {data: {id, deleted: true}}})
+    expect(parseJsonOutput(result)).toEqual({taskId: id, deleted: true, response: {data: {id, deleted: true}}})
     expect(emulator.state.tasks.get(biz, id)).toBeUndefined()
   })
 

@@ -111,9 +111,9 @@ describe('bk webhooks replay', () => {
   it('pages through with --limit and a small page size', async () => {
     const result = await runBk(['webhooks', 'replay', '--limit', '3', '--page-size', '2', '--json'], {env: envFor(emulator, null)})
     expect(result.code).toBe(0)
-    const out = parseJsonOutput<{count: number; last_id: string; items: Array<{id: string}>}>(result)
+    const out = parseJsonOutput<{count: number; lastId: string; items: Array<{id: string}>}>(result)
     expect(out.items.map((i) => i.id)).toEqual(emulator.state.notifications.slice(0, 3).map((n) => n.id))
-    expect(out.last_id).toBe(emulator.state.notifications[2]?.id)
+    expect(out.lastId).toBe(emulator.state.notifications[2]?.id)
   })
 
   it('reports failed re-posts with exit 6, and refuses an unknown status with exit 2', async () => {

@@ -4,9 +4,9 @@ import {BaseCommand} from '../../base-command.js'
 import {businessFlag, yesFlag} from '../../flags.js'
 
 export interface DocumentsUnlinkResult {
-  document_id: string
+  documentId: string
   /** The ids sent, in one request. */
-  entity_ids: string[]
+  entityIds: string[]
   /** What the service answered (the spec does not show a success body). */
   response: unknown
 }
@@ -49,6 +49,6 @@ export default class DocumentsUnlink extends BaseCommand<typeof DocumentsUnlink>
       process.stdout.write(`Unlinked ${args.id} from ${unlinked.length ? unlinked.join(', ') : 'nothing'}.\n`)
       if (notLinked.length) this.note(`Not linked before: ${notLinked.join(', ')}.`)
     }
-    return {document_id: args.id, entity_ids: ids, response}
+    return {documentId: args.id, entityIds: ids, response}
   }
 }

@@ -7,7 +7,7 @@ import type {FileSummary} from '../../journal-entries/files.js'
 import type {Outcome} from '../../journal-entries/post.js'
 
 export interface JournalEntriesCreateResult {
-  dry_run: boolean
+  dryRun: boolean
   files: FileSummary[]
   created: Outcome[]
   /** Created by an earlier run (--resume): not sent again. */
@@ -49,7 +49,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const empty = {created: [], skipped: [], failed: [], unconfirmed: []}
     if (flags['dry-run']) {
       if (!this.jsonEnabled()) for (const f of v.files) this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'} valid; nothing sent (--dry-run)`)
-      return {dry_run: true, files: v.files, ...empty}
+      return {dryRun: true, files: v.files, ...empty}
     }
 
     if (flags.journal !== undefined && paths.length > 1) throw new InputError('--journal takes one input file; each of several files keeps its own journal beside it')
@@ -81,7 +81,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
         else process.stderr.write(`failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`)
       },
     })
-    const out: JournalEntriesCreateResult = {dry_run: false, files: v.files, created: result.created, skipped: result.skipped, failed: result.failed, unconfirmed: result.unconfirmed}
+    const out: JournalEntriesCreateResult = {dryRun: false, files: v.files, created: result.created, skipped: result.skipped, failed: result.failed, unconfirmed: result.unconfirmed}
     const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
     if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
       const stopped = result.stoppedBy

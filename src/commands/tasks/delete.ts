@@ -4,7 +4,7 @@ import {BaseCommand} from '../../base-command.js'
 import {businessFlag, yesFlag} from '../../flags.js'
 
 export interface TasksDeleteResult {
-  task_id: string
+  taskId: string
   deleted: true
   /** What the service answered (the spec does not show a success body). */
   response: unknown
@@ -40,6 +40,6 @@ export default class TasksDelete extends BaseCommand<typeof TasksDelete> {
       throw explainApiError(error, `delete task ${args.id}`)
     })
     if (!this.jsonEnabled()) process.stdout.write(`Deleted task ${args.id}.\n`)
-    return {task_id: args.id, deleted: true, response}
+    return {taskId: args.id, deleted: true, response}
   }
 }

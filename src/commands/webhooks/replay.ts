@@ -6,7 +6,7 @@ import {BkError, ExitCode, InputError, InterruptedError} from '../../errors.js'
 export interface WebhooksReplayResult {
   count: number
   failed: number
-  last_id: string | null
+  lastId: string | null
   items: Array<{id: string; datetime: string; type: string; notification: unknown; forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null}>
 }
 
@@ -65,7 +65,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
     }
-    const result: WebhooksReplayResult = {count: summary.count, failed: summary.failed, last_id: summary.lastId, items}
+    const result: WebhooksReplayResult = {count: summary.count, failed: summary.failed, lastId: summary.lastId, items}
     const again = (id: string) => `${this.config.bin} webhooks replay --since ${id}${flags.status ? ` --status ${flags.status}` : ''}${flags['forward-to'] ? ` --forward-to ${flags['forward-to']}` : ''}`
     if (summary.interrupted) {
       throw new InterruptedError(`Interrupted after ${summary.count} notification(s); last replayed: ${summary.lastId ?? 'none'}`, {

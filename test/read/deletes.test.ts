@@ -3,118 +3,92 @@
  * emulator: success, 404, 403 (scope and other business), 422, and bad local input that never
  * reaches the network (proved with a recorder that counts requests).
  */
-import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 
 import {DEMO_RECORD_IDS} from '../../src/emulator/seed-records.js'
 import {parseJsonOutput, runBk} from '../helpers/bk.js'
-import {envFor, start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
-import {recorderEnv, startRecorder, type Recorder} from './recorder.js'
+import {envFor} from '../helpers/emulator.js'
+import {useCommandFixture} from './command-fixture.js'
 
 // Several bk runs per test on two shared cores: allow for a loaded machine.
 vi.setConfig({testTimeout: 90_000})
 
-let emulator: RunningEmulator
-let recorder: Recorder
-let biz: string
-let otherBusinessEnv: Record<string, string | undefined>
-let missingBusinessEnv: Record<string, string | undefined>
-beforeAll(async () => {
-  emulator = await start()
-  recorder = await startRecorder()
-  biz = emulator.businessIds[0] as string
-  // A token limited to the second business, used against the first.
-  otherBusinessEnv = {BK_BASE_URL: emulator.baseUrl, BK_ACCESS_TOKEN: await tokenFor(emulator, {business_id: emulator.businessIds[1] as string}), BK_BUSINESS_ID: biz}
-  missingBusinessEnv = {BK_BASE_URL: emulator.baseUrl, BK_ACCESS_TOKEN: await tokenFor(emulator), BK_BUSINESS_ID: 'biz_missing'}
-})
-afterAll(async () => {
-  await emulator.close()
-  await recorder.close()
-})
-
-const scoped = (scope: string) => ({...envFor(emulator), BK_SCOPES: scope})
-
-async function expectLocalRefusal(args: string[], mention: string): Promise<void> {
-  const before = recorder.requests.length
-  const result = await runBk(args, {env: recorderEnv(recorder)})
-  expect(result.code, result.stderr).toBe(2)
-  expect(result.stderr + result.stdout).toContain(mention)
-  expect(recorder.requests.slice(before)).toEqual([])
-}
+const fx = useCommandFixture()
 
 describe('bk documents unlink', () => {
   const doc = DEMO_RECORD_IDS.document
 
   it('unlinks every id given in one request, with --yes', async () => {
-    const associations = emulator.state.documents.get(biz, doc)!.associations
+    const associations = fx.emulator.state.documents.get(fx.biz, doc)!.associations
     expect([...associations].sort()).toEqual([DEMO_RECORD_IDS.externalAccount, DEMO_RECORD_IDS.journalEntry, DEMO_RECORD_IDS.transaction].sort())
-    const result = await runBk(['documents', 'unlink', doc, '--from', `${DEMO_RECORD_IDS.externalAccount},${DEMO_RECORD_IDS.journalEntry}`, '--yes'], {env: envFor(emulator)})
+    const result = await runBk(['documents', 'unlink', doc, '--from', `${DEMO_RECORD_IDS.externalAccount},${DEMO_RECORD_IDS.journalEntry}`, '--yes'], {env: envFor(fx.emulator)})
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toBe(`Unlinked ${doc} from ${DEMO_RECORD_IDS.externalAccount}, ${DEMO_RECORD_IDS.journalEntry}.\n`)
     expect([...associations]).toEqual([DEMO_RECORD_IDS.transaction])
-    const json = await runBk(['documents', 'unlink', doc, '--from', DEMO_RECORD_IDS.transaction, '--from', 'je_never_linked', '--yes', '--json'], {env: envFor(emulator)})
+    const json = await runBk(['documents', 'unlink', doc, '--from', DEMO_RECORD_IDS.transaction, '--from', 'je_never_linked', '--yes', '--json'], {env: envFor(fx.emulator)})
     expect(parseJsonOutput(json)).toMatchObject({documentId: doc, entityIds: [DEMO_RECORD_IDS.transaction, 'je_never_linked'], response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}}})
     expect(associations.size).toBe(0)
   })
 
   it('exits 4, 3, 3 and 5 for an unknown document, a missing scope, another business and a malformed id', async () => {
-    const missing = await runBk(['documents', 'unlink', 'doc_missing', '--from', 'txn_1', '--yes'], {env: envFor(emulator)})
+    const missing = await runBk(['documents', 'unlink', 'doc_missing', '--from', 'txn_1', '--yes'], {env: envFor(fx.emulator)})
     expect(missing.code).toBe(4)
     expect(missing.stderr).toContain('doc_missing')
-    const linked = emulator.state.documents.all(biz).find((d) => d.associations.size > 0)!
+    const linked = fx.emulator.state.documents.all(fx.biz).find((d) => d.associations.size > 0)!
     const before = [...linked.associations]
     const from = before.join(',')
-    const scope = await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: scoped('request:delete')})
+    const scope = await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: fx.scoped('request:delete')})
     expect(scope.code).toBe(3)
     expect(scope.stderr).toContain('document:delete')
-    expect((await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: otherBusinessEnv})).code).toBe(3)
-    expect((await runBk(['documents', 'unlink', 'doc_bad id', '--from', from, '--yes'], {env: envFor(emulator)})).code).toBe(5)
+    expect((await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: fx.otherBusinessEnv})).code).toBe(3)
+    expect((await runBk(['documents', 'unlink', 'doc_bad id', '--from', from, '--yes'], {env: envFor(fx.emulator)})).code).toBe(5)
     expect([...linked.associations]).toEqual(before)
   })
 
   it('refuses other kinds of ids, naming them, and asks for --yes without a TTY, before sending anything', async () => {
-    await expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1,bil_2,je_3,inv_4', '--yes'], '"bil_2", "inv_4"')
-    await expectLocalRefusal(['documents', 'unlink', 'txn_1', '--from', 'txn_2', '--yes'], '"txn_1"')
-    await expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1'], '--yes')
+    await fx.expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1,bil_2,je_3,inv_4', '--yes'], '"bil_2", "inv_4"')
+    await fx.expectLocalRefusal(['documents', 'unlink', 'txn_1', '--from', 'txn_2', '--yes'], '"txn_1"')
+    await fx.expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1'], '--yes')
   })
 })
 
 describe('bk tasks delete', () => {
   it('deletes an open task with --yes', async () => {
     const id = DEMO_RECORD_IDS.openTask
-    expect(emulator.state.tasks.get(biz, id)).toBeDefined()
-    const result = await runBk(['tasks', 'delete', id, '--yes', '--json'], {env: envFor(emulator)})
+    expect(fx.emulator.state.tasks.get(fx.biz, id)).toBeDefined()
+    const result = await runBk(['tasks', 'delete', id, '--yes', '--json'], {env: envFor(fx.emulator)})
     expect(result.code, result.stderr).toBe(0)
     expect(parseJsonOutput(result)).toEqual({taskId: id, deleted: true, response: {data: {id, deleted: true}}})
-    expect(emulator.state.tasks.get(biz, id)).toBeUndefined()
+    expect(fx.emulator.state.tasks.get(fx.biz, id)).toBeUndefined()
   })
 
   it('reports both error bodies of the spec clearly', async () => {
     // {message, data}: a completed task cannot be deleted.
-    const done = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes'], {env: envFor(emulator)})
+    const done = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes'], {env: envFor(fx.emulator)})
     expect(done.code).toBe(5)
     expect(done.stderr).toContain(`Could not delete task ${DEMO_RECORD_IDS.completedTask}: Task ${DEMO_RECORD_IDS.completedTask} is already completed and cannot be deleted (409 from DELETE`)
-    const doneJson = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes', '--json'], {env: envFor(emulator)})
+    const doneJson = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes', '--json'], {env: envFor(fx.emulator)})
     expect(JSON.parse(doneJson.stdout)).toMatchObject({details: {status: 409, body: {message: expect.stringContaining('completed'), data: DEMO_RECORD_IDS.completedTask}}})
-    expect(emulator.state.tasks.get(biz, DEMO_RECORD_IDS.completedTask)).toBeDefined()
+    expect(fx.emulator.state.tasks.get(fx.biz, DEMO_RECORD_IDS.completedTask)).toBeDefined()
     // {error, data}: an unknown task.
-    const missing = await runBk(['tasks', 'delete', 'tsk_missing', '--yes'], {env: envFor(emulator)})
+    const missing = await runBk(['tasks', 'delete', 'tsk_missing', '--yes'], {env: envFor(fx.emulator)})
     expect(missing.code).toBe(4)
     expect(missing.stderr).toContain('Could not delete task tsk_missing: Task tsk_missing not found')
   })
 
   it('exits 3, 3 and 5 for a missing scope, another business and a malformed id', async () => {
-    const open = emulator.state.tasks.all(biz).find((t) => t.status === 'open')!
-    const scope = await runBk(['tasks', 'delete', open.id, '--yes'], {env: scoped('document:delete')})
+    const open = fx.emulator.state.tasks.all(fx.biz).find((t) => t.status === 'open')!
+    const scope = await runBk(['tasks', 'delete', open.id, '--yes'], {env: fx.scoped('document:delete')})
     expect(scope.code).toBe(3)
     expect(scope.stderr).toContain('request:delete')
-    expect((await runBk(['tasks', 'delete', open.id, '--yes'], {env: otherBusinessEnv})).code).toBe(3)
-    expect((await runBk(['tasks', 'delete', open.id, '--yes'], {env: missingBusinessEnv})).code).toBe(4)
-    expect((await runBk(['tasks', 'delete', 'tsk_bad id', '--yes'], {env: envFor(emulator)})).code).toBe(5)
-    expect(emulator.state.tasks.get(biz, open.id)).toBeDefined()
+    expect((await runBk(['tasks', 'delete', open.id, '--yes'], {env: fx.otherBusinessEnv})).code).toBe(3)
+    expect((await runBk(['tasks', 'delete', open.id, '--yes'], {env: fx.missingBusinessEnv})).code).toBe(4)
+    expect((await runBk(['tasks', 'delete', 'tsk_bad id', '--yes'], {env: envFor(fx.emulator)})).code).toBe(5)
+    expect(fx.emulator.state.tasks.get(fx.biz, open.id)).toBeDefined()
   })
 
   it('refuses another kind of id and asks for --yes without a TTY, before sending anything', async () => {
-    await expectLocalRefusal(['tasks', 'delete', 'txn_1', '--yes'], '"txn_1"')
-    await expectLocalRefusal(['tasks', 'delete', 'tsk_1'], '--yes')
+    await fx.expectLocalRefusal(['tasks', 'delete', 'txn_1', '--yes'], '"txn_1"')
+    await fx.expectLocalRefusal(['tasks', 'delete', 'tsk_1'], '--yes')
   })
 })

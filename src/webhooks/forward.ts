@@ -1,6 +1,7 @@
 /**
- * Posting a webhook body somewhere else: the listener's --forward-to and replay's --forward-to.
- * The body goes byte for byte; the headers given go as they are, minus the hop-by-hop ones.
+ * Posting a webhook body somewhere: the listener's and replay's --forward-to, and the emulator's
+ * deliveries. The body goes byte for byte; the headers given go as they are, minus the hop-by-hop
+ * ones.
  */
 import {request as httpRequest, type IncomingHttpHeaders} from 'node:http'
 import {request as httpsRequest} from 'node:https'

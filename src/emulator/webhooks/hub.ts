@@ -9,9 +9,7 @@
  * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
-import {request as httpRequest} from 'node:http'
-import {request as httpsRequest} from 'node:https'
-
+import {postBody, type ForwardResult} from '../../webhooks/forward.js'
 import {pythonJsonDumps} from '../../webhooks/python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState, EventSink} from '../state.js'
@@ -134,32 +132,14 @@ export class WebhookHub implements EventSink {
     }
   }
 
-  private post(url: string, record: WebhookNotificationRecord, signature: string, timeoutMs: number): Promise<{status: number | null; error?: string}> {
+  private async post(url: string, record: WebhookNotificationRecord, signature: string, timeoutMs: number): Promise<ForwardResult> {
     const controller = new AbortController()
     this.inFlight.add(controller)
-    return new Promise<{status: number | null; error?: string}>((resolve) => {
-      const target = new URL(url)
-      const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-      const body = Buffer.from(record.body, 'utf8')
-      const req = send(target, {
-        method: 'POST',
-        agent: false,
-        signal: controller.signal,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          'user-agent': 'bk-emulator-webhooks',
-          'svc-id': record.id,
-          'svc-signature': signature,
-        },
-      }, (res) => {
-        res.resume()
-        res.on('end', () => resolve({status: res.statusCode ?? null}))
-        res.on('error', () => resolve({status: res.statusCode ?? null}))
-      })
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
-      req.on('error', (error) => resolve({status: null, error: (error as NodeJS.ErrnoException).code ?? error.message}))
-      req.end(body)
-    }).finally(() => this.inFlight.delete(controller))
+    try {
+      const headers = {'content-type': 'application/json', 'user-agent': 'bk-emulator-webhooks', 'svc-id': record.id, 'svc-signature': signature}
+      return await postBody(url, headers, Buffer.from(record.body, 'utf8'), {timeoutMs, signal: controller.signal})
+    } finally {
+      this.inFlight.delete(controller)
+    }
   }
 }

@@ -41,7 +41,7 @@ const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 /** Escapes a string as Python's json encoder does with ensure_ascii=True. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
 
-export function pythonString(s: string): string {
+function pythonString(s: string): string {
   if (PLAIN.test(s)) return '"' + s + '"'
   return '"' + s.replace(ESCAPED, escapeUnit) + '"'
 }
@@ -79,7 +79,7 @@ export function pythonFloatRepr(n: number): string {
 }
 
 /** What json.dumps(json.loads(literal)) prints for one number literal. */
-export function pythonNumberFromLiteral(literal: string): string {
+function pythonNumberFromLiteral(literal: string): string {
   if (/^-?\d+$/.test(literal)) return BigInt(literal).toString()
   if (literal === 'NaN' || literal === 'Infinity' || literal === '-Infinity') return literal
   return pythonFloatRepr(Number(literal))
@@ -210,12 +210,6 @@ class Parser {
       }
     }
     if (c !== 'N' && c !== 'I' && c !== '-') return this.number(c)
-    for (const text of ['true', 'false', 'null'] as const) {
-      if (this.s.startsWith(text, this.i)) {
-        this.i += text.length
-        return {kind: 'literal', text}
-      }
-    }
     for (const text of ['NaN', 'Infinity', '-Infinity']) {
       if (this.s.startsWith(text, this.i)) {
         this.i += text.length

@@ -2,7 +2,7 @@
  * The hot path of amount checking for bill rows: the same rules as src/money.ts `parseMoney` with
  * `asJsonNumber` (plain decimal text, at most 15 significant digits), decided on the text alone
  * so that a million rows do not build a million Decimals. A valid text converts to the JSON number
- * `toJsonNumber` would give (test/bills/amount.test.ts checks both agree); sums and comparisons
+ * `toJsonNumber` would give (a property test in test/bills/emulator-bills.test.ts checks both agree); sums and comparisons
  * still go through decimal.js.
  */
 import {MAX_EXACT_DIGITS} from '../money.js'
@@ -10,7 +10,7 @@ import {MAX_EXACT_DIGITS} from '../money.js'
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
 
 /** Significant digits as decimal.js `precision(true)` counts them (integer trailing zeros count). */
-export function significantDigits(text: string): number {
+function significantDigits(text: string): number {
   let start = 0
   let end = text.length
   if (text[0] === '+' || text[0] === '-') start = 1

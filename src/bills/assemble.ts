@@ -42,7 +42,7 @@ const ID_TAIL = /^[A-Za-z0-9_-]+$/
 
 let currencies: ReadonlySet<string> | undefined
 function isoCurrencies(): ReadonlySet<string> {
-  currencies ??= new Set((Intl as unknown as {supportedValuesOf(k: string): string[]}).supportedValuesOf('currency'))
+  currencies ??= new Set(Intl.supportedValuesOf('currency'))
   return currencies
 }
 

@@ -22,10 +22,6 @@ export class NumberIndex {
     this.mask = capacity - 1
   }
 
-  get count(): number {
-    return this.size
-  }
-
   /** The line a number was first added with, or 0 when it is new (then it is added with `line`). */
   addOrGet(number: string, line: number): number {
     const [a, b] = hash(number)

@@ -24,7 +24,6 @@ export function csvLine(cells: readonly string[]): string {
 
 class LazyFile {
   private stream: WriteStream | undefined
-  rows = 0
 
   constructor(readonly path: string, private readonly first: () => string) {}
 
@@ -50,7 +49,6 @@ class LazyFile {
 /** Rejected or unconfirmed bills: the original header plus `error`, each row of the bill as read. */
 export class RowFile {
   private readonly file: LazyFile
-  bills = 0
 
   constructor(path: string, private readonly header: string[]) {
     this.file = new LazyFile(path, () => csvLine([...this.header, 'error']))
@@ -61,7 +59,6 @@ export class RowFile {
   }
 
   async add(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
-    this.bills++
     let text = ''
     for (const row of bill.rows) {
       const cells = row.cells.length < this.header.length

@@ -3,7 +3,7 @@
  * debit and one credit line, every amount a positive decimal, and total debits equal to total
  * credits exactly (decimal.js, never a binary float). Pure: no YAML, no I/O.
  */
-import {Decimal, sum, type Money} from '../money.js'
+import {Decimal, parseMoney, sum, type Money, type ParseMoneyResult} from '../money.js'
 
 export type Side = 'debit' | 'credit'
 
@@ -31,22 +31,17 @@ export interface BalanceResult {
 /** Digits with an optional fraction; no sign, exponent, separator or leading dot. */
 const AMOUNT_TEXT = /^\d+(?:\.\d+)?$/
 
-export type AmountResult = {ok: true; value: Money} | {ok: false; reason: string}
-
 /** Parses an amount as written in the file: a positive decimal such as 120.50. */
-export function parseAmount(text: string): AmountResult {
+export function parseAmount(text: string): ParseMoneyResult {
   const t = text.trim()
   if (t === '' || t === '~' || t === 'null') return {ok: false, reason: 'is empty; expected a positive decimal amount such as 120.50'}
   if (/^-\d/.test(t)) return {ok: false, reason: `"${t}" is negative; amounts are positive: put the line on the other side (debit or credit) instead`}
-  if (!AMOUNT_TEXT.test(t)) {
-    const why = /,/.test(t) ? 'use a dot for decimals and no thousands separators'
-      : /e/i.test(t) ? 'exponents are not accepted'
-        : 'expected digits with an optional dot, such as 120.50'
-    return {ok: false, reason: `"${t}" is not a decimal amount (${why})`}
-  }
-  const value = new Decimal(t)
-  if (value.isZero()) return {ok: false, reason: `"${t}" is zero; amounts must be greater than 0`}
-  return {ok: true, value}
+  const parsed = parseMoney(t)
+  if (!parsed.ok) return {ok: false, reason: `"${t}" is ${parsed.reason}`}
+  // parseMoney also takes a sign and a leading or trailing dot; an amount in a file is plainer.
+  if (!AMOUNT_TEXT.test(t)) return {ok: false, reason: `"${t}" is not a decimal amount (expected digits with an optional dot, such as 120.50)`}
+  if (parsed.value.isZero()) return {ok: false, reason: `"${t}" is zero; amounts must be greater than 0`}
+  return parsed
 }
 
 function scaleOf(text: string): number {

@@ -3,15 +3,14 @@
  * error bodies of the spec, `{error, data}` and task deletion's `{message, data}`, and adds the
  * body's data when it says more than the message.
  */
-import {ApiError} from '../api/errors.js'
+import {ApiError, serviceMessage} from '../api/errors.js'
 import {BkError} from '../errors.js'
 
 export function explainApiError(error: unknown, doing: string): unknown {
   if (!(error instanceof ApiError)) return error
   const body = (error.body && typeof error.body === 'object' ? error.body : {}) as Record<string, unknown>
-  const said = typeof body.error === 'string' && body.error ? body.error
-    : typeof body.message === 'string' && body.message ? body.message
-      : undefined
+  // `body` is an object here, so a text body is not quoted: the status stands in for it.
+  const said = serviceMessage(body)
   const data = body.data
   const dataText = data === null || data === undefined || data === '' ? ''
     : typeof data === 'string' ? data : JSON.stringify(data)

@@ -1,10 +1,8 @@
+import {TRANSACTION_INCLUDES} from '../../api/resources/transactions.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, listParam, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
-
-/** The one related object the spec lets a transaction include. */
-export const TRANSACTION_INCLUDES = ['invoice_payments.invoice'] as const
 
 /**
  * GET …/transactions/{transaction_id}: one transaction; with include=invoice_payments.invoice

@@ -13,7 +13,6 @@ import type {EmulatorState} from './state.js'
 
 /** Invoice statuses the emulator uses (the spec shows only `open`; see docs "Assumptions"). */
 export const INVOICE_STATUSES = ['draft', 'open', 'partially_paid', 'paid', 'void'] as const
-export const TASK_STATUSES = ['open', 'completed'] as const
 
 /** Readable ids of the records the docs and examples name, in the first demo business. */
 export const DEMO_RECORD_IDS = {
@@ -32,7 +31,7 @@ export const DEMO_RECORD_IDS = {
 } as const
 
 /** Numbers and descriptions a spreadsheet would run as formulas: the CSV guard must defuse them. */
-export const FORMULA_TEXTS = ['=HYPERLINK("http://x","y")', '@SUM(A1:A2)', '+1 555 0100', '-1 credit adjustment', '=1+2'] as const
+const FORMULA_TEXTS = ['=HYPERLINK("http://x","y")', '@SUM(A1:A2)', '+1 555 0100', '-1 credit adjustment', '=1+2'] as const
 
 const DEMO_INVOICES_FIRST = 300
 const DEMO_INVOICES_OTHER = 24

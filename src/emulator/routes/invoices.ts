@@ -6,10 +6,10 @@ import {INVOICE_STATUSES} from '../seed-records.js'
 import type {EmulatorContext} from './context.js'
 
 /** The invoice list's own default page size (the spec's general default is 50). */
-export const INVOICE_DEFAULT_PAGE_SIZE = 100
+const INVOICE_DEFAULT_PAGE_SIZE = 100
 
 /** An ISO 8601 query parameter as epoch milliseconds; absent, empty or `null` is no bound. */
-export function instantParam(query: URLSearchParams, name: string): number | undefined {
+function instantParam(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name)
   if (raw === null || raw === '' || raw === 'null') return undefined
   const parsed = parseIsoDatetime(raw)

@@ -6,7 +6,7 @@ import {HttpError, ok, parseJsonBody} from '../http.js'
 import type {EmulatorContext} from './context.js'
 
 /** What a business without an override starts from (spec rule 2). */
-export const RECEIPT_DEFAULTS: Readonly<ReceiptRequestConfig> = {is_enabled: true, threshold_amount: 0}
+const RECEIPT_DEFAULTS: Readonly<ReceiptRequestConfig> = {is_enabled: true, threshold_amount: 0}
 const FIELDS = new Set(['is_enabled', 'threshold_amount'])
 
 /**

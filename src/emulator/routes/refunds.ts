@@ -5,7 +5,7 @@ import {intParam, listParam, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
 
 /** The spec bounds the refund page size to 1..100 but gives no default: the general 50. */
-export const REFUND_DEFAULT_PAGE_SIZE = 50
+const REFUND_DEFAULT_PAGE_SIZE = 50
 
 /** GET …/refunds: status among pending, completed, voided (comma-separated), page_size 1..100. */
 export function register({router, state}: EmulatorContext): void {

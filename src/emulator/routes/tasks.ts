@@ -4,7 +4,7 @@ import {HttpError, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
 
 /** The spec's second error body of task deletion: `{message: string, data: string}`. */
-export class MessageError extends HttpError {
+class MessageError extends HttpError {
   override body(): unknown {
     return {message: this.message, data: this.data}
   }

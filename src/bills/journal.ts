@@ -12,12 +12,12 @@
  *   {"t":"result","batch":7,"created":[["B-1","bil_…"]],"failed":[["B-2","reason"]],"unconfirmed":[["B-3","reason"]]}
  *   {"t":"notsent","batch":7,"reason":…}     (the service certainly did not act: may be sent again)
  */
-import {closeSync, existsSync, fdatasyncSync, openSync, writeSync} from 'node:fs'
-import {readFile, rm} from 'node:fs/promises'
+import {existsSync} from 'node:fs'
 
 import {InputError} from '../errors.js'
+import {JournalFile, readJournalLines, removeJournal as removeJournalFile} from '../journal-file.js'
 
-export const JOURNAL_SUFFIX = '.bk-journal'
+export {JOURNAL_SUFFIX} from '../journal-file.js'
 
 export interface JournalHeader {
   t: 'header'
@@ -52,24 +52,16 @@ export interface JournalState {
 export const IN_FLIGHT_REASON = 'outcome unknown: bk stopped (killed or crashed) while this bill\'s batch was in flight; it may or may not have been created'
 
 export async function readJournal(file: string): Promise<JournalState> {
-  const text = await readFile(file, 'utf8')
-  const lines = text.split('\n')
+  const {records, damagedLine} = readJournalLines(file)
+  if (damagedLine !== undefined) {
+    throw new InputError(`The import journal ${file} is damaged at line ${damagedLine}`, {hint: 'Restore it, or run with --restart to discard it (bills it lists as created would be sent again).'})
+  }
   let header: JournalHeader | undefined
   const outcomes = new Map<string, BillOutcome>()
   const pending = new Map<number, string[]>()
   let batches = 0
   let runs = 0
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (line.trim() === '') continue
-    let record: JournalRecord
-    try {
-      record = JSON.parse(line) as JournalRecord
-    } catch {
-      // Only the last line can be torn (a write cut short); it was never confirmed.
-      if (i >= lines.length - 2) continue
-      throw new InputError(`The import journal ${file} is damaged at line ${i + 1}`, {hint: 'Restore it, or run with --restart to discard it (bills it lists as created would be sent again).'})
-    }
+  for (const record of records as JournalRecord[]) {
     switch (record.t) {
       case 'header':
         header = record
@@ -106,7 +98,7 @@ export function journalExists(file: string): boolean {
 }
 
 export async function removeJournal(file: string): Promise<void> {
-  await rm(file, {force: true})
+  removeJournalFile(file)
 }
 
 /**
@@ -116,20 +108,24 @@ export async function removeJournal(file: string): Promise<void> {
  * libuv thread pool costs several milliseconds on a busy machine, on the path of every request.
  */
 export class JournalWriter {
-  private queue: Array<{text: string; resolve: () => void; reject: (e: unknown) => void}> = []
+  private queue: Array<{record: JournalRecord; resolve: () => void; reject: (e: unknown) => void}> = []
   private scheduled = false
   private failed: unknown
 
-  private constructor(private readonly fd: number, readonly file: string) {}
+  private constructor(private readonly journal: JournalFile) {}
+
+  get file(): string {
+    return this.journal.file
+  }
 
   static async open(file: string): Promise<JournalWriter> {
-    return new JournalWriter(openSync(file, 'a'), file)
+    return new JournalWriter(JournalFile.open(file))
   }
 
   append(record: JournalRecord): Promise<void> {
     if (this.failed) return Promise.reject(this.failed)
     return new Promise((resolve, reject) => {
-      this.queue.push({text: JSON.stringify(record) + '\n', resolve, reject})
+      this.queue.push({record, resolve, reject})
       if (!this.scheduled) {
         this.scheduled = true
         queueMicrotask(() => this.flush())
@@ -143,8 +139,7 @@ export class JournalWriter {
     this.queue = []
     if (group.length === 0) return
     try {
-      writeSync(this.fd, group.length === 1 ? group[0]!.text : group.map((g) => g.text).join(''))
-      fdatasyncSync(this.fd)
+      this.journal.append(...group.map((g) => g.record))
       for (const g of group) g.resolve()
     } catch (error) {
       this.failed = error
@@ -154,6 +149,6 @@ export class JournalWriter {
 
   async close(): Promise<void> {
     this.flush()
-    closeSync(this.fd)
+    this.journal.close()
   }
 }

@@ -5,16 +5,13 @@
  * created (the answer never came back): it is never re-sent automatically.
  */
 import {createHash} from 'node:crypto'
-import {closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
+import {JournalFile, readJournalLines} from '../journal-file.js'
 
-export const JOURNAL_SUFFIX = '.bk-journal'
+export {JOURNAL_SUFFIX, journalPathFor, removeJournal} from '../journal-file.js'
 const KIND = 'bk-journal-entries'
-
-export function journalPathFor(file: string): string {
-  return file + JOURNAL_SUFFIX
-}
 
 /** sending: the POST went out (outcome unknown until the next record); failed: the service answered and created nothing. */
 export type RecordStatus = 'sending' | 'created' | 'failed'
@@ -49,15 +46,8 @@ export function fingerprint(input: JournalEntryInput): string {
 /** Reads a journal; a torn last line (a crash mid-write) is ignored. */
 export function readJournal(path: string): JournalState | undefined {
   if (!existsSync(path)) return undefined
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '')
-  const parsed: unknown[] = []
-  lines.forEach((line, i) => {
-    try {
-      parsed.push(JSON.parse(line))
-    } catch (error) {
-      if (i < lines.length - 1) throw new Error(`${path}:${i + 1}: not a journal record (${(error as Error).message})`)
-    }
-  })
+  const {records: parsed, damagedLine, damage} = readJournalLines(path)
+  if (damagedLine !== undefined) throw new Error(`${path}:${damagedLine}: not a journal record (${damage})`)
   const header = parsed[0] as JournalHeader | undefined
   if (!header || header.kind !== KIND) throw new Error(`${path} is not a bk journal-entries journal`)
   const entries = new Map<number, JournalRecord>()
@@ -66,30 +56,21 @@ export function readJournal(path: string): JournalState | undefined {
 }
 
 export class JournalWriter {
-  private constructor(private readonly fd: number) {}
+  private constructor(private readonly journal: JournalFile) {}
 
   /** Opens for appending; writes the header when the journal is new. */
   static open(path: string, businessId: string): JournalWriter {
     const isNew = !existsSync(path)
-    const writer = new JournalWriter(openSync(path, 'a', 0o600))
-    if (isNew) writer.write({kind: KIND, version: 1, business_id: businessId, started_at: new Date().toISOString()} satisfies JournalHeader)
+    const writer = new JournalWriter(JournalFile.open(path))
+    if (isNew) writer.journal.append({kind: KIND, version: 1, business_id: businessId, started_at: new Date().toISOString()} satisfies JournalHeader)
     return writer
   }
 
   record(r: Omit<JournalRecord, 'at'>): void {
-    this.write({...r, at: new Date().toISOString()})
+    this.journal.append({...r, at: new Date().toISOString()})
   }
 
   close(): void {
-    closeSync(this.fd)
+    this.journal.close()
   }
-
-  private write(value: unknown): void {
-    writeSync(this.fd, JSON.stringify(value) + '\n')
-    fsyncSync(this.fd)
-  }
-}
-
-export function removeJournal(path: string): void {
-  rmSync(path, {force: true})
 }

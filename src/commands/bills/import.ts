@@ -70,7 +70,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const {api, credentials, tokens} = await this.session()
     const stdin = file === '-'
     const base = stdin ? 'bills-import' : file.replace(/\.csv$/i, '')
-    const journalFile = flags.journal ?? (stdin ? undefined : `${file}.bk-journal`)
+    const {journalPathFor} = await import('../../journal-file.js')
+    const journalFile = flags.journal ?? (stdin ? undefined : journalPathFor(file))
     if (stdin && (flags.resume || flags.restart) && !flags.journal) {
       throw new InputError('--resume and --restart need a journal, and stdin has none by default', {hint: 'Pass --journal FILE (the same one on every run).'})
     }

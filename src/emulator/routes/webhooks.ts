@@ -9,11 +9,10 @@
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
-import type {WebhookNotificationRecord} from '../webhooks/hub.js'
+import {NOTIFICATION_STATUSES, type WebhookNotificationRecord} from '../webhooks/hub.js'
 import {pythonJsonDumps} from '../../webhooks/python-json.js'
 import type {EmulatorContext} from './context.js'
 
-export const NOTIFICATION_STATUSES = ['pending', 'sent', 'error'] as const
 const DEFAULT_PAGE_SIZE = 50
 
 const json = (body: unknown): Reply => ({status: 200, body: pythonJsonDumps(body)})

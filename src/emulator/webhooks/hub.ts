@@ -15,7 +15,8 @@ import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState, EventSink} from '../state.js'
 import {WebhookSigner} from './signer.js'
 
-export type NotificationStatus = 'pending' | 'sent' | 'error'
+export const NOTIFICATION_STATUSES = ['pending', 'sent', 'error'] as const
+export type NotificationStatus = typeof NOTIFICATION_STATUSES[number]
 
 export interface DeliveryAttempt {
   /** When the attempt started (ms since the epoch). */

@@ -11,8 +11,7 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import type {AddressInfo} from 'node:net'
 
 import {forwardableHeaders, postBody, type ForwardResult} from './forward.js'
-import type {KeyProvider} from './keys.js'
-import {verifyWithKeys} from './keys.js'
+import {verifyWithKeys, type KeyProvider} from './keys.js'
 import {parseJsonTree, treeToValue} from './python-json.js'
 import type {VerifiedAs} from './verify.js'
 
@@ -55,6 +54,7 @@ export interface RunningListener {
 
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES
+  const host = options.host ?? '127.0.0.1'
   const handled = new Set<string>()
   const inFlight = new Map<string, Promise<{status: number}>>()
 
@@ -171,15 +171,14 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port, host, () => {
       server.off('error', reject)
       resolve()
     })
   })
   const {port} = server.address() as AddressInfo
-  const host = (options.host ?? '127.0.0.1').includes(':') ? `[${options.host}]` : options.host ?? '127.0.0.1'
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections()

@@ -236,21 +236,22 @@ type BatchResult =
   | {kind: 'answered'; response: CreateBillsResponse}
   | {kind: 'refused'; reason: string}
   | {kind: 'unknown'; reason: string}
-  | {kind: 'not-sent'; error: BkError}
+  /** `retry`: the service may accept it a moment later (429, 503, no connection), unlike a 401/403/404. */
+  | {kind: 'not-sent'; error: BkError; retry: boolean}
 
 function classify(error: unknown, aborted: boolean): BatchResult {
   if (aborted) return {kind: 'unknown', reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight'}
   if (error instanceof RateLimitError || (error instanceof ServiceUnavailableError && error.status === 503)) {
-    return {kind: 'not-sent', error}
+    return {kind: 'not-sent', error, retry: true}
   }
   if (error instanceof ApiConnectionError) {
     return error.maybeSent
       ? {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
-      : {kind: 'not-sent', error}
+      : {kind: 'not-sent', error, retry: true}
   }
   if (error instanceof ServiceUnavailableError) return {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof NotFoundError) {
-    return {kind: 'not-sent', error}
+    return {kind: 'not-sent', error, retry: false}
   }
   if (error instanceof ApiError) return {kind: 'refused', reason: error.message}
   if (error instanceof ResponseShapeError) return {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
@@ -325,7 +326,7 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
       } finally {
         abort.removeEventListener('abort', onAbort)
       }
-      if (result.kind !== 'not-sent' || round >= resendRounds || abort.aborted || result.error instanceof AuthenticationError || result.error instanceof PermissionDeniedError || result.error instanceof NotFoundError) break
+      if (result.kind !== 'not-sent' || !result.retry || round >= resendRounds || abort.aborted) break
       await new Promise((r) => setTimeout(r, resendDelayMs * (round + 1)))
     }
     if (result.kind === 'not-sent') fatal ??= result.error

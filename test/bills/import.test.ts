@@ -19,16 +19,21 @@ beforeEach(() => emulator.state.bills.clear())
 const bills = () => emulator.state.bills.all(BIZ)
 const byNumber = (n: string) => bills().filter((b) => b.number === n)
 
+/** A fresh folder holding the file `name`: these lines, each ended by `eol`. */
+function csvIn(name: string, lines: string[], eol = '\n'): string {
+  const dir = tempDir('bk-bills-')
+  writeFileSync(join(dir, name), lines.join(eol) + eol)
+  return dir
+}
+
 describe('bk bills import', () => {
   it('imports a BOM + CRLF file with quoted multi-line fields, exact amounts and verbatim formulas', async () => {
-    const dir = tempDir('bk-bills-')
-    const text = '\uFEFF' + [
-      'Number,Vendor_ID,Description,Issued_At,Due_At,Currency,Line_Description,Line_Amount,Line_Ledger_ID,tag:department,Metadata',
+    const dir = csvIn('bills.csv', [
+      '\uFEFF' + 'Number,Vendor_ID,Description,Issued_At,Due_At,Currency,Line_Description,Line_Amount,Line_Ledger_ID,tag:department,Metadata',
       'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,"first line,\r\nwith a comma and a newline",0.1,ldg_demo_expenses,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
       'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,second,0.2,ldg_demo_software,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
       'INV-2,ven_demo_cloud,Hosting,2026-01-06T08:30:00+01:00,,USD,Servers,1234567.89,ldg_demo_software,operations,',
-    ].join('\r\n') + '\r\n'
-    writeFileSync(join(dir, 'bills.csv'), text)
+    ], '\r\n')
     const result = await runBk(['bills', 'import', 'bills.csv', '--json', '--results', 'created.ndjson', '--performed-by', 'ci-nightly'], {env: envFor(emulator), cwd: dir})
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
@@ -52,15 +57,14 @@ describe('bk bills import', () => {
   })
 
   it('sends the valid bills around invalid ones; rejects hold the original rows and the reason; exit 6', async () => {
-    const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 'mixed.csv'), [
+    const dir = csvIn('mixed.csv', [
       'number,vendor_id,description,line_amount,line_ledger_id',
       'G-1,ven_demo_office,ok,10,ldg_demo_expenses',
       'G-2,ven_demo_office,"bad, amount",1e2,ldg_demo_expenses',
       'G-2,ven_demo_office,"bad, amount",5,ldg_demo_expenses',
       'G-3,ven_unknown,unknown vendor,7.5,ldg_demo_expenses',
       'G-4,ven_demo_cloud,ok too,3,ldg_demo_travel',
-    ].join('\n') + '\n')
+    ])
     const result = await runBk(['bills', 'import', 'mixed.csv', '--batch-size', '2'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(6)
     expect(result.stdout).toContain('Done: 2 created, 2 failed, 0 unconfirmed')
@@ -122,8 +126,7 @@ describe('bk bills import', () => {
   })
 
   it('a per-bill service error for an unknown tag field goes to rejects; the rest of the batch is created', async () => {
-    const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 't.csv'), 'number,vendor_id,line_amount,line_ledger_id,tag:colour,tag:project\nT-1,ven_demo_office,1,ldg_demo_expenses,red,\nT-2,ven_demo_office,2,ldg_demo_expenses,,hermes\n')
+    const dir = csvIn('t.csv', ['number,vendor_id,line_amount,line_ledger_id,tag:colour,tag:project', 'T-1,ven_demo_office,1,ldg_demo_expenses,red,', 'T-2,ven_demo_office,2,ldg_demo_expenses,,hermes'])
     const result = await runBk(['bills', 'import', 't.csv', '--json'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(6)
     expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, failed: 1, rejectsFile: 't.rejects.csv'})
@@ -144,13 +147,12 @@ describe('bk bills import', () => {
   })
 
   it('imports an accounting-package export through examples/bills-map.yaml', async () => {
-    const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 'export.csv'), [
+    const dir = csvIn('export.csv', [
       'Bill Number,Supplier ID,Supplier Name,Reference,Bill Date,Due Date,Item Description,Line Amount,Tax Rate,Account ID,Tracking - Department,Tracking - Project,Status',
       'X-100,ven_demo_office,Office Depot,Paper,2026-03-01,2026-03-31,A4 paper,40.00,20%,ldg_demo_expenses,sales,apollo,AUTHORISED',
       'X-100,ven_demo_office,Office Depot,Paper,2026-03-01,2026-03-31,Pens,9.99,20%,ldg_demo_expenses,sales,apollo,AUTHORISED',
       'X-101,ven_demo_cloud,Cloudy Hosting,March,2026-03-02,2026-04-01,Compute,120.00,0%,ldg_demo_software,engineering,,AUTHORISED',
-    ].join('\r\n') + '\r\n')
+    ], '\r\n')
     const result = await runBk(['bills', 'import', 'export.csv', '--map', join(ROOT, 'examples', 'bills-map.yaml'), '--json'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(0)
     expect(byNumber('X-100')[0]).toMatchObject({currency: 'EUR', total_amount: 49.99, description: 'Paper', issued_at: '2026-03-01T00:00:00Z', tags: {department: [{amount: '49.99', value: 'sales'}], project: [{amount: '49.99', value: 'apollo'}]}})
@@ -158,8 +160,7 @@ describe('bk bills import', () => {
   })
 
   it('stops on a 403 with exit 3, journals the batch as not sent, and --resume sends it once allowed', async () => {
-    const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 'p.csv'), 'number,vendor_id,line_amount,line_ledger_id\nP-1,ven_demo_office,1,ldg_demo_expenses\nP-2,ven_demo_office,2,ldg_demo_expenses\n')
+    const dir = csvIn('p.csv', ['number,vendor_id,line_amount,line_ledger_id', 'P-1,ven_demo_office,1,ldg_demo_expenses', 'P-2,ven_demo_office,2,ldg_demo_expenses'])
     const denied = await runBk(['bills', 'import', 'p.csv', '--batch-size', '1', '--concurrency', '1'], {env: {...envFor(emulator), BK_SCOPES: 'transaction:read'}, cwd: dir})
     expect(denied.code).toBe(3)
     expect(denied.stderr).toContain('Token lacks the scope bill:create')
@@ -174,8 +175,7 @@ describe('bk bills import', () => {
   })
 
   it('a run stopped by a header error leaves no journal in the way of the next run', async () => {
-    const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 'h.csv'), 'number,vendor,line_amount,line_ledger_id\nH-1,ven_demo_office,1,ldg_demo_expenses\n')
+    const dir = csvIn('h.csv', ['number,vendor,line_amount,line_ledger_id', 'H-1,ven_demo_office,1,ldg_demo_expenses'])
     const bad = await runBk(['bills', 'import', 'h.csv'], {env: envFor(emulator), cwd: dir})
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('h.csv:1: unknown column "vendor"')

@@ -8,8 +8,6 @@ import type {ListResult} from '../../output/list-command.js'
 
 export type RefundsListResult = ListResult<Refund>
 
-const STATUSES = ['pending', 'completed', 'voided']
-
 export default class RefundsList extends BaseCommand<typeof RefundsList> {
   static override summary = 'List the refunds of a business.'
   static override description = 'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV unless --raw-csv.'
@@ -27,9 +25,10 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
   async run(): Promise<RefundsListResult | undefined> {
     const {flags} = this
     const {splitList} = await import('../../read/due-range.js')
+    const {REFUND_STATUSES} = await import('../../api/schemas/refund.js')
     const status = splitList(flags.status)
-    const bad = status?.find((s) => !STATUSES.includes(s))
-    if (bad !== undefined) throw new InputError(`--status "${bad}" is not a refund status: expected ${STATUSES.join(', ')}`, {details: {flag: '--status', value: bad}})
+    const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))
+    if (bad !== undefined) throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {details: {flag: '--status', value: bad}})
     const toStdout = !flags.file || flags.file === '-'
     const format = this.jsonEnabled() ? 'json' : (flags.output ?? (toStdout && process.stdout.isTTY ? 'table' : 'json'))
     const businessId = await this.businessId()

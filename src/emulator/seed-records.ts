@@ -7,6 +7,7 @@
  * `options.scale` N puts exactly N invoices into the first business (for benchmarks); that
  * path builds plain objects in one loop so that 100,000 take a second or two.
  */
+import {REFUND_STATUSES} from '../api/schemas/refund.js'
 import type {Invoice, Refund, Transaction} from '../api/schemas/index.js'
 import type {ResolvedEmulatorOptions} from './options.js'
 import type {EmulatorState} from './state.js'
@@ -208,9 +209,8 @@ function paymentTransaction(state: EmulatorState, businessId: string, id: string
 }
 
 function seedRefunds(state: EmulatorState, businessId: string, count: number, invoices: Invoice[], transactionId: string): void {
-  const statuses = ['pending', 'completed', 'voided'] as const
   for (let k = 0; k < count; k++) {
-    const status = statuses[k % 3]!
+    const status = REFUND_STATUSES[k % REFUND_STATUSES.length]!
     const amountCents = 500 + Math.floor(state.rand() * 20_000)
     const inv = invoices[k % Math.max(1, invoices.length)]
     const refund: Refund = {

@@ -48,7 +48,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const file = args.file
     const {loadHeaderMap} = await import('../../bills/columns.js')
     const map = flags.map ? await loadHeaderMap(flags.map) : undefined
-    const progress = process.stderr.isTTY ? await progressLine() : undefined
+    const progress = process.stderr.isTTY ? progressLine() : undefined
 
     if (flags['dry-run']) {
       const {dryRun} = await import('../../bills/import.js')
@@ -135,7 +135,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
 }
 
 /** A one-line progress display on stderr (a TTY): rows, bills, rate and ETA. */
-async function progressLine(): Promise<{update: (p: ImportProgress) => void; pause: () => void; done: () => void}> {
+function progressLine(): {update: (p: ImportProgress) => void; pause: () => void; done: () => void} {
   let shown = false
   const clear = () => {
     if (shown) process.stderr.write('\r\u001B[2K')

@@ -21,25 +21,23 @@ export interface PagerOptions {
   prefetch?: boolean
 }
 
+/**
+ * Pages are read with only their envelope checked (`{data: unknown[], pagination}`); the items
+ * are checked against their schema as each page is handed out. With prefetch the next request
+ * is then already on its way while this page's items are checked.
+ */
 export class Pager<T> implements AsyncIterable<T> {
-  private readonly fetchPage: FetchPage<unknown>
-  private readonly finish: (page: Page<unknown>) => Page<T>
-
-  /**
-   * `finish`, when given, checks the items of a page fetched with only its envelope checked:
-   * with prefetch the next request is then sent before the items are checked, so checking
-   * overlaps the wait for the next page.
-   */
-  constructor(fetchPage: FetchPage<T>, options?: PagerOptions)
-  constructor(fetchPage: FetchPage<unknown>, options: PagerOptions, finish: (page: Page<unknown>) => Page<T>)
-  constructor(fetchPage: FetchPage<unknown>, private readonly options: PagerOptions = {}, finish?: (page: Page<unknown>) => Page<T>) {
-    this.fetchPage = fetchPage
-    this.finish = finish ?? ((page) => page as Page<T>)
-  }
+  constructor(
+    private readonly fetchPage: FetchPage<unknown>,
+    private readonly item: z.ZodType<T>,
+    /** `GET /path`, for error messages. */
+    private readonly what: string,
+    private readonly options: PagerOptions = {},
+  ) {}
 
   /** The first page only, with its cursors (manual paging with --page-token). */
   async first(): Promise<Page<T>> {
-    return this.finish(await this.fetchPage(this.options.pageToken))
+    return this.check(await this.fetchPage(this.options.pageToken))
   }
 
   async *pages(): AsyncGenerator<Page<T>> {
@@ -52,7 +50,7 @@ export class Pager<T> implements AsyncIterable<T> {
       pending?.catch(() => {}) // surfaced when awaited; avoids an unhandled rejection if the caller stops early
       // Let the event loop send that request before this page is worked on (synchronously).
       if (pending) await new Promise((resolve) => setImmediate(resolve))
-      yield this.finish(raw)
+      yield this.check(raw)
       if (next && !pending) pending = this.fetchPage(next)
     }
   }
@@ -60,20 +58,15 @@ export class Pager<T> implements AsyncIterable<T> {
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     for await (const page of this.pages()) yield* page.data
   }
-}
 
-/**
- * A `finish` for Pager: parses each item of a page with its schema; a mismatch names the
- * field path (`data.3.lines.0.amount`) like the client's own response check.
- */
-export function checkItems<T>(schema: z.ZodType<T>, what: string): (page: Page<unknown>) => Page<T> {
-  return (page) => {
+  /** Parses each item with its schema; a mismatch names the field path (`data.3.lines.0.amount`). */
+  private check(page: Page<unknown>): Page<T> {
     const data = page.data.map((item, i) => {
-      const result = schema.safeParse(item)
+      const result = this.item.safeParse(item)
       if (result.success) return result.data
       const issue = result.error.issues[0]
       const at = ['data', i, ...(issue?.path ?? [])].join('.')
-      throw new ResponseShapeError(`Unexpected response from ${what}: field ${at}: ${issue?.message ?? 'invalid'}`, {
+      throw new ResponseShapeError(`Unexpected response from ${this.what}: field ${at}: ${issue?.message ?? 'invalid'}`, {
         issues: result.error.issues.slice(0, 5).map((x) => ({path: ['data', i, ...x.path].join('.'), message: x.message})),
       })
     })

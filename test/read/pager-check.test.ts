@@ -4,7 +4,7 @@
  */
 import {describe, expect, it} from 'vitest'
 
-import {Pager, checkItems, type Page} from '../../src/api/pagination.js'
+import {Pager, type Page} from '../../src/api/pagination.js'
 import {ResponseShapeError} from '../../src/api/errors.js'
 import {invoice} from '../../src/api/schemas/index.js'
 
@@ -15,18 +15,19 @@ function pages(count: number, bad?: {page: number; item: number}): Array<Page<un
   }))
 }
 
-describe('Pager with checkItems', () => {
+describe('Pager checks items after the envelope', () => {
   it('asks for the next page before checking the items of the current one', async () => {
     const events: string[] = []
     const source = pages(3)
-    const check = checkItems(invoice, 'GET /x')
-    const pager = new Pager<{id: string}>(async (token) => {
+    // Records when the first item of each page is checked.
+    const spied = invoice.refine((item) => {
+      if (item.id.endsWith('_0')) events.push(`check ${item.id}`)
+      return true
+    })
+    const pager = new Pager(async (token) => {
       events.push(`fetch ${token ?? 0}`)
       return source[Number(token ?? 0)] as Page<unknown>
-    }, {prefetch: true}, (page) => {
-      events.push(`check ${page.data.length ? (page.data[0] as {id: string}).id : ''}`)
-      return check(page)
-    })
+    }, spied, 'GET /x', {prefetch: true})
     const ids: string[] = []
     for await (const item of pager) ids.push(item.id)
     expect(ids).toEqual(['inv_0_0', 'inv_0_1', 'inv_1_0', 'inv_1_1', 'inv_2_0', 'inv_2_1'])
@@ -35,7 +36,7 @@ describe('Pager with checkItems', () => {
 
   it('names the field path of an item that does not match its schema', async () => {
     const source = pages(2, {page: 1, item: 1})
-    const pager = new Pager(async (token) => source[Number(token ?? 0)] as Page<unknown>, {}, checkItems(invoice, 'GET /v0/business/biz_1/invoice'))
+    const pager = new Pager(async (token) => source[Number(token ?? 0)] as Page<unknown>, invoice, 'GET /v0/business/biz_1/invoice')
     const seen: string[] = []
     const run = async () => {
       for await (const item of pager) seen.push(item.id)

@@ -1,9 +1,7 @@
-import {z} from 'zod'
-
 import type {BkClient} from '../client.js'
-import {Pager, checkItems, type PagerOptions} from '../pagination.js'
+import {Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
-import {invoice, paginated, type Invoice} from '../schemas/index.js'
+import {invoice, type Invoice, pageEnvelope} from '../schemas/index.js'
 
 export interface InvoiceListOptions extends PagerOptions {
   status?: readonly string[] | undefined
@@ -15,15 +13,14 @@ export interface InvoiceListOptions extends PagerOptions {
 export class Invoices {
   constructor(private readonly client: BkClient) {}
 
-  /** Pages are checked envelope first, items after the next request has left (see Pager). */
   list(businessId: string, options: InvoiceListOptions = {}): Pager<Invoice> {
     const url = path`/v0/business/${businessId}/invoice`
     return new Pager(async (pageToken, signal) => {
       const res = await this.client.request({
-        method: 'GET', path: url, schema: paginated(z.unknown()), signal,
+        method: 'GET', path: url, schema: pageEnvelope, signal,
         query: {status: options.status, due_at_start: options.dueAtStart, due_at_end: options.dueAtEnd, page_size: options.pageSize, page_token: pageToken},
       })
       return res.data
-    }, options, checkItems(invoice, `GET ${url}`))
+    }, invoice, `GET ${url}`, options)
   }
 }

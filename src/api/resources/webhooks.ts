@@ -1,6 +1,6 @@
 import type {BkClient} from '../client.js'
 import {Pager, type PagerOptions} from '../pagination.js'
-import {jwks, paginated, webhookNotification, type Jwks, type WebhookNotification} from '../schemas/index.js'
+import {jwks, type Jwks, pageEnvelope, webhookNotification, type WebhookNotification} from '../schemas/index.js'
 
 export interface NotificationListOptions extends PagerOptions {
   /** The svc-id of the last webhook received: only notifications created after it. */
@@ -15,11 +15,11 @@ export class Webhooks {
   notifications(options: NotificationListOptions = {}): Pager<WebhookNotification> {
     return new Pager(async (pageToken, signal) => {
       const res = await this.client.request({
-        method: 'GET', path: '/v0/tenant/webhook/notifications', schema: paginated(webhookNotification), signal,
+        method: 'GET', path: '/v0/tenant/webhook/notifications', schema: pageEnvelope, signal,
         query: {webhook_id: options.webhookId, status: options.status, page_size: options.pageSize, page_token: pageToken},
       })
       return res.data
-    }, options)
+    }, webhookNotification, 'GET /v0/tenant/webhook/notifications', options)
   }
 
   /** The public key set; needs no token. */

@@ -23,6 +23,8 @@ export type Pagination = z.infer<typeof pagination>
 
 /** `{data: [...], pagination}` of every list endpoint. */
 export const paginated = <T extends z.ZodType>(item: T) => z.looseObject({data: z.array(item), pagination})
+/** A list page with its items not yet checked: Pager checks them one page at a time. */
+export const pageEnvelope = paginated(z.unknown())
 /** `{data: {...}}` of every single-object endpoint. */
 export const single = <T extends z.ZodType>(item: T) => z.looseObject({data: item})
 

@@ -195,7 +195,7 @@ export class BillAssembler {
     }
     const currency = this.cell(cells, 'currency').trim()
     if (currency !== '') {
-      if (!/^[A-Z]{3}$/.test(currency) || !isoCurrencies().has(currency)) {
+      if (!isoCurrencies().has(currency)) {
         err('currency', currency, /^[a-z]{3}$/i.test(currency) && isoCurrencies().has(currency.toUpperCase())
           ? `is not an ISO 4217 code as written: expected ${currency.toUpperCase()}`
           : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD')

@@ -12,7 +12,7 @@ import {HttpError, ok} from '../http.js'
 import type {EmulatorState} from '../state.js'
 import type {EmulatorContext} from './context.js'
 
-export const MAX_BILLS = 100
+const MAX_BILLS = 100
 
 const performers = new WeakMap<EmulatorState, Map<string, string>>()
 

@@ -3,6 +3,7 @@
  * commands can list every problem at once and refuse to send anything when there is one.
  */
 import {readFile} from 'node:fs/promises'
+import {resolve} from 'node:path'
 
 import {InputError} from '../errors.js'
 import {formatProblem, loadJournalEntries, type LoadResult, type Problem} from './load.js'
@@ -27,8 +28,10 @@ export async function validateFiles(paths: readonly string[], readStdin: () => P
   const seen = new Set<string>()
   const results: LoadResult[] = []
   for (const path of paths) {
-    if (seen.has(path)) throw new InputError(`${path} is given twice; its entries would be posted twice`)
-    seen.add(path)
+    // Two spellings of one file (b.yaml, ./b.yaml) are the same entries.
+    const key = path === STDIN ? STDIN : resolve(path)
+    if (seen.has(key)) throw new InputError(`${path} is given twice; its entries would be posted twice`)
+    seen.add(key)
     let text: string
     try {
       text = path === STDIN ? await readStdin() : await readFile(path, 'utf8')

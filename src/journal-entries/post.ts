@@ -52,7 +52,8 @@ export function planPosting(files: readonly FileEntries[], options: {mode: Journ
   for (const f of files) {
     const {journalPath} = f
     let state: JournalState | undefined
-    if (journalPath) {
+    // --restart forgets the journal, so a damaged one must not stand in its way.
+    if (journalPath && options.mode !== 'restart') {
       try {
         state = readJournal(journalPath)
       } catch (error) {

@@ -179,6 +179,25 @@ describe('bk journal-entries create', () => {
     expect(byDescription('Restart 1')).toHaveLength(2)
   })
 
+  it('--restart gets past a damaged journal', async () => {
+    const file = write('damaged.yaml', 'entries:\n' + entryYaml('Damaged 1', '6', '6'))
+    writeFileSync(`${file}.bk-journal`, '{"kind": "bk-journal-entries", "vers\n{"index": 0}\n')
+    const refused = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--restart')
+    const result = await runBk(['journal-entries', 'create', file, '--restart'], {env: envFor(emulator)})
+    expect(result.code, result.stderr).toBe(0)
+    expect(byDescription('Damaged 1')).toHaveLength(1)
+  })
+
+  it('refuses one file given twice under two spellings', async () => {
+    const file = write('twice.yaml', 'entries:\n' + entryYaml('Twice 1', '7', '7'))
+    const result = await runBk(['journal-entries', 'create', file, join(dir, '.', 'twice.yaml')], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('given twice')
+    expect(byDescription('Twice 1')).toHaveLength(0)
+  })
+
   it('reads stdin with -, says no journal is kept, and prints JSON with --json', async () => {
     const input = 'description: Stdin entry\ndatetime: 2026-03-05T10:00:00Z\nlines:\n' +
       `  - {ledger_id: ${L.travel}, debit: 42.10}\n  - {ledger_id: ${L.cash}, credit: 42.10}\n`

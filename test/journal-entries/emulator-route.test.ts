@@ -61,6 +61,8 @@ describe('POST /v0/business/{business_id}/journal-entries (emulator)', () => {
     ['a zero amount', entry([line('debit', '0'), line('credit', '0', L.cash)]), 'lines[0].amount', 'must be a positive decimal string'],
     ['a bad side', entry([line('debit', '5'), {...line('credit', '5', L.cash), debit_credit: 'both'}]), 'lines[1].debit_credit', 'must be debit or credit'],
     ['a datetime not in UTC', entry([line('debit', '5'), line('credit', '5', L.cash)], {datetime: '2026-03-01T09:00:00+02:00'}), 'datetime', 'UTC'],
+    ['a date that does not exist', entry([line('debit', '5'), line('credit', '5', L.cash)], {datetime: '2026-02-30T09:00:00Z'}), 'datetime', 'UTC ISO 8601'],
+    ['an hour that does not exist', entry([line('debit', '5'), line('credit', '5', L.cash)], {datetime: '2026-03-01T24:00:00Z'}), 'datetime', 'UTC ISO 8601'],
     ['no lines', entry([], {lines: undefined}), 'lines', 'must be an array'],
   ]
   for (const [what, body, field, message] of rejections) {

@@ -4,6 +4,7 @@
  * positive decimal strings, debits equal to credits exactly (decimal.js), ledgers and tag values
  * that exist in the business. Amounts are kept as the exact strings received.
  */
+import {parseIsoDatetime} from '../../datetime.js'
 import {Decimal} from '../../money.js'
 import type {JournalEntry} from '../../api/schemas/journal-entry.js'
 import {SCOPES, requireAuth} from '../auth.js'
@@ -67,7 +68,7 @@ function validateEntry(state: EmulatorState, businessId: string, body: unknown):
   const b = body as Record<string, unknown>
   for (const key of Object.keys(b)) if (!ENTRY_FIELDS.has(key)) throw invalid(key, 'unknown field')
   if (b.description !== undefined && b.description !== null && typeof b.description !== 'string') throw invalid('description', 'must be a string', b.description)
-  if (typeof b.datetime !== 'string' || !DATETIME.test(b.datetime) || Number.isNaN(Date.parse(b.datetime))) {
+  if (typeof b.datetime !== 'string' || !DATETIME.test(b.datetime) || !parseIsoDatetime(b.datetime).ok) {
     throw invalid('datetime', 'must be a UTC ISO 8601 datetime', b.datetime ?? null)
   }
   if (!Array.isArray(b.lines)) throw invalid('lines', 'must be an array of lines', b.lines ?? null)

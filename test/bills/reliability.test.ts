@@ -148,7 +148,8 @@ function runUntilJournal(args: string[], env: Record<string, string | undefined>
 
 describe('bk bills import --resume', () => {
   it('after kill -9 mid-import creates no duplicate; bills in flight at the kill are unconfirmed', async () => {
-    emulator = await start({latencyMs: 60})
+    // Slow enough that the import outlives the 20 ms journal poll even on a loaded machine.
+    emulator = await start({latencyMs: 200})
     const dir = tempDir('bk-bills-kill-')
     const n = 3000
     writeBills(join(dir, 'bills.csv'), n)
@@ -178,7 +179,7 @@ describe('bk bills import --resume', () => {
   }, 90_000)
 
   it('Ctrl-C lets the batches in flight finish, exits 130, and --resume completes the import', async () => {
-    emulator = await start({latencyMs: 60})
+    emulator = await start({latencyMs: 200})
     const dir = tempDir('bk-bills-int-')
     const n = 3000
     writeBills(join(dir, 'bills.csv'), n)

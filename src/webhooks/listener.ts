@@ -19,12 +19,12 @@ export const MAX_BODY_BYTES = 1024 * 1024
 const REMEMBERED_IDS = 10_000
 
 export interface ListenerEvent {
-  received_at: string
-  svc_id: string | null
+  receivedAt: string
+  svcId: string | null
   type: string | null
   valid: boolean
   /** How the signature matched: the raw body or its Python json.dumps re-serialisation. */
-  verified_as: VerifiedAs | null
+  verifiedAs: VerifiedAs | null
   /** Why it was refused, when it was. */
   reason: string | null
   /** What the listener answered. */
@@ -65,7 +65,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const event: ListenerEvent = {
-      received_at: new Date().toISOString(), svc_id: header(req, 'svc-id') ?? null, type: null, valid: false, verified_as: null,
+      receivedAt: new Date().toISOString(), svcId: header(req, 'svc-id') ?? null, type: null, valid: false, verifiedAs: null,
       reason: null, status: 400, duplicate: false, forwarded: null, message: null,
     }
     const answer = (status: number, reason: string | null) => {
@@ -87,7 +87,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       options.onEvent(event)
       return
     }
-    const id = event.svc_id
+    const id = event.svcId
     const signature = header(req, 'svc-signature')
     if (!id || !signature) {
       answer(400, `missing header ${!id ? 'svc-id' : 'svc-signature'}`)
@@ -118,7 +118,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       return
     }
     event.valid = true
-    event.verified_as = result.as
+    event.verifiedAs = result.as
     if (options.events && (!type || !options.events.includes(type))) {
       answer(200, null)
       return

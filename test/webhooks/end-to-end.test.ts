@@ -73,10 +73,10 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
       expect(r.body).toBe(down1?.body)
     }
     // The listener answered 502 to the failed forwards and 200 to the last of the first.
-    const lines = listener.stdout().trim().split('\n').map((l) => JSON.parse(l) as {svc_id: string; status: number; valid: boolean})
+    const lines = listener.stdout().trim().split('\n').map((l) => JSON.parse(l) as {svcId: string; status: number; valid: boolean})
     expect(lines.every((l) => l.valid)).toBe(true)
-    expect(lines.filter((l) => l.svc_id === ok?.id).map((l) => l.status)).toEqual([502, 502, 200])
-    expect(lines.filter((l) => l.svc_id === down1?.id).map((l) => l.status)).toEqual([502, 502, 502, 502, 502])
+    expect(lines.filter((l) => l.svcId === ok?.id).map((l) => l.status)).toEqual([502, 502, 200])
+    expect(lines.filter((l) => l.svcId === down1?.id).map((l) => l.status)).toEqual([502, 502, 502, 502, 502])
 
     // Replay what was missed: the notifications in error, re-posted to the app.
     const env = envFor(emulator, null)

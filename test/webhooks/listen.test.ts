@@ -3,10 +3,10 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {JWKS_FILE, delivery, padded, post, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
 
 interface Line {
-  svc_id: string | null
+  svcId: string | null
   type: string | null
   valid: boolean
-  verified_as: string | null
+  verifiedAs: string | null
   reason: string | null
   status: number
   duplicate: boolean
@@ -42,15 +42,15 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(fwd.body).toBe(d.body)
     expect(fwd.headers).toMatchObject({'svc-id': d.id, 'svc-signature': d.signature, 'x-tenant-secret': 's3', 'content-type': 'application/json'})
     await until(() => lines(listener).length === 1, 'one line')
-    expect(lines(listener)[0]).toMatchObject({svc_id: d.id, type: 'RECEIPT_MATCHED', valid: true, verified_as: 'raw', status: 200, duplicate: false, forwarded: {status: 200}})
+    expect(lines(listener)[0]).toMatchObject({svcId: d.id, type: 'RECEIPT_MATCHED', valid: true, verifiedAs: 'raw', status: 200, duplicate: false, forwarded: {status: 200}})
   })
 
   it('accepts a body re-encoded on the way (verified through the Python serialisation)', async () => {
     const d = delivery('floats')
     const res = await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': d.signature})
     expect(res.status).toBe(200)
-    await until(() => lines(listener).some((l) => l.svc_id === d.id), 'the floats line')
-    expect(lines(listener).find((l) => l.svc_id === d.id)).toMatchObject({valid: true, verified_as: 'python-json'})
+    await until(() => lines(listener).some((l) => l.svcId === d.id), 'the floats line')
+    expect(lines(listener).find((l) => l.svcId === d.id)).toMatchObject({valid: true, verifiedAs: 'python-json'})
   })
 
   it('de-duplicates by svc-id: a redelivery is answered 200, reported as duplicate, not forwarded', async () => {
@@ -59,8 +59,8 @@ describe('bk webhooks listen --forward-to --json', () => {
     const res = await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})
     expect(res.status).toBe(200)
     expect(app.requests.length).toBe(before)
-    await until(() => lines(listener).filter((l) => l.svc_id === d.id).length === 2, 'the duplicate line')
-    expect(lines(listener).filter((l) => l.svc_id === d.id)[1]).toMatchObject({duplicate: true, forwarded: null})
+    await until(() => lines(listener).filter((l) => l.svcId === d.id).length === 2, 'the duplicate line')
+    expect(lines(listener).filter((l) => l.svcId === d.id)[1]).toMatchObject({duplicate: true, forwarded: null})
   })
 
   it('answers 502 while the target fails, so the service retries, and forwards the retry later', async () => {
@@ -86,7 +86,7 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(app.requests.length).toBe(before)
     // Still alive and verifying.
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
-    await until(() => lines(listener).some((l) => l.svc_id === d.id && l.valid), 'the valid ascii line')
+    await until(() => lines(listener).some((l) => l.svcId === d.id && l.valid), 'the valid ascii line')
     const refused = lines(listener).filter((l) => !l.valid)
     expect(refused.map((l) => l.status)).toEqual([400, 400, 400, 400, 413, 405])
     expect(refused.find((l) => l.status === 400 && l.reason?.includes('not JSON'))).toBeTruthy()

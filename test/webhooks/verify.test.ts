@@ -65,7 +65,7 @@ describe('bk webhooks verify', () => {
     expect(fromFile.stdout).toContain(`Valid signature for ${d.id}`)
     const fromStdin = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', padded(d.signature), '--jwks', JWKS_FILE, '--json'], {input: d.body})
     expect(fromStdin.code).toBe(0)
-    expect(parseJsonOutput(fromStdin)).toMatchObject({valid: true, id: d.id, verified_as: 'raw', key_id: 'fixture-key'})
+    expect(parseJsonOutput(fromStdin)).toMatchObject({valid: true, id: d.id, verifiedAs: 'raw', keyId: 'fixture-key'})
   })
 
   it('exits 8 with the reason for an invalid one, never 1', async () => {
@@ -121,10 +121,10 @@ describe('signatures made by the emulator', () => {
     const env = {BK_BASE_URL: emulator.baseUrl}
     const ok = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {input: req.body, env, configDir: config})
     expect(ok.code).toBe(0)
-    expect(parseJsonOutput(ok)).toMatchObject({valid: true, verified_as: 'raw', key_source: `${emulator.baseUrl}/.well-known/jwks.json`})
+    expect(parseJsonOutput(ok)).toMatchObject({valid: true, verifiedAs: 'raw', keySource: `${emulator.baseUrl}/.well-known/jwks.json`})
     expect(existsSync(join(config, 'jwks-cache.json'))).toBe(true)
     const cached = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {input: req.body, env, configDir: config})
-    expect(parseJsonOutput<{key_source: string}>(cached).key_source).toMatch(/\(cached /)
+    expect(parseJsonOutput<{keySource: string}>(cached).keySource).toMatch(/\(cached /)
     const tampered = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature], {input: req.body.replace('biz_x', 'biz_y'), env, configDir: config})
     expect(tampered.code).toBe(8)
   })
@@ -141,7 +141,7 @@ describe('signatures made by the emulator', () => {
       input: req.body, env: {BK_BASE_URL: emulator.baseUrl}, configDir: config,
     })
     expect(result.code).toBe(0)
-    expect(parseJsonOutput<{key_source: string}>(result).key_source).toBe(url)
+    expect(parseJsonOutput<{keySource: string}>(result).keySource).toBe(url)
     const cache = JSON.parse(readFileSync(join(config, 'jwks-cache.json'), 'utf8')) as Record<string, {jwks: {keys: Array<{n: string}>}}>
     expect(cache[url]?.jwks.keys[0]?.n).not.toBe((stale as {keys: Array<{n: string}>}).keys[0]?.n)
   })

@@ -42,12 +42,12 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
           process.stdout.write(JSON.stringify(e) + '\n')
           return
         }
-        const time = e.received_at.slice(11, 19)
+        const time = e.receivedAt.slice(11, 19)
         const what = e.valid
           ? `valid${e.duplicate ? ' (duplicate, ignored)' : ''}`
           : `INVALID: ${e.reason ?? ''}`
         const fwd = e.forwarded ? `  → ${e.forwarded.status ?? e.forwarded.error ?? '?'}` : ''
-        process.stdout.write(`${time}  ${e.status}  ${e.svc_id ?? '-'}  ${e.type ?? '-'}  ${what}${fwd}\n`)
+        process.stdout.write(`${time}  ${e.status}  ${e.svcId ?? '-'}  ${e.type ?? '-'}  ${what}${fwd}\n`)
       },
     })
     process.stderr.write(`Listening on ${listener.url} (key ${first.kid ?? 'without kid'} from ${first.source})${forwardTo ? `, forwarding to ${forwardTo}` : ''}. Ctrl-C to stop.\n`)

@@ -7,9 +7,9 @@ export interface WebhooksVerifyResult {
   valid: true
   id: string
   /** `raw`: the body as given was signed; `python-json`: its Python json.dumps re-serialisation was. */
-  verified_as: string
-  key_id: string | null
-  key_source: string
+  verifiedAs: string
+  keyId: string | null
+  keySource: string
 }
 
 export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
@@ -42,13 +42,13 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
       throw new BkError(`Invalid signature: ${result.reason}`, {
         code: 'invalid_signature',
         exitCode: ExitCode.invalidSignature,
-        details: {id: flags.id, reason: result.code, key_source: result.keys.source},
+        details: {id: flags.id, reason: result.code, keySource: result.keys.source},
       })
     }
     if (!this.jsonEnabled()) {
       process.stdout.write(`Valid signature for ${flags.id} (${result.as === 'raw' ? 'body as received' : 'Python json.dumps serialisation of the body'}; key ${result.keys.kid ?? 'without kid'} from ${result.keys.source})\n`)
     }
-    return {valid: true, id: flags.id, verified_as: result.as, key_id: result.keys.kid ?? null, key_source: result.keys.source}
+    return {valid: true, id: flags.id, verifiedAs: result.as, keyId: result.keys.kid ?? null, keySource: result.keys.source}
   }
 
   private async readBody(file: string | undefined): Promise<Buffer> {

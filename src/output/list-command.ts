@@ -12,7 +12,25 @@ export interface ListFlags {
   file?: string | undefined
   all?: boolean | undefined
   limit?: number | undefined
+  'page-size'?: number | undefined
+  'page-token'?: string | undefined
   'raw-csv'?: boolean | undefined
+}
+
+/** The format a list is written in: --json, else --output, else a table on a terminal and JSON otherwise. */
+export function listFormat(flags: ListFlags, json: boolean): OutputFormat {
+  if (json) return 'json'
+  const toTerminal = (!flags.file || flags.file === '-') && Boolean(process.stdout.isTTY)
+  return flags.output ?? (toTerminal ? 'table' : 'json')
+}
+
+/**
+ * What the list flags ask of a Pager: --page-size, else pages no larger than --limit, else the
+ * largest page the service allows with --all (the service's default otherwise); prefetch with --all.
+ */
+export function pagingOptions(flags: ListFlags): {pageSize: number | undefined; pageToken: string | undefined; prefetch: boolean} {
+  const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : flags.all ? 100 : undefined)
+  return {pageSize, pageToken: flags['page-token'], prefetch: Boolean(flags.all)}
 }
 
 export interface ListResult<T> {
@@ -22,10 +40,11 @@ export interface ListResult<T> {
 
 export interface RunListOptions<T, R = T> {
   pager: Pager<T>
-  columns: Array<Column<R>>
+  /** The columns of csv and table output; a function when they depend on the format (a narrower table). */
+  columns: Array<Column<R>> | ((format: OutputFormat) => Array<Column<R>>)
   flags: ListFlags
   json: boolean
-  /** Turns one item into the rows written (e.g. one CSV row per invoice line). */
+  /** Turns one item into the rows of csv and table output (e.g. one row per invoice line); json and ndjson write the items. */
   rows?: (item: T) => R[]
   /** Told on stderr, for people, when more pages remain. */
   onMore?: (nextPageToken: string) => void
@@ -45,9 +64,10 @@ export async function runList<T, R = T>(options: RunListOptions<T, R>): Promise<
     }
     return {data, pagination: last?.pagination ?? {next_page_token: null, previous_page_token: null}}
   }
-  const sink = openSink(flags.file)
-  const format: OutputFormat = options.json ? 'json' : (flags.output ?? (sink.isTty ? 'table' : 'json'))
-  const writer = await createListWriter<R>(format, sink, options.columns, {rawCsv: Boolean(flags['raw-csv'])})
+  const format = listFormat(flags, options.json)
+  const columns = typeof options.columns === 'function' ? options.columns(format) : options.columns
+  const writer = await createListWriter<R>(format, openSink(flags.file), columns, {rawCsv: Boolean(flags['raw-csv'])})
+  const toRows = format === 'csv' || format === 'table' ? options.rows : undefined
   let count = 0
   let next: string | null = null
   outer: for await (const page of pager.pages()) {
@@ -55,7 +75,7 @@ export async function runList<T, R = T>(options: RunListOptions<T, R>): Promise<
     for (const item of page.data) {
       if (count >= limit) break outer
       count++
-      for (const row of options.rows ? options.rows(item) : [item as unknown as R]) await writer.write(row)
+      for (const row of toRows ? toRows(item) : [item as unknown as R]) await writer.write(row)
     }
     if (!flags.all && flags.limit === undefined) break
     if (count >= limit) break

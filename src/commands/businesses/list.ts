@@ -18,9 +18,9 @@ export default class BusinessesList extends BaseCommand<typeof BusinessesList> {
   async run(): Promise<BusinessesListResult | undefined> {
     const {flags} = this
     const {api} = await this.session({tenantLevel: true})
-    const {runList} = await import('../../output/list-command.js')
+    const {pagingOptions, runList} = await import('../../output/list-command.js')
     return runList({
-      pager: api.businesses.list({pageSize: flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : undefined), pageToken: flags['page-token'], prefetch: flags.all}),
+      pager: api.businesses.list(pagingOptions(flags)),
       flags,
       json: this.jsonEnabled(),
       // The spec shows only the id; the other columns fill in when the service sends them.

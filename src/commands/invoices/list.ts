@@ -32,24 +32,22 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     const {dueRange, splitList} = await import('../../read/due-range.js')
     const range = dueRange(flags['due-from'], flags['due-to'])
     const status = splitList(flags.status)
-    const toStdout = !flags.file || flags.file === '-'
-    const format = this.jsonEnabled() ? 'json' : (flags.output ?? (toStdout && process.stdout.isTTY ? 'table' : 'json'))
+    const {listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
+    const format = listFormat(flags, this.jsonEnabled())
     if (flags.lines && (format === 'json' || format === 'ndjson')) {
       throw new InputError(`--lines applies to csv and table output, not ${this.jsonEnabled() ? '--json' : format}`, {hint: 'Add --output csv (the lines are already inside each invoice in JSON).'})
     }
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {runList} = await import('../../output/list-command.js')
     const {invoiceColumns, invoiceRows} = await import('../../read/columns.js')
-    const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : undefined)
-    const pager = api.invoices.list(businessId, {
-      status, ...range, pageSize: pageSize ?? (flags.all ? 100 : undefined), pageToken: flags['page-token'], prefetch: flags.all,
-    })
-    const common = {pager, flags, json: this.jsonEnabled(), onMore: (token: string) => this.note(`More invoices: --page-token ${token}, or --all.`)}
-    const table = format === 'table'
-    // JSON and ndjson write the invoices themselves; csv and table write rows of columns.
-    if (format === 'json' || format === 'ndjson') return runList({...common, columns: []})
     const lines = Boolean(flags.lines)
-    return runList({...common, columns: invoiceColumns({lines, table}), rows: (invoice) => invoiceRows(invoice, lines)})
+    return runList({
+      pager: api.invoices.list(businessId, {status, ...range, ...pagingOptions(flags)}),
+      flags,
+      json: this.jsonEnabled(),
+      columns: (f) => invoiceColumns({lines, table: f === 'table'}),
+      rows: (invoice) => invoiceRows(invoice, lines),
+      onMore: (token) => this.note(`More invoices: --page-token ${token}, or --all.`),
+    })
   }
 }

@@ -29,18 +29,15 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))
     if (bad !== undefined) throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {details: {flag: '--status', value: bad}})
-    const toStdout = !flags.file || flags.file === '-'
-    const format = this.jsonEnabled() ? 'json' : (flags.output ?? (toStdout && process.stdout.isTTY ? 'table' : 'json'))
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {runList} = await import('../../output/list-command.js')
+    const {pagingOptions, runList} = await import('../../output/list-command.js')
     const {refundColumns} = await import('../../read/columns.js')
-    const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : undefined)
     return runList({
-      pager: api.refunds.list(businessId, {status, pageSize: pageSize ?? (flags.all ? 100 : undefined), pageToken: flags['page-token'], prefetch: flags.all}),
+      pager: api.refunds.list(businessId, {status, ...pagingOptions(flags)}),
       flags,
       json: this.jsonEnabled(),
-      columns: refundColumns({table: format === 'table'}),
+      columns: (format) => refundColumns({table: format === 'table'}),
       onMore: (token) => this.note(`More refunds: --page-token ${token}, or --all.`),
     })
   }

@@ -19,6 +19,8 @@ import {URLSearchParams, fileURLToPath} from 'node:url'
 import {parse} from 'csv-parse'
 import {Pool} from 'undici'
 
+import {watchPeakRss} from './lib/peak-rss.js'
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = join(root, 'bin', 'run.js')
 const dir = mkdtempSync(join(tmpdir(), 'bk-bench-bills-'))
@@ -55,13 +57,14 @@ async function writeFile(path, rows, linesPerBill) {
 function run(args, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {cwd: dir, env: {...process.env, BK_CONFIG_DIR: dir, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    const rss = watchPeakRss(child.pid)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
     const started = performance.now()
     child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr, ms: performance.now() - started}))
+    child.on('close', (code) => resolve({code, stdout, stderr, ms: performance.now() - started, peakMb: rss.stop()}))
   })
 }
 
@@ -160,11 +163,10 @@ async function peakRss(rows) {
   try {
     const file = join(dir, `rss-${rows}.csv`)
     await writeFile(file, rows, 5)
-    const r = await run(['bills', 'import', file, '--json', '--journal', join(dir, `rss-${rows}.bk-journal`)], {...emulator.env, BK_REPORT_MAXRSS: '1'})
+    const r = await run(['bills', 'import', file, '--json', '--journal', join(dir, `rss-${rows}.bk-journal`)], emulator.env)
     if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}`)
-    const kb = Number(/maxRSS (\d+)/.exec(r.stderr)?.[1])
     rmSync(file)
-    return {mb: kb / 1024, seconds: r.ms / 1000, bills: JSON.parse(r.stdout).created}
+    return {mb: r.peakMb, seconds: r.ms / 1000, bills: JSON.parse(r.stdout).created}
   } finally {
     emulator.stop()
   }

@@ -15,6 +15,8 @@ import {fileURLToPath, URLSearchParams} from 'node:url'
 
 import {Pool, request} from 'undici'
 
+import {watchPeakRss} from './lib/peak-rss.js'
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = join(root, 'bin', 'run.js')
 const scale = Number(process.env.BENCH_EXPORT_ROWS ?? 100_000)
@@ -75,14 +77,12 @@ async function bkExport(emu, accessToken, select = ['--all']) {
   })
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d))
-  let peakKb = 0
+  const rss = watchPeakRss(child.pid)
   // When the first rows reach the file: what comes before is bk's fixed start-up cost.
   let firstAt
   let firstRows = 0
   const poll = setInterval(() => {
     try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
-      if (m) peakKb = Math.max(peakKb, Number(m[1]))
       if (firstAt === undefined && statSync(file, {throwIfNoEntry: false})?.size) {
         firstAt = performance.now()
         firstRows = countRows(readFileSync(file, 'utf8'))
@@ -93,13 +93,14 @@ async function bkExport(emu, accessToken, select = ['--all']) {
   }, 5)
   const code = await new Promise((resolve) => child.once('exit', resolve))
   clearInterval(poll)
+  const peakMb = rss.stop()
   const ms = performance.now() - started
   if (code !== 0) throw new Error(`bk exited with ${code}: ${stderr}`)
   const rows = countRows(readFileSync(file, 'utf8'))
   const bytes = statSync(file).size
   const end = started + ms
   const streamMs = firstAt === undefined ? ms : end - firstAt
-  return {rows, ms, streamRows: rows - firstRows, streamMs, peakMb: peakKb / 1024, bytes}
+  return {rows, ms, streamRows: rows - firstRows, streamMs, peakMb, bytes}
 }
 
 function countRows(text) {

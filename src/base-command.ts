@@ -87,6 +87,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return id
   }
 
+  /**
+   * The business when one is given anywhere, for offline work (a dry run) that needs no
+   * credentials: --business, BK_BUSINESS_ID, or the profile's, if credentials resolve at all.
+   */
+  protected async businessIdIfGiven(): Promise<string | undefined> {
+    const given = (this.flags as {business?: string}).business ?? process.env.BK_BUSINESS_ID
+    return given ?? this.credentials().then((c) => c.businessId, () => undefined)
+  }
+
   /** Before a write: on a production profile, one line on stderr naming where it goes. */
   protected async announceWrite(what: string): Promise<void> {
     const c = await this.credentials()

@@ -52,8 +52,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
 
     if (flags['dry-run']) {
       const {dryRun} = await import('../../bills/import.js')
-      const business = flags.business ?? process.env.BK_BUSINESS_ID ?? (await this.credentials().then((c) => c.businessId, () => undefined))
-      const result = await dryRun({file, map, businessId: business, maxErrors: flags['max-errors'], onProgress: progress?.update})
+      const result = await dryRun({file, map, businessId: await this.businessIdIfGiven(), maxErrors: flags['max-errors'], onProgress: progress?.update})
       progress?.done()
       if (result.errorCount > 0) {
         if (!this.jsonEnabled()) for (const e of result.errors) process.stderr.write(e.text + '\n')
@@ -115,7 +114,6 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       progress?.done()
     }
     const {summary, fatal} = outcome
-    if (process.env.BK_REPORT_MAXRSS === '1') process.stderr.write(`maxRSS ${process.resourceUsage().maxRSS}\n`)
     if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
     if (fatal) throw fatal
     if (summary.interrupted) process.exitCode = 130

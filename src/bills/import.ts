@@ -11,6 +11,7 @@
  *   again, by the client's retries and then by a few rounds here;
  * - --resume skips every bill the journal has an outcome for.
  */
+import {setTimeout as sleep} from 'node:timers/promises'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
@@ -327,7 +328,9 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
         abort.removeEventListener('abort', onAbort)
       }
       if (result.kind !== 'not-sent' || !result.retry || round >= resendRounds || abort.aborted) break
-      await new Promise((r) => setTimeout(r, resendDelayMs * (round + 1)))
+      // A second Ctrl-C ends the wait and sends nothing more: the batch stays "not sent", for --resume.
+      await sleep(resendDelayMs * (round + 1), undefined, {signal: abort}).catch(() => {})
+      if (abort.aborted) break
     }
     if (result.kind === 'not-sent') fatal ??= result.error
     release()

@@ -1,5 +1,6 @@
 /**
- * The service's resources over one transport: `api.invoices.list(businessId, …)`.
+ * The service's resources over one transport: `api.invoices.list(businessId, …)`. The two webhook
+ * endpoints (notifications, key set) are read in src/webhooks, which needs their raw text.
  */
 import type {BkClient} from './client.js'
 import {Auth} from './resources/auth.js'
@@ -11,7 +12,6 @@ import {JournalEntries} from './resources/journal-entries.js'
 import {Refunds} from './resources/refunds.js'
 import {Tasks} from './resources/tasks.js'
 import {Transactions} from './resources/transactions.js'
-import {Webhooks} from './resources/webhooks.js'
 
 export class Api {
   readonly auth: Auth
@@ -23,7 +23,6 @@ export class Api {
   readonly refunds: Refunds
   readonly tasks: Tasks
   readonly transactions: Transactions
-  readonly webhooks: Webhooks
 
   constructor(readonly client: BkClient) {
     this.auth = new Auth(client)
@@ -35,6 +34,5 @@ export class Api {
     this.refunds = new Refunds(client)
     this.tasks = new Tasks(client)
     this.transactions = new Transactions(client)
-    this.webhooks = new Webhooks(client)
   }
 }

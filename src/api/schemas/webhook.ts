@@ -11,7 +11,3 @@ export const webhookNotification = z.looseObject({
   notification: webhookMessage,
 })
 export type WebhookNotification = z.infer<typeof webhookNotification>
-
-export const jwk = z.looseObject({kty: z.literal('RSA'), n: z.string().min(1), e: z.string().min(1), kid: z.string().optional()})
-export const jwks = z.looseObject({keys: z.array(jwk).min(1)})
-export type Jwks = z.infer<typeof jwks>

@@ -9,7 +9,8 @@
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
-import {NOTIFICATION_STATUSES, type WebhookNotificationRecord} from '../webhooks/hub.js'
+import {WEBHOOK_STATUSES} from '../../api/schemas/webhook.js'
+import type {WebhookNotificationRecord} from '../webhooks/hub.js'
 import {pythonJsonDumps} from '../../webhooks/python-json.js'
 import type {EmulatorContext} from './context.js'
 
@@ -23,7 +24,7 @@ export function register({router, state, webhooks}: EmulatorContext): void {
   router.add('GET', '/v0/tenant/webhook/notifications', (ctx) => {
     const grant = requireAuth(state, ctx, SCOPES.webhookRead)
     const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
-    const statuses = listParam(ctx.query, 'status', NOTIFICATION_STATUSES)
+    const statuses = listParam(ctx.query, 'status', WEBHOOK_STATUSES)
     const after = ctx.query.get('webhook_id') || undefined
     if (after !== undefined && !state.notifications.some((n) => n.id === after)) {
       throw new HttpError(404, `Webhook notification ${after} not found`, {webhook_id: after})

@@ -9,14 +9,14 @@
  * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
+import type {WEBHOOK_STATUSES} from '../../api/schemas/webhook.js'
 import {postBody, type ForwardResult} from '../../webhooks/forward.js'
 import {pythonJsonDumps} from '../../webhooks/python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState, EventSink} from '../state.js'
 import {WebhookSigner} from './signer.js'
 
-export const NOTIFICATION_STATUSES = ['pending', 'sent', 'error'] as const
-export type NotificationStatus = typeof NOTIFICATION_STATUSES[number]
+export type NotificationStatus = typeof WEBHOOK_STATUSES[number]
 
 export interface DeliveryAttempt {
   /** When the attempt started (ms since the epoch). */

@@ -11,7 +11,7 @@ export type Money = InstanceType<typeof D>
 export {D as Decimal}
 
 /** Plain decimal text: optional sign, digits, optional fraction. No exponents, separators or spaces. */
-const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
 
 /** Largest count of significant digits a JSON number (an IEEE double) carries exactly. */
 export const MAX_EXACT_DIGITS = 15

@@ -5,9 +5,7 @@
  * `toJsonNumber` would give (a property test in test/bills/emulator-bills.test.ts checks both agree); sums and comparisons
  * still go through decimal.js.
  */
-import {MAX_EXACT_DIGITS} from '../money.js'
-
-const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+import {DECIMAL_TEXT, MAX_EXACT_DIGITS} from '../money.js'
 
 /** Significant digits as decimal.js `precision(true)` counts them (integer trailing zeros count). */
 function significantDigits(text: string): number {

@@ -5,6 +5,7 @@
  */
 import {randomBytes} from 'node:crypto'
 
+import {parseIsoDatetime} from '../datetime.js'
 import {HttpError} from './http.js'
 import type {BusinessRecord, EmulatorState} from './state.js'
 
@@ -56,7 +57,11 @@ export function businessEventContent(business: BusinessRecord, at = new Date()):
   return {business_id: business.id, business_external_id: business.external_id, timestamp: timestamp(at)}
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/
+/** A real date and time of day with a zone (Z or an offset). */
+function isDatetimeWithZone(text: string): boolean {
+  const parsed = parseIsoDatetime(text)
+  return parsed.ok && parsed.value.time !== undefined && parsed.value.offsetMinutes !== undefined
+}
 
 /** Id prefixes the content fields must carry when given. */
 const PREFIXES: Record<string, string> = {
@@ -77,7 +82,7 @@ function check(type: EventType, field: string, value: unknown): void {
     return
   }
   if (typeof value !== 'string' || value === '') throw invalid(field, value, 'a non-empty string')
-  if (field === 'timestamp' && (!ISO_8601.test(value) || Number.isNaN(Date.parse(value)))) throw invalid(field, value, 'an ISO 8601 datetime')
+  if (field === 'timestamp' && !isDatetimeWithZone(value)) throw invalid(field, value, 'an ISO 8601 datetime')
   // A statement is imported into an external account; the aggregator's account_id is its own item id.
   const prefix = field === 'account_id' && type === 'STATEMENT_IMPORTED' ? 'eac_' : PREFIXES[field]
   if (prefix && !value.startsWith(prefix)) throw invalid(field, value, `an id starting with ${prefix}`)

@@ -46,6 +46,13 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** A JSON object body, or 422 naming the shape expected; with `optional`, an empty body is `{}`. */
+export function parseJsonObject(text: string, shape: string, options: {optional?: boolean} = {}): Record<string, unknown> {
+  const body = options.optional && text.trim() === '' ? {} : parseJsonBody(text)
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, `Body must be a JSON object ${shape}`)
+  return body as Record<string, unknown>
+}
+
 /** Reads an integer query parameter within bounds, or answers 422 naming it. */
 export function intParam(query: URLSearchParams, name: string, options: {min: number; max: number; default: number}): number {
   const raw = query.get(name)

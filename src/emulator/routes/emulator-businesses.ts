@@ -4,7 +4,7 @@
  * No token needed, never faulted.
  */
 import {businessEventContent} from '../events.js'
-import {HttpError, ok, parseJsonBody} from '../http.js'
+import {HttpError, ok, parseJsonObject} from '../http.js'
 import type {BusinessRecord} from '../state.js'
 import type {EmulatorContext} from './context.js'
 
@@ -23,8 +23,7 @@ function optionalString(input: CreateInput, field: 'name' | 'external_id'): stri
 
 export function register({router, state}: EmulatorContext): void {
   router.add('POST', '/_emulator/businesses', (ctx) => {
-    const input = (ctx.rawBody.trim() === '' ? {} : parseJsonBody(ctx.rawBody)) as CreateInput
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new HttpError(422, 'Body must be a JSON object {name?, external_id?, active?}')
+    const input = parseJsonObject(ctx.rawBody, '{name?, external_id?, active?}', {optional: true}) as CreateInput
     const id = state.newId('biz_')
     const name = optionalString(input, 'name') ?? `Business ${state.businesses.size + 1}`
     const externalId = optionalString(input, 'external_id') ?? `ext-${id.slice(4)}`

@@ -4,16 +4,14 @@
  * changes no state (a triggered BUSINESS_DEACTIVATED does not deactivate the business).
  */
 import {EVENT_TYPES, buildEventContent, isEventType} from '../events.js'
-import {HttpError, ok, parseJsonBody} from '../http.js'
+import {HttpError, ok, parseJsonObject} from '../http.js'
 import type {EmulatorContext} from './context.js'
 
 export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/_emulator/events', () => ok({data: EVENT_TYPES}))
 
   router.add('POST', '/_emulator/events', (ctx) => {
-    const body = parseJsonBody(ctx.rawBody)
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, 'Body must be a JSON object {type, content?}')
-    const {type, content} = body as {type?: unknown; content?: unknown}
+    const {type, content} = parseJsonObject(ctx.rawBody, '{type, content?}') as {type?: unknown; content?: unknown}
     if (!isEventType(type)) {
       throw new HttpError(422, `type must be one of ${EVENT_TYPES.join(', ')}`, {field: 'type', value: type ?? null, allowed: EVENT_TYPES})
     }

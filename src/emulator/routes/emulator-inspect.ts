@@ -4,7 +4,7 @@
  * No token needed, never faulted (faults.ts exempts /_emulator/).
  */
 import {FAULT_KINDS} from '../faults.js'
-import {HttpError, ok, parseJsonBody} from '../http.js'
+import {HttpError, ok, parseJsonObject} from '../http.js'
 import {seedState} from '../seed.js'
 import {BusinessCollection, type EmulatorState} from '../state.js'
 import type {EmulatorContext} from './context.js'
@@ -86,8 +86,7 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
   // {"what": "created"} (the default) forgets the bills and journal entries created since the
   // seed; "all" goes back to the seed data with the same ids (clients and tokens are kept).
   router.add('POST', '/_emulator/reset', (ctx) => {
-    const body = ctx.rawBody.trim() === '' ? {} : parseJsonBody(ctx.rawBody)
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, 'Body must be a JSON object {what?}')
+    const body = parseJsonObject(ctx.rawBody, '{what?}', {optional: true})
     const what = (body as {what?: unknown}).what ?? 'created'
     if (!(RESET_KINDS as readonly unknown[]).includes(what)) {
       throw new HttpError(422, `what must be one of ${RESET_KINDS.join(', ')}`, {field: 'what', value: what, allowed: RESET_KINDS})

@@ -66,6 +66,13 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     expect(emulator.state.bills.all(BIZ).filter((b) => b.number?.startsWith('BAD-'))).toEqual([])
   })
 
+  it('reports a date that does not exist as a per-bill error', async () => {
+    const res = await post(JSON.stringify([bill({number: 'D-ok', due_at: '2026-02-28T00:00:00Z'}), bill({number: 'D-bad', due_at: '2026-02-30T00:00:00Z'})]))
+    expect(res.status).toBe(200)
+    expect(res.json.data.map((b) => b.number)).toEqual(['D-ok'])
+    expect(res.json.errors).toEqual([{bill_number: 'D-bad', error: expect.stringContaining('due_at must be an ISO 8601 datetime')}])
+  })
+
   it('reads amounts from the JSON text exactly', () => {
     expect(parseJsonExact('{"a":[0.1,-2.50e1,"3"],"b":"x\\"1"}')).toEqual({a: [{text: '0.1'}, {text: '-2.50e1'}, '3'], b: 'x"1'})
   })

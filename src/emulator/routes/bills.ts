@@ -4,6 +4,7 @@
  * Amounts are read from the JSON text itself (not through a binary float), so totals and tag
  * allocation sums are exact: 0.1 + 0.2 allocated against a total of 0.3 is accepted.
  */
+import {parseIsoDatetime} from '../../datetime.js'
 import type {Bill} from '../../api/schemas/bill.js'
 import {PERFORMED_BY_HEADER} from '../../api/resources/bills.js'
 import {Decimal, type Money} from '../../money.js'
@@ -155,7 +156,7 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
   const dates: Record<'issued_at' | 'due_at', string | undefined> = {issued_at: undefined, due_at: undefined}
   for (const field of ['issued_at', 'due_at'] as const) {
     const v = str(item[field], field)
-    if (v !== undefined && !ISO_DATETIME.test(v)) fail(`${field} must be an ISO 8601 datetime, got "${v}"`)
+    if (v !== undefined && (!ISO_DATETIME.test(v) || !parseIsoDatetime(v).ok)) fail(`${field} must be an ISO 8601 datetime, got "${v}"`)
     dates[field] = v
   }
   if (item.metadata_ !== undefined && item.metadata_ !== null && !isObject(item.metadata_)) fail('metadata_ must be an object')

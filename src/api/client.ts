@@ -10,8 +10,9 @@
 import {Pool} from 'undici'
 import type {z} from 'zod'
 
-import {ApiConnectionError, ApiTimeoutError, ResponseShapeError, errorFromResponse} from './errors.js'
+import {ApiConnectionError, ApiTimeoutError, errorFromResponse} from './errors.js'
 import {redactHeaders, redactText, redactValue} from './redact.js'
+import {checkShape} from './shape.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string>
@@ -53,7 +54,7 @@ export interface RequestOptions<T> {
   maxRetries?: number
   /** A POST that is safe to send twice (the token request): retried like an idempotent request. */
   retrySafe?: boolean
-  /** On success, `data` is the body text as received (no JSON parsing, no schema): for exact literals. */
+  /** On success, `data` is the body text as received, not parsed (exact literals, or parsing later). */
   responseText?: boolean
 }
 
@@ -76,6 +77,8 @@ export class BkClient {
   private readonly basePath: string
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> & ClientOptions
   private readonly secrets: Set<string>
+  /** Requests begun but not yet handed to the pool (waiting for a token). */
+  private starting = 0
 
   constructor(options: ClientOptions) {
     this.baseUrl = new URL(options.baseUrl)
@@ -92,6 +95,21 @@ export class BkClient {
   /** Adds a string that must never be printed (a token once it is known). */
   addSecret(secret: string): void {
     this.secrets.add(secret)
+  }
+
+  /**
+   * Resolves once every request begun so far is written to its connection. undici writes a
+   * request on a reused keep-alive connection only after a turn or two of the event loop (it
+   * first checks that the server has not closed it), so a caller that begins a request and then
+   * works synchronously would hold it back until the work is done: prefetch would not overlap.
+   */
+  async written(): Promise<void> {
+    // Bounded: a new connection may take longer to open, and then there is nothing to gain.
+    for (let turn = 0; turn < 10; turn++) {
+      const {queued, pending} = this.pool.stats
+      if (this.starting === 0 && queued === 0 && pending === 0) return
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 
   async close(): Promise<void> {
@@ -140,10 +158,8 @@ export class BkClient {
     return this.request({...options, method: 'GET', path, schema})
   }
 
-  private async attempt<T>(options: RequestOptions<T>, attempt: number): Promise<
-    | {kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: unknown; text: string}
-    | {kind: 'connection-error'; error: ApiConnectionError}
-  > {
+  /** The headers (with the bearer token) and the body of a request. */
+  private async prepare(options: RequestOptions<unknown>): Promise<{headers: Record<string, string>; body: string | undefined}> {
     const headers: Record<string, string> = {accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'bk'}
     for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v
     let body: string | undefined
@@ -161,6 +177,22 @@ export class BkClient {
       this.addSecret(token)
       headers.authorization = `Bearer ${token}`
     }
+    return {headers, body}
+  }
+
+  private async attempt<T>(options: RequestOptions<T>, attempt: number): Promise<
+    | {kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: unknown; text: string}
+    | {kind: 'connection-error'; error: ApiConnectionError}
+  > {
+    // Counted until the request is handed to the pool, which happens in the same turn as the decrement.
+    this.starting++
+    let prepared: {headers: Record<string, string>; body: string | undefined}
+    try {
+      prepared = await this.prepare(options)
+    } finally {
+      this.starting--
+    }
+    const {headers, body} = prepared
     const fullPath = this.basePath + options.path + queryString(options.query)
     const started = performance.now()
     if (this.opts.debug) {
@@ -181,7 +213,8 @@ export class BkClient {
         signal: options.signal ?? null,
       })
       const text = await res.body.text()
-      const parsed = parseBody(text, headerValue(res.headers['content-type']))
+      // A body asked for as text is parsed only to report an error (or to trace it with --debug).
+      const parsed = options.responseText && res.statusCode < 400 && !this.opts.debug ? undefined : parseBody(text, headerValue(res.headers['content-type']))
       if (this.opts.debug) {
         this.trace(`← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`)
         this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
@@ -204,14 +237,7 @@ export class BkClient {
   }
 
   private parse<T>(options: RequestOptions<T>, body: unknown): T {
-    if (!options.schema) return body as T
-    const result = options.schema.safeParse(body)
-    if (result.success) return result.data
-    const issue = result.error.issues[0]
-    const at = issue?.path.length ? issue.path.join('.') : '(root)'
-    throw new ResponseShapeError(`Unexpected response from ${options.method} ${options.path}: field ${at}: ${issue?.message ?? 'invalid'}`, {
-      issues: result.error.issues.slice(0, 5).map((i) => ({path: i.path.join('.'), message: i.message})),
-    })
+    return options.schema ? checkShape(options.schema, body, `${options.method} ${options.path}`) : (body as T)
   }
 
   private backoff(attempt: number): number {

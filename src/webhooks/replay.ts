@@ -12,7 +12,7 @@
  */
 import type {BkClient} from '../api/client.js'
 import {paginated, webhookNotification} from '../api/schemas/index.js'
-import {ResponseShapeError} from '../api/errors.js'
+import {checkShape, parseJsonBody} from '../api/shape.js'
 import {postBody, type ForwardResult} from './forward.js'
 import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'
 
@@ -96,22 +96,12 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
 }
 
 function parsePage(text: string) {
-  let value: unknown
-  let tree: JsonNode
-  try {
-    value = JSON.parse(text)
-    tree = parseJsonTree(text)
-  } catch {
-    throw new ResponseShapeError(`Unexpected response from GET ${PATH}: not JSON`)
-  }
-  const result = pageSchema.safeParse(value)
-  if (!result.success) {
-    const issue = result.error.issues[0]
-    throw new ResponseShapeError(`Unexpected response from GET ${PATH}: field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`)
-  }
+  const what = `GET ${PATH}`
+  const page = checkShape(pageSchema, parseJsonBody(text, what), what)
+  const tree = parseJsonTree(text)
   const data = member(tree, 'data')
   const notificationNodes = data?.kind === 'array' ? data.items.map((item) => member(item, 'notification')) : []
-  return {data: result.data.data, pagination: result.data.pagination, notificationNodes}
+  return {data: page.data, pagination: page.pagination, notificationNodes}
 }
 
 /** The last value of a key in an object node (as JSON.parse keeps it). */

@@ -4,54 +4,75 @@
  */
 import type {z} from 'zod'
 
-import {ResponseShapeError} from './errors.js'
-import type {Pagination} from './schemas/common.js'
+import type {BkClient, QueryValue} from './client.js'
+import {pageEnvelope, type Pagination} from './schemas/common.js'
+import {checkShape, parseJsonBody} from './shape.js'
 
 export interface Page<T> {
   data: T[]
   pagination: Pagination
 }
 
-export type FetchPage<T> = (pageToken: string | undefined, signal?: AbortSignal) => Promise<Page<T>>
+/** Where pages come from: their bodies as text, so that the next can be asked for before one is parsed. */
+export interface PageSource {
+  fetchText(pageToken: string | undefined): Promise<string>
+  /** Resolves once the requests begun so far are on the wire (BkClient.written). */
+  written(): Promise<void>
+}
 
 export interface PagerOptions {
   /** Start from this cursor instead of the first page. */
   pageToken?: string | undefined
-  /** Fetch the next page while the caller works on the current one (for full exports). */
+  /** Ask for the next page while the caller works on the current one (for full exports). */
   prefetch?: boolean
 }
 
 /**
- * Pages are read with only their envelope checked (`{data: unknown[], pagination}`); the items
- * are checked against their schema as each page is handed out. With prefetch the next request
- * is then already on its way while this page's items are checked.
+ * A page's envelope (`{data: unknown[], pagination}`) is checked when it arrives, its items as it
+ * is handed out. With prefetch, the next request is on the wire before this page is even parsed:
+ * its cursor is read from the text first (`nextPageTokenIn`), and then confirmed by the parse.
  */
 export class Pager<T> implements AsyncIterable<T> {
   constructor(
-    private readonly fetchPage: FetchPage<unknown>,
+    private readonly source: PageSource,
     private readonly item: z.ZodType<T>,
     /** `GET /path`, for error messages. */
     private readonly what: string,
     private readonly options: PagerOptions = {},
   ) {}
 
+  /** The same pages with their items checked against another schema (one picked from this one). */
+  checking<U>(item: z.ZodType<U>): Pager<U> {
+    return new Pager(this.source, item, this.what, this.options)
+  }
+
   /** The first page only, with its cursors (manual paging with --page-token). */
   async first(): Promise<Page<T>> {
-    return this.check(await this.fetchPage(this.options.pageToken))
+    return this.checkItems(this.parse(await this.source.fetchText(this.options.pageToken)))
   }
 
   async *pages(): AsyncGenerator<Page<T>> {
-    let pending: Promise<Page<unknown>> | undefined = this.fetchPage(this.options.pageToken)
+    let pending: Promise<string> | undefined = this.fetch(this.options.pageToken)
     while (pending) {
-      const raw: Page<unknown> = await pending
-      const next = raw.pagination.next_page_token
+      const text: string = await pending
+      let early: {token: string; text: Promise<string>} | undefined
+      const guess = this.options.prefetch ? nextPageTokenIn(text) : undefined
+      if (guess) {
+        early = {token: guess, text: this.fetch(guess)}
+        // This page is parsed and worked on synchronously: the request must leave first.
+        await this.source.written()
+      }
+      const page = this.parse(text)
+      const next = page.pagination.next_page_token
+      pending = undefined
+      if (next && early?.token === next) pending = early.text
+      else if (next && this.options.prefetch) {
+        pending = this.fetch(next)
+        await this.source.written()
+      }
+      yield this.checkItems(page)
       // Without prefetch the next request starts only when the caller asks for more.
-      pending = next && this.options.prefetch ? this.fetchPage(next) : undefined
-      pending?.catch(() => {}) // surfaced when awaited; avoids an unhandled rejection if the caller stops early
-      // Let the event loop send that request before this page is worked on (synchronously).
-      if (pending) await new Promise((resolve) => setImmediate(resolve))
-      yield this.check(raw)
-      if (next && !pending) pending = this.fetchPage(next)
+      if (next && !pending) pending = this.fetch(next)
     }
   }
 
@@ -59,17 +80,43 @@ export class Pager<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.data
   }
 
-  /** Parses each item with its schema; a mismatch names the field path (`data.3.lines.0.amount`). */
-  private check(page: Page<unknown>): Page<T> {
-    const data = page.data.map((item, i) => {
-      const result = this.item.safeParse(item)
-      if (result.success) return result.data
-      const issue = result.error.issues[0]
-      const at = ['data', i, ...(issue?.path ?? [])].join('.')
-      throw new ResponseShapeError(`Unexpected response from ${this.what}: field ${at}: ${issue?.message ?? 'invalid'}`, {
-        issues: result.error.issues.slice(0, 5).map((x) => ({path: ['data', i, ...x.path].join('.'), message: x.message})),
-      })
-    })
-    return {data, pagination: page.pagination}
+  private fetch(pageToken: string | undefined): Promise<string> {
+    const text = this.source.fetchText(pageToken)
+    text.catch(() => {}) // surfaced when awaited; a request made early may never be
+    return text
   }
+
+  private parse(text: string): Page<unknown> {
+    return checkShape(pageEnvelope, parseJsonBody(text, this.what), this.what)
+  }
+
+  private checkItems(page: Page<unknown>): Page<T> {
+    return {data: page.data.map((item, i) => checkShape(this.item, item, this.what, ['data', i])), pagination: page.pagination}
+  }
+}
+
+/**
+ * The next-page cursor read from a page's text before it is parsed: the service writes
+ * `pagination` after `data`, so it is the last `"next_page_token"` key of the body. A guess only,
+ * used to ask early; a guess the parsed page does not confirm costs one unused GET.
+ */
+export function nextPageTokenIn(text: string): string | undefined {
+  const at = text.lastIndexOf('"next_page_token"')
+  if (at === -1) return undefined
+  const literal = /^"next_page_token"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text.slice(at, at + 4096))?.[1]
+  if (!literal) return undefined
+  try {
+    return JSON.parse(literal) as string
+  } catch {
+    return undefined
+  }
+}
+
+/** A Pager over a list endpoint: `GET path` with `query`, plus each page's `page_token`. */
+export function listPager<T>(client: BkClient, path: string, query: Record<string, QueryValue>, item: z.ZodType<T>, options: PagerOptions = {}): Pager<T> {
+  const source: PageSource = {
+    fetchText: async (pageToken) => (await client.request<string>({method: 'GET', path, query: {...query, page_token: pageToken}, responseText: true})).data,
+    written: () => client.written(),
+  }
+  return new Pager(source, item, `GET ${path}`, options)
 }

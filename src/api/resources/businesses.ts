@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
-import {Pager, type PagerOptions} from '../pagination.js'
+import {listPager, type Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
-import {business, type Business, pageEnvelope, receiptRequestConfig, type ReceiptRequestConfig, type ReceiptRequestConfigUpdate} from '../schemas/index.js'
+import {business, type Business, receiptRequestConfig, type ReceiptRequestConfig, type ReceiptRequestConfigUpdate} from '../schemas/index.js'
 
 export interface ListOptions extends PagerOptions {
   pageSize?: number | undefined
@@ -11,13 +11,7 @@ export class Businesses {
   constructor(private readonly client: BkClient) {}
 
   list(options: ListOptions = {}): Pager<Business> {
-    return new Pager(async (pageToken, signal) => {
-      const res = await this.client.request({
-        method: 'GET', path: '/v0/business', schema: pageEnvelope, signal,
-        query: {page_size: options.pageSize, page_token: pageToken},
-      })
-      return res.data
-    }, business, 'GET /v0/business', options)
+    return listPager(this.client, '/v0/business', {page_size: options.pageSize}, business, options)
   }
 
   /** PATCH …/rules/receipts: only the fields given change. */

@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
-import {Pager, type PagerOptions} from '../pagination.js'
+import {listPager, type Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
-import {pageEnvelope, type Refund, refund} from '../schemas/index.js'
+import {type Refund, refund} from '../schemas/index.js'
 
 export interface RefundListOptions extends PagerOptions {
   status?: readonly string[] | undefined
@@ -12,13 +12,6 @@ export class Refunds {
   constructor(private readonly client: BkClient) {}
 
   list(businessId: string, options: RefundListOptions = {}): Pager<Refund> {
-    const url = path`/v0/business/${businessId}/refunds`
-    return new Pager(async (pageToken, signal) => {
-      const res = await this.client.request({
-        method: 'GET', path: url, schema: pageEnvelope, signal,
-        query: {status: options.status, page_size: options.pageSize, page_token: pageToken},
-      })
-      return res.data
-    }, refund, `GET ${url}`, options)
+    return listPager(this.client, path`/v0/business/${businessId}/refunds`, {status: options.status, page_size: options.pageSize}, refund, options)
   }
 }

@@ -3,6 +3,8 @@
  * `--all` pages streamed with flat memory; `--json` returns `{data, pagination}` (or streams one
  * array with --all); otherwise items go through the chosen writer to stdout or --file.
  */
+import type {z} from 'zod'
+
 import type {Page, Pager} from '../api/pagination.js'
 import {createListWriter, type Column, type OutputFormat} from './list-writer.js'
 import {openSink} from './sink.js'
@@ -38,19 +40,24 @@ export interface ListResult<T> {
   pagination: Page<T>['pagination']
 }
 
-export interface RunListOptions<T, R = T> {
+export interface RunListOptions<T, V = T, R = V> {
   pager: Pager<T>
+  /**
+   * What csv and table output read of an item (a schema picked from the item's): they check
+   * only that, instead of the whole item, which json output prints and so checks.
+   */
+  view?: z.ZodType<V>
   /** The columns of csv and table output; a function when they depend on the format (a narrower table). */
   columns: Array<Column<R>> | ((format: OutputFormat) => Array<Column<R>>)
   flags: ListFlags
   json: boolean
   /** Turns one item into the rows of csv and table output (e.g. one row per invoice line); json and ndjson write the items. */
-  rows?: (item: T) => R[]
+  rows?: (item: V) => R[]
   /** Told on stderr, for people, when more pages remain. */
   onMore?: (nextPageToken: string) => void
 }
 
-export async function runList<T, R = T>(options: RunListOptions<T, R>): Promise<ListResult<T> | undefined> {
+export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>): Promise<ListResult<T> | undefined> {
   const {pager, flags} = options
   const limit = flags.limit ?? Number.POSITIVE_INFINITY
   if (options.json && !flags.all) {
@@ -67,16 +74,17 @@ export async function runList<T, R = T>(options: RunListOptions<T, R>): Promise<
   const format = listFormat(flags, options.json)
   const columns = typeof options.columns === 'function' ? options.columns(format) : options.columns
   const writer = await createListWriter<R>(format, openSink(flags.file), columns, {rawCsv: Boolean(flags['raw-csv'])})
-  const toRows = format === 'csv' || format === 'table' ? options.rows : undefined
+  const tabular = format === 'csv' || format === 'table'
+  const pages: Pager<unknown> = tabular && options.view ? pager.checking(options.view) : pager
+  const toRows = tabular ? options.rows : undefined
   let count = 0
   let next: string | null = null
-  outer: for await (const page of pager.pages()) {
+  for await (const page of pages.pages()) {
     next = page.pagination.next_page_token
-    for (const item of page.data) {
-      if (count >= limit) break outer
-      count++
-      for (const row of toRows ? toRows(item) : [item as unknown as R]) await writer.write(row)
-    }
+    const items = page.data.slice(0, limit - count)
+    count += items.length
+    // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
+    await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
     if (!flags.all && flags.limit === undefined) break
     if (count >= limit) break
   }

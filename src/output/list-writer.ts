@@ -13,8 +13,9 @@ export interface Column<T> {
   get: (item: T) => unknown
 }
 
+/** Written a page at a time: one call (and one await) per page, not per row. */
 export interface ListWriter<T> {
-  write(item: T): Promise<void>
+  write(items: readonly T[]): Promise<void>
   end(): Promise<void>
 }
 
@@ -37,8 +38,9 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
     case 'json': {
       let first = true
       return {
-        async write(item) {
-          await sink.write((first ? '[\n' : ',\n') + JSON.stringify(item))
+        async write(items) {
+          if (!items.length) return
+          await sink.write((first ? '[\n' : ',\n') + items.map((item) => JSON.stringify(item)).join(',\n'))
           first = false
         },
         async end() {
@@ -49,21 +51,24 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
     }
     case 'ndjson':
       return {
-        write: (item) => sink.write(JSON.stringify(item) + '\n'),
+        write: async (items) => {
+          if (items.length) await sink.write(items.map((item) => JSON.stringify(item) + '\n').join(''))
+        },
         end: () => sink.end(),
       }
     case 'csv': {
       const {stringify} = await import('csv-stringify/sync')
-      const record = (cells: string[]) => stringify([cells], {record_delimiter: 'unix'})
-      const guard = options.rawCsv ? (s: string) => s : neutraliseCell
-      // Rows are gathered into chunks of about 64 KB: one write per chunk, not per row.
-      let parts = [record(columns.map((c) => c.header))]
+      const records = (rows: string[][]) => stringify(rows, {record_delimiter: 'unix'})
+      // Only text can be a formula: numbers and booleans are written as they are.
+      const cell = options.rawCsv ? cellText : (value: unknown) => (typeof value === 'string' ? neutraliseCell(value) : cellText(value))
+      // Pages are gathered into chunks of about 64 KB: one write per chunk.
+      let parts = [records([columns.map((c) => c.header)])]
       let size = 0
       return {
-        async write(item) {
-          const line = record(columns.map((c) => guard(cellText(c.get(item)))))
-          parts.push(line)
-          size += line.length
+        async write(items) {
+          const text = records(items.map((item) => columns.map((c) => cell(c.get(item)))))
+          parts.push(text)
+          size += text.length
           if (size >= CSV_CHUNK) {
             const chunk = parts.join('')
             parts = []
@@ -80,8 +85,8 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
     case 'table': {
       const rows: string[][] = []
       return {
-        async write(item) {
-          rows.push(columns.map((c) => cellText(c.get(item))))
+        async write(items) {
+          for (const item of items) rows.push(columns.map((c) => cellText(c.get(item))))
         },
         async end() {
           const {default: Table} = await import('cli-table3')

@@ -1,50 +1,61 @@
 /**
- * The columns of `bk invoices list` and `bk refunds list` (docs/read-commands.md lists them).
+ * The columns of `bk invoices list` and `bk refunds list` (docs/read-commands.md lists them), and
+ * what those columns read of an item: csv and table output check only the fields they print
+ * (json output, which prints everything, checks everything). A field they do not print cannot
+ * fail an export, and a 100,000-invoice export does not pay for checking it.
+ *
  * Amounts are written as the service sent them: a JSON number as JavaScript prints it (its
  * shortest exact text), a decimal string unchanged; nothing is computed from them.
  */
-import type {Invoice, InvoiceLine, Refund} from '../api/schemas/index.js'
+import {z} from 'zod'
+
+import {invoice, invoiceLine, refund, refundInvoice} from '../api/schemas/index.js'
 import type {Column} from '../output/list-writer.js'
+
+/** `{a: true, b: true}`, the argument of zod's pick. */
+function mask<K extends string>(keys: readonly K[]): {[P in K]: true} {
+  return Object.fromEntries(keys.map((k) => [k, true])) as {[P in K]: true}
+}
+
+/** Column header → invoice field, in column order. */
+const INVOICE_FIELDS = {
+  ID: 'id', NUMBER: 'number', STATUS: 'status', 'CUSTOMER ID': 'customer_id', DESCRIPTION: 'description',
+  'TOTAL AMOUNT': 'total_amount', 'TOTAL PAID': 'total_paid', 'CREDIT AMOUNT': 'credit_amount',
+  'DUE AT': 'due_at', 'SENT AT': 'sent_at', 'VOIDED AT': 'voided_at', SOURCE: 'source',
+} as const
+/** Column header → invoice line field (--lines). */
+const LINE_FIELDS = {
+  'LINE ID': 'id', 'LINE DESCRIPTION': 'description', 'LINE LEDGER ID': 'ledger_id', 'LINE AMOUNT': 'amount',
+  'UNIT PRICE': 'unit_price', QUANTITY: 'quantity', 'DISCOUNT AMOUNT': 'discount_amount', 'DISCOUNT RATE': 'discount_rate',
+  'TAX AMOUNT': 'tax_amount', 'TAX RATE': 'tax_rate', 'IS PREPAYMENT': 'is_prepayment',
+} as const
+
+const invoiceLineView = z.object(invoiceLine.pick(mask(Object.values(LINE_FIELDS))).shape)
+export type InvoiceLineView = z.infer<typeof invoiceLineView>
+
+/** What the invoice columns read: their fields, and the lines (each checked with --lines) and payments they count. */
+export function invoiceView(lines: boolean) {
+  return z.object({
+    ...invoice.pick(mask(Object.values(INVOICE_FIELDS))).shape,
+    lines: z.array(lines ? invoiceLineView : z.unknown()).nullish(),
+    payments: z.array(z.unknown()).nullish(),
+  })
+}
+export type InvoiceView = z.infer<ReturnType<typeof invoiceView>>
 
 /** One output row of an invoice export: the invoice, and one of its lines with --lines. */
 export interface InvoiceRow {
-  invoice: Invoice
-  line?: InvoiceLine | undefined
+  invoice: InvoiceView
+  line?: InvoiceLineView | undefined
 }
 
-const inv = (header: string, get: (i: Invoice) => unknown): Column<InvoiceRow> => ({header, get: (r) => get(r.invoice)})
-const line = (header: string, field: string): Column<InvoiceRow> => ({header, get: (r) => (r.line as Record<string, unknown> | undefined)?.[field]})
-
 export const INVOICE_COLUMNS: Array<Column<InvoiceRow>> = [
-  inv('ID', (i) => i.id),
-  inv('NUMBER', (i) => i.number),
-  inv('STATUS', (i) => i.status),
-  inv('CUSTOMER ID', (i) => i.customer_id),
-  inv('DESCRIPTION', (i) => i.description),
-  inv('TOTAL AMOUNT', (i) => i.total_amount),
-  inv('TOTAL PAID', (i) => i.total_paid),
-  inv('CREDIT AMOUNT', (i) => i.credit_amount),
-  inv('DUE AT', (i) => i.due_at),
-  inv('SENT AT', (i) => i.sent_at),
-  inv('VOIDED AT', (i) => i.voided_at),
-  inv('SOURCE', (i) => i.source),
-  inv('LINES', (i) => i.lines?.length ?? 0),
-  inv('PAYMENTS', (i) => i.payments?.length ?? 0),
+  ...Object.entries(INVOICE_FIELDS).map(([header, field]) => ({header, get: (r: InvoiceRow) => r.invoice[field]})),
+  {header: 'LINES', get: (r) => r.invoice.lines?.length ?? 0},
+  {header: 'PAYMENTS', get: (r) => r.invoice.payments?.length ?? 0},
 ]
 
-export const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = [
-  line('LINE ID', 'id'),
-  line('LINE DESCRIPTION', 'description'),
-  line('LINE LEDGER ID', 'ledger_id'),
-  line('LINE AMOUNT', 'amount'),
-  line('UNIT PRICE', 'unit_price'),
-  line('QUANTITY', 'quantity'),
-  line('DISCOUNT AMOUNT', 'discount_amount'),
-  line('DISCOUNT RATE', 'discount_rate'),
-  line('TAX AMOUNT', 'tax_amount'),
-  line('TAX RATE', 'tax_rate'),
-  line('IS PREPAYMENT', 'is_prepayment'),
-]
+export const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({header, get: (r) => r.line?.[field]}))
 
 /** The narrower table for a terminal. */
 const TABLE_HEADERS = new Set(['ID', 'NUMBER', 'STATUS', 'CUSTOMER ID', 'TOTAL AMOUNT', 'TOTAL PAID', 'DUE AT'])
@@ -57,29 +68,34 @@ export function invoiceColumns(options: {lines: boolean; table: boolean}): Array
 }
 
 /** One row per line; an invoice with no lines still gets one row, with empty line cells. */
-export function invoiceRows(invoice: Invoice, lines: boolean): InvoiceRow[] {
+export function invoiceRows(invoice: InvoiceView, lines: boolean): InvoiceRow[] {
   if (!lines || !invoice.lines?.length) return [{invoice}]
-  return invoice.lines.map((l) => ({invoice, line: l}))
+  // With --lines the view checked each line (invoiceView(true)).
+  return (invoice.lines as InvoiceLineView[]).map((line) => ({invoice, line}))
 }
 
-export const REFUND_COLUMNS: Array<Column<Refund>> = [
-  {header: 'ID', get: (r) => r.id},
-  {header: 'STATUS', get: (r) => r.status},
-  {header: 'AMOUNT', get: (r) => r.amount},
-  {header: 'AMOUNT PAID', get: (r) => r.amount_paid},
-  {header: 'METHOD', get: (r) => r.method},
-  {header: 'PROCESSOR', get: (r) => r.processor},
-  {header: 'REFUNDED AT', get: (r) => r.refunded_at},
-  {header: 'MEMO', get: (r) => r.memo},
-  {header: 'EXTERNAL ID', get: (r) => r.external_id},
-  {header: 'IS RETURN', get: (r) => r.is_return},
-  {header: 'REFUND CREDIT', get: (r) => r.refund_credit},
+/** Column header → refund field, in column order. */
+const REFUND_FIELDS = {
+  ID: 'id', STATUS: 'status', AMOUNT: 'amount', 'AMOUNT PAID': 'amount_paid', METHOD: 'method', PROCESSOR: 'processor',
+  'REFUNDED AT': 'refunded_at', MEMO: 'memo', 'EXTERNAL ID': 'external_id', 'IS RETURN': 'is_return', 'REFUND CREDIT': 'refund_credit',
+} as const
+
+/** What the refund columns read: their fields, the invoice ids of the refund invoices, and the payments they count. */
+export const refundView = z.object({
+  ...refund.pick(mask(Object.values(REFUND_FIELDS))).shape,
+  refund_invoices: z.array(z.object(refundInvoice.pick({invoice_id: true}).shape)).nullish(),
+  payments: z.array(z.unknown()).nullish(),
+})
+export type RefundView = z.infer<typeof refundView>
+
+export const REFUND_COLUMNS: Array<Column<RefundView>> = [
+  ...Object.entries(REFUND_FIELDS).map(([header, field]) => ({header, get: (r: RefundView) => r[field]})),
   {header: 'INVOICE IDS', get: (r) => (r.refund_invoices ?? []).map((i) => i.invoice_id).filter(Boolean).join(' ')},
   {header: 'PAYMENTS', get: (r) => r.payments?.length ?? 0},
 ]
 
 const REFUND_TABLE_HEADERS = new Set(['ID', 'STATUS', 'AMOUNT', 'AMOUNT PAID', 'METHOD', 'REFUNDED AT', 'MEMO'])
 
-export function refundColumns(options: {table: boolean}): Array<Column<Refund>> {
+export function refundColumns(options: {table: boolean}): Array<Column<RefundView>> {
   return options.table ? REFUND_COLUMNS.filter((c) => REFUND_TABLE_HEADERS.has(c.header)) : REFUND_COLUMNS
 }

@@ -39,10 +39,11 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     }
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {invoiceColumns, invoiceRows} = await import('../../read/columns.js')
+    const {invoiceColumns, invoiceRows, invoiceView} = await import('../../read/columns.js')
     const lines = Boolean(flags.lines)
     return runList({
       pager: api.invoices.list(businessId, {status, ...range, ...pagingOptions(flags)}),
+      view: invoiceView(lines),
       flags,
       json: this.jsonEnabled(),
       columns: (f) => invoiceColumns({lines, table: f === 'table'}),

@@ -26,7 +26,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
           {header: 'BUSINESS', get: (r) => r.business},
           {header: 'SECRET IN', get: (r) => r.storage},
         ])
-        for (const r of rows) await writer.write(r)
+        await writer.write(rows)
         await writer.end()
       }
     }

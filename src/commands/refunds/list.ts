@@ -32,9 +32,10 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     const businessId = await this.businessId()
     const {api} = await this.session()
     const {pagingOptions, runList} = await import('../../output/list-command.js')
-    const {refundColumns} = await import('../../read/columns.js')
+    const {refundColumns, refundView} = await import('../../read/columns.js')
     return runList({
       pager: api.refunds.list(businessId, {status, ...pagingOptions(flags)}),
+      view: refundView,
       flags,
       json: this.jsonEnabled(),
       columns: (format) => refundColumns({table: format === 'table'}),

@@ -1,8 +1,9 @@
 /**
  * The writers behind every list command: table (people), json (one array), ndjson (one object a
- * line) and csv. All but the table stream item by item; the table needs its rows for widths.
+ * line) and csv. All but the table stream page by page; the table needs its rows for widths.
  */
-import {neutraliseCell} from './csv-guard.js'
+import type {Options} from 'csv-stringify/sync'
+
 import type {Sink} from './sink.js'
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const
@@ -33,7 +34,7 @@ export function cellText(value: unknown): string {
 
 const CSV_CHUNK = 64 * 1024
 
-export async function createListWriter<T>(format: OutputFormat, sink: Sink, columns: Array<Column<T>>, options: ListWriterOptions = {}): Promise<ListWriter<T>> {
+export async function createListWriter<T>(format: OutputFormat, sink: Sink, columns: Array<Column<T>>, writerOptions: ListWriterOptions = {}): Promise<ListWriter<T>> {
   switch (format) {
     case 'json': {
       let first = true
@@ -58,15 +59,21 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
       }
     case 'csv': {
       const {stringify} = await import('csv-stringify/sync')
-      const records = (rows: string[][]) => stringify(rows, {record_delimiter: 'unix'})
-      // Only text can be a formula: numbers and booleans are written as they are.
-      const cell = options.rawCsv ? cellText : (value: unknown) => (typeof value === 'string' ? neutraliseCell(value) : cellText(value))
+      const csvOptions: Options = {
+        record_delimiter: 'unix',
+        // Spreadsheet safety (OWASP "CSV injection"): text starting with =, +, -, @, a tab or a
+        // carriage return (or a full-width =, +, -, @) gets a leading apostrophe; a number is not
+        // a formula, so a negative amount stays a number.
+        escape_formulas: !writerOptions.rawCsv,
+        cast: {boolean: String},
+      }
+      const records = (rows: unknown[][]) => stringify(rows, csvOptions)
       // Pages are gathered into chunks of about 64 KB: one write per chunk.
       let parts = [records([columns.map((c) => c.header)])]
       let size = 0
       return {
         async write(items) {
-          const text = records(items.map((item) => columns.map((c) => cell(c.get(item)))))
+          const text = records(items.map((item) => columns.map((c) => c.get(item))))
           parts.push(text)
           size += text.length
           if (size >= CSV_CHUNK) {

@@ -14,7 +14,7 @@ import {reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-se
 
 const invoices = [
   {
-    id: 'inv_1', number: '-120.50', description: '-2+3', credit_amount: -25.5, total_amount: -1e-7, status: 'paid',
+    id: 'inv_1', number: '-120.50', description: '-2+3', source: '\uFF1D1+2', customer_id: 'cus_=1', credit_amount: -25.5, total_amount: -1e-7, status: 'paid',
     // Fields no csv column prints, each of the wrong type:
     business_id: 42, metadata_: 'not an object',
     lines: [{id: 'inl_1', amount: 'not a number'}],
@@ -54,7 +54,9 @@ describe('an invoice export', () => {
     const cell = (name: string) => row![header!.indexOf(name)]
     expect(cell('CREDIT AMOUNT')).toBe('-25.5')
     expect(cell('TOTAL AMOUNT')).toBe('-1e-7')
-    expect(cell('NUMBER')).toBe('-120.50')
+    expect(cell('NUMBER')).toBe('\'-120.50') // text, not a number: it could as well be -120+50
     expect(cell('DESCRIPTION')).toBe('\'-2+3')
+    expect(cell('SOURCE')).toBe('\'\uFF1D1+2') // a full-width =, which some spreadsheets read as =
+    expect(cell('CUSTOMER ID')).toBe('cus_=1')
   })
 })

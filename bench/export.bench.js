@@ -14,8 +14,9 @@ import {performance} from 'node:perf_hooks'
 import {clearInterval, setInterval} from 'node:timers'
 import {fileURLToPath, URLSearchParams} from 'node:url'
 
-import {Pool, request} from 'undici'
+import {request} from 'undici'
 
+import {bareInvoiceLoop} from './lib/bare-invoice-loop.js'
 import {watchPeakRss} from './lib/peak-rss.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -57,24 +58,6 @@ async function bareLoop(emu, accessToken) {
   const code = await new Promise((resolve) => child.once('exit', resolve))
   if (code !== 0) throw new Error(`the bare loop exited with ${code}`)
   return JSON.parse(out)
-}
-
-/** For reference only: the same loop in this process, its JIT warmed by the runs before it. */
-async function warmBareLoop(emu, accessToken) {
-  const pool = new Pool(emu.baseUrl, {connections: 2})
-  const started = performance.now()
-  let rows = 0
-  let pageToken = null
-  do {
-    const qs = new URLSearchParams({page_size: '100', ...(pageToken ? {page_token: pageToken} : {})})
-    const res = await pool.request({method: 'GET', path: `/v0/business/${emu.business}/invoice?${qs}`, headers: {authorization: `Bearer ${accessToken}`}})
-    const page = await res.body.json()
-    rows += page.data.length
-    pageToken = page.pagination.next_page_token
-  } while (pageToken)
-  const ms = performance.now() - started
-  await pool.close()
-  return {rows, ms}
 }
 
 /** bk as a user runs it, with its peak RSS polled from /proc while it runs. */
@@ -132,7 +115,8 @@ try {
   }
   const small = await bkExport(emu, accessToken, ['--limit', '5000', '--page-size', '100'])
   const warm = []
-  for (let i = 0; i < 3; i++) warm.push(await warmBareLoop(emu, accessToken))
+  // For reference only: the same loop in this process, its JIT warmed by the runs before it.
+  for (let i = 0; i < 3; i++) warm.push(await bareInvoiceLoop(emu.baseUrl, emu.business, accessToken))
   const best = (xs) => xs.reduce((a, b) => (a.ms <= b.ms ? a : b))
   const b = best(bare)
   const k = best(bk)

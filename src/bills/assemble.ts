@@ -253,7 +253,8 @@ export class BillAssembler {
       if (first.cells[index] === row.cells[index]) continue
       const a = this.cell(first.cells, name)
       const b = this.cell(row.cells, name)
-      if (a !== b) {
+      // Compared as they are used: trimmed, but for the description, which is sent verbatim.
+      if (name === 'description' ? a !== b : a.trim() !== b.trim()) {
         bill.errors.push({line: row.line, column: this.label(name), value: b,
           message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`})
       }

@@ -110,6 +110,20 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(parseJsonOutput<{rows: number; bills: number; valid: number}>(result)).toMatchObject({rows: 2, bills: 1, valid: 1})
   })
 
+  it('compares the bill-level columns of a bill\'s rows as they are used: trimmed, but the description verbatim', async () => {
+    const {dir, name} = csvFile([
+      HEADER,
+      row({number: 'W-1', currency: 'EUR', vendor_id: 'ven_demo_office'}),
+      row({number: 'W-1', currency: ' EUR', vendor_id: 'ven_demo_office '}),
+      row({number: 'W-2', description: 'Rent'}),
+      row({number: 'W-2', description: 'Rent '}),
+    ])
+    const result = await runBk(['bills', 'import', name, '--dry-run', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    const {details} = parseJsonOutput<{details: {errors: Array<{line: number; column: string}>}}>(result)
+    expect(details.errors.map((e) => [e.line, e.column])).toEqual([[5, 'description']])
+  })
+
   it('refuses unknown and missing columns by name', async () => {
     const {dir, name} = csvFile(['number,vendor,line_amount,line_ledger_id', 'E-1,ven_demo_office,1,ldg_demo_expenses'])
     const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})

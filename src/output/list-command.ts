@@ -73,22 +73,27 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
   }
   const format = listFormat(flags, options.json)
   const columns = typeof options.columns === 'function' ? options.columns(format) : options.columns
-  const writer = await createListWriter<R>(format, openSink(flags.file), columns, {rawCsv: Boolean(flags['raw-csv'])})
+  const writer = await createListWriter<R>(format, await openSink(flags.file), columns, {rawCsv: Boolean(flags['raw-csv'])})
   const tabular = format === 'csv' || format === 'table'
   const pages: Pager<unknown> = tabular && options.view ? pager.checking(options.view) : pager
   const toRows = tabular ? options.rows : undefined
   let count = 0
   let next: string | null = null
-  for await (const page of pages.pages()) {
-    next = page.pagination.next_page_token
-    const items = page.data.slice(0, limit - count)
-    count += items.length
-    // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
-    await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
-    if (!flags.all && flags.limit === undefined) break
-    if (count >= limit) break
+  try {
+    for await (const page of pages.pages()) {
+      next = page.pagination.next_page_token
+      const items = page.data.slice(0, limit - count)
+      count += items.length
+      // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
+      await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
+      if (!flags.all && flags.limit === undefined) break
+      if (count >= limit) break
+    }
+    await writer.end()
+  } catch (error) {
+    await writer.abort()
+    throw error
   }
-  await writer.end()
   if (next && !flags.all && options.onMore) options.onMore(next)
   return undefined
 }

@@ -18,6 +18,8 @@ export interface Column<T> {
 export interface ListWriter<T> {
   write(items: readonly T[]): Promise<void>
   end(): Promise<void>
+  /** After a failure: nothing more is written, and a --file is left as it was. */
+  abort(): Promise<void>
 }
 
 export interface ListWriterOptions {
@@ -48,6 +50,7 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
           await sink.write(first ? '[]\n' : '\n]\n')
           await sink.end()
         },
+        abort: () => sink.abort(),
       }
     }
     case 'ndjson':
@@ -56,6 +59,7 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
           if (items.length) await sink.write(items.map((item) => JSON.stringify(item) + '\n').join(''))
         },
         end: () => sink.end(),
+        abort: () => sink.abort(),
       }
     case 'csv': {
       const {stringify} = await import('csv-stringify/sync')
@@ -87,6 +91,7 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
           if (parts.length) await sink.write(parts.join(''))
           await sink.end()
         },
+        abort: () => sink.abort(),
       }
     }
     case 'table': {
@@ -102,6 +107,7 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
           await sink.write(rows.length ? table.toString() + '\n' : 'No results.\n')
           await sink.end()
         },
+        abort: () => sink.abort(),
       }
     }
   }

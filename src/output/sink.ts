@@ -1,29 +1,67 @@
 /**
  * Where output goes: stdout, or a file given with --file (`-` is stdout). Writes honour
  * backpressure so that streaming an export keeps memory flat.
+ *
+ * A file is written as FILE.partial and renamed to FILE once complete: an export that fails
+ * halfway never leaves a truncated FILE that looks whole (an earlier FILE stays as it was).
  */
-import {createWriteStream} from 'node:fs'
 import {once} from 'node:events'
+import {open, rename, rm, stat} from 'node:fs/promises'
 import type {Writable} from 'node:stream'
+
+import {InputError} from '../errors.js'
 
 export interface Sink {
   readonly isTty: boolean
   write(text: string): Promise<void>
+  /** Finishes the output (for a file: renames FILE.partial to FILE). */
   end(): Promise<void>
+  /** Gives up on the output after a failure (for a file: removes FILE.partial). */
+  abort(): Promise<void>
 }
 
-export function openSink(file?: string | undefined): Sink {
-  const toStdout = !file || file === '-'
-  const stream: Writable = toStdout ? process.stdout : createWriteStream(file, {flags: 'w'})
+/** Opens the output before anything is fetched, so that an unusable --file costs no request. */
+export async function openSink(file?: string | undefined): Promise<Sink> {
+  if (!file || file === '-') {
+    return {
+      isTty: Boolean(process.stdout.isTTY),
+      write: (text) => writeWithBackpressure(process.stdout, text),
+      end: async () => {},
+      abort: async () => {},
+    }
+  }
+  if ((await stat(file).catch(() => undefined))?.isDirectory()) {
+    throw new InputError(`--file ${file}: is a directory`, {hint: 'Give the path of a file to write, such as invoices.csv.', details: {flag: '--file', value: file}})
+  }
+  const partial = `${file}.partial`
+  const handle = await open(partial, 'w').catch((error: NodeJS.ErrnoException) => {
+    throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {details: {flag: '--file', value: file}})
+  })
+  const stream = handle.createWriteStream()
+  // Write errors (a full disk) surface through the awaited write or end; this keeps them from crashing the process.
+  let failure: Error | undefined
+  stream.on('error', (error) => (failure = error))
   return {
-    isTty: toStdout && Boolean(process.stdout.isTTY),
-    async write(text: string) {
-      if (!stream.write(text)) await once(stream, 'drain')
+    isTty: false,
+    async write(text) {
+      if (failure) throw failure
+      await writeWithBackpressure(stream, text)
     },
     async end() {
-      if (toStdout) return
       stream.end()
       await once(stream, 'finish')
+      await rename(partial, file)
+    },
+    async abort() {
+      if (!stream.closed) {
+        stream.destroy()
+        await once(stream, 'close').catch(() => {})
+      }
+      await rm(partial, {force: true})
     },
   }
+}
+
+async function writeWithBackpressure(stream: Writable, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain')
 }

@@ -1,9 +1,10 @@
 /**
  * What an export checks and how it writes cells, against a loopback server answering with
  * invoices the emulator never makes: csv output checks the fields it prints (and with --lines
- * each line's), json output checks everything; the formula guard leaves plain numbers alone.
+ * each line's), json output checks everything; the formula guard leaves numbers alone; --file
+ * is written whole or not at all.
  */
-import {readFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
@@ -11,6 +12,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk, tempDir} from '../helpers/bk.js'
 import {reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
+import {recorderEnv, startRecorder} from './recorder.js'
 
 const invoices = [
   {
@@ -58,5 +60,51 @@ describe('an invoice export', () => {
     expect(cell('DESCRIPTION')).toBe('\'-2+3')
     expect(cell('SOURCE')).toBe('\'\uFF1D1+2') // a full-width =, which some spreadsheets read as =
     expect(cell('CUSTOMER ID')).toBe('cus_=1')
+  })
+})
+
+describe('--file', () => {
+  it('is replaced only by a complete export: a failure halfway leaves the earlier file as it was', async () => {
+    const page = (k: number, next: string | null) => ({data: [{id: `inv_${k}`, total_amount: k}], pagination: {next_page_token: next, previous_page_token: null}})
+    const failing = await scriptedServer([reply(200, page(1, 'p2')), reply(404, {error: 'gone', data: null})])
+    const complete = await scriptedServer([reply(200, page(1, 'p2')), reply(200, page(2, null))])
+    try {
+      const dir = tempDir()
+      const file = join(dir, 'invoices.csv')
+      writeFileSync(file, 'yesterday\n')
+      const env = (s: ScriptedServer) => ({BK_BASE_URL: s.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'})
+
+      const failed = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--file', file], {env: env(failing)})
+      expect(failed.code).toBe(4)
+      expect(failing.requests).toHaveLength(2)
+      expect(readFileSync(file, 'utf8')).toBe('yesterday\n')
+      expect(readdirSync(dir)).toEqual(['invoices.csv'])
+
+      const done = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--file', file], {env: env(complete)})
+      expect(done.code, done.stderr).toBe(0)
+      expect((parse(readFileSync(file, 'utf8')) as string[][]).slice(1).map((r) => r[0])).toEqual(['inv_1', 'inv_2'])
+      expect(readdirSync(dir)).toEqual(['invoices.csv'])
+    } finally {
+      await failing.close()
+      await complete.close()
+    }
+  })
+
+  it('that cannot be written is refused before any request, naming it', async () => {
+    const recorder = await startRecorder()
+    try {
+      const dir = tempDir()
+      mkdirSync(join(dir, 'a-folder'))
+      const missing = await runBk(['invoices', 'list', '--output', 'csv', '--file', join(dir, 'no', 'such', 'x.csv')], {env: recorderEnv(recorder)})
+      expect(missing.code).toBe(2)
+      expect(missing.stderr).toContain(`--file ${join(dir, 'no', 'such', 'x.csv')}: cannot write`)
+      const folder = await runBk(['refunds', 'list', '--output', 'csv', '--file', join(dir, 'a-folder')], {env: recorderEnv(recorder)})
+      expect(folder.code).toBe(2)
+      expect(folder.stderr).toContain('is a directory')
+      expect(recorder.requests).toEqual([])
+      expect(existsSync(join(dir, 'a-folder.partial'))).toBe(false)
+    } finally {
+      await recorder.close()
+    }
   })
 })

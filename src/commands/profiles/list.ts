@@ -17,7 +17,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
       } else {
         const {createListWriter} = await import('../../output/list-writer.js')
         const {openSink} = await import('../../output/sink.js')
-        const writer = await createListWriter<ProfilesListResult[number]>('table', openSink(), [
+        const writer = await createListWriter<ProfilesListResult[number]>('table', await openSink(), [
           {header: '', get: (r) => (r.active ? '*' : '')},
           {header: 'NAME', get: (r) => r.name},
           {header: 'ENV', get: (r) => r.env},

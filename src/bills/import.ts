@@ -18,6 +18,7 @@ import {resolve} from 'node:path'
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {ApiConnectionError, ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, ResponseShapeError, ServiceUnavailableError} from '../api/errors.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
+import {checkWritable} from '../output/sink.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
 import {layoutFor, type HeaderMap} from './columns.js'
 import {heapGuard} from './heap-guard.js'
@@ -269,6 +270,8 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
       if (other !== flag && path && otherPath && resolve(path) === resolve(otherPath)) throw new InputError(`${flag} and ${other} are the same file (${path})`)
     }
   }
+  // Checked now: a file that cannot be written must not surface after bills were created.
+  for (const [flag, path] of outputs) if (path) await checkWritable(flag, path)
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
   const input = openCsv(options.file, 16 * 1024)
   const {previous, writer: journal} = await prepareJournal(options).catch((error: unknown) => {

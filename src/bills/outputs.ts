@@ -24,6 +24,7 @@ export function csvLine(cells: readonly string[]): string {
 
 class LazyFile {
   private stream: WriteStream | undefined
+  private failure: Error | undefined
 
   constructor(readonly path: string, private readonly first: () => string) {}
 
@@ -34,13 +35,17 @@ class LazyFile {
   async write(text: string): Promise<void> {
     if (!this.stream) {
       this.stream = createWriteStream(this.path, {flags: 'w'})
+      // Surfaced by the awaited write or close rather than crashing the process (a full disk).
+      this.stream.on('error', (error) => (this.failure = error))
       this.stream.write(this.first())
     }
+    if (this.failure) throw this.failure
     if (!this.stream.write(text)) await once(this.stream, 'drain')
   }
 
   async close(): Promise<void> {
     if (!this.stream) return
+    if (this.failure) throw this.failure
     this.stream.end()
     await once(this.stream, 'finish')
   }

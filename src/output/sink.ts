@@ -6,7 +6,9 @@
  * halfway never leaves a truncated FILE that looks whole (an earlier FILE stays as it was).
  */
 import {once} from 'node:events'
-import {open, rename, rm, stat} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {access, open, rename, rm, stat} from 'node:fs/promises'
+import {dirname, resolve} from 'node:path'
 import type {Writable} from 'node:stream'
 
 import {InputError} from '../errors.js'
@@ -30,9 +32,7 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       abort: async () => {},
     }
   }
-  if ((await stat(file).catch(() => undefined))?.isDirectory()) {
-    throw new InputError(`--file ${file}: is a directory`, {hint: 'Give the path of a file to write, such as invoices.csv.', details: {flag: '--file', value: file}})
-  }
+  await checkWritable('--file', file)
   const partial = `${file}.partial`
   const handle = await open(partial, 'w').catch((error: NodeJS.ErrnoException) => {
     throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {details: {flag: '--file', value: file}})
@@ -60,6 +60,19 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       await rm(partial, {force: true})
     },
   }
+}
+
+/**
+ * Refuses, before anything is done, an output path that cannot be written: a directory, or one
+ * in a folder that does not exist or is not writable. Named by its flag, for the error message.
+ */
+export async function checkWritable(flag: string, path: string): Promise<void> {
+  const refuse = (why: string) => new InputError(`${flag} ${path}: ${why}`, {hint: `Give ${flag} the path of a file in a folder you can write to.`, details: {flag, value: path}})
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw refuse('is a directory')
+  const folder = dirname(resolve(path))
+  await access(folder, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
+    throw refuse(error.code === 'ENOENT' ? `the folder ${folder} does not exist` : `cannot write in ${folder} (${error.code ?? error.message})`)
+  })
 }
 
 async function writeWithBackpressure(stream: Writable, text: string): Promise<void> {

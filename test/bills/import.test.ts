@@ -86,6 +86,22 @@ describe('bk bills import', () => {
     expect(bills().map((b) => b.number).sort()).toEqual(['G-1', 'G-2', 'G-3', 'G-4'])
   })
 
+  it('refuses output files it could not write before sending anything, naming the flag', async () => {
+    const dir = csvIn('mixed.csv', [
+      'number,vendor_id,description,line_amount,line_ledger_id',
+      'H-1,ven_demo_office,ok,10,ldg_demo_expenses',
+      'H-2,ven_demo_office,bad,1e2,ldg_demo_expenses',
+    ])
+    const rejects = await runBk(['bills', 'import', 'mixed.csv', '--rejects', join('no-such-folder', 'r.csv')], {env: envFor(emulator), cwd: dir})
+    expect(rejects.code).toBe(2)
+    expect(rejects.stderr).toContain('--rejects no-such-folder/r.csv: the folder')
+    const results = await runBk(['bills', 'import', 'mixed.csv', '--results', '.'], {env: envFor(emulator), cwd: dir})
+    expect(results.code).toBe(2)
+    expect(results.stderr).toContain('--results .: is a directory')
+    expect(bills()).toEqual([])
+    expect(existsSync(join(dir, 'mixed.csv.bk-journal'))).toBe(false)
+  })
+
   it('refuses a second run without --resume or --restart; --resume skips what the journal records', async () => {
     const dir = tempDir('bk-bills-')
     const rows = ['number,vendor_id,line_amount,line_ledger_id']

@@ -97,7 +97,7 @@ describe('--file', () => {
       mkdirSync(join(dir, 'a-folder'))
       const missing = await runBk(['invoices', 'list', '--output', 'csv', '--file', join(dir, 'no', 'such', 'x.csv')], {env: recorderEnv(recorder)})
       expect(missing.code).toBe(2)
-      expect(missing.stderr).toContain(`--file ${join(dir, 'no', 'such', 'x.csv')}: cannot write`)
+      expect(missing.stderr).toContain(`--file ${join(dir, 'no', 'such', 'x.csv')}: the folder ${join(dir, 'no', 'such')} does not exist`)
       const folder = await runBk(['refunds', 'list', '--output', 'csv', '--file', join(dir, 'a-folder')], {env: recorderEnv(recorder)})
       expect(folder.code).toBe(2)
       expect(folder.stderr).toContain('is a directory')

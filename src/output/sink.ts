@@ -64,10 +64,10 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
 
 /**
  * Refuses, before anything is done, an output path that cannot be written: a directory, or one
- * in a folder that does not exist or is not writable. Named by its flag, for the error message.
+ * in a folder that does not exist or is not writable. `what` names it (its flag) in the message.
  */
-export async function checkWritable(flag: string, path: string): Promise<void> {
-  const refuse = (why: string) => new InputError(`${flag} ${path}: ${why}`, {hint: `Give ${flag} the path of a file in a folder you can write to.`, details: {flag, value: path}})
+export async function checkWritable(what: string, path: string): Promise<void> {
+  const refuse = (why: string) => new InputError(`${what} ${path}: ${why}`, {hint: 'Give the path of a file in a folder you can write to.', details: {what, path}})
   if ((await stat(path).catch(() => undefined))?.isDirectory()) throw refuse('is a directory')
   const folder = dirname(resolve(path))
   await access(folder, constants.W_OK).catch((error: NodeJS.ErrnoException) => {

@@ -122,6 +122,15 @@ describe('bk journal-entries create', () => {
     expect(entries().length).toBe(before)
   })
 
+  it('refuses a journal it could not write before posting anything, naming it', async () => {
+    const before = entries().length
+    const file = write('unjournaled.yaml', 'entries:\n' + entryYaml('No journal', '1', '1'))
+    const result = await runBk(['journal-entries', 'create', file, '--journal', join(dir, 'no-such-folder', 'j')], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`--journal ${join(dir, 'no-such-folder', 'j')}: the folder ${join(dir, 'no-such-folder')} does not exist`)
+    expect(entries().length).toBe(before)
+  })
+
   it('posts the others when the service rejects one; --resume after the fix posts only that one', async () => {
     const text = 'entries:\n' + entryYaml('Partial 1', '5', '5') + entryYaml('Partial 2', '6', '6').replaceAll(L.expenses, 'ldg_unknown') + entryYaml('Partial 3', '7', '7')
     const file = write('partial.yaml', text)

@@ -66,6 +66,9 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       return {file: r.file, journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)), entries: r.entries}
     }), {mode, businessId})
     const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
+    // Every journal must be writable before the first entry is posted.
+    const {checkWritable} = await import('../../output/sink.js')
+    for (const plan of plans) if (plan.journalPath && plan.toSend.length) await checkWritable(flags.journal ? '--journal' : 'journal', plan.journalPath)
     for (const s of plans.flatMap((p) => p.skipped)) this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
     for (const u of plans.flatMap((p) => p.unconfirmed)) this.note(`unconfirmed  ${u.file} entry ${u.index}: ${u.error}`)
 

@@ -128,8 +128,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!this.jsonEnabled()) process.stderr.write(line + '\n')
   }
 
-  protected override async catch(err: Error & {oclif?: {exit?: number}; exitCode?: number}): Promise<unknown> {
+  protected override async catch(err: Error & {oclif?: {exit?: number}; exitCode?: number; code?: string}): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
+    // Whoever read stdout has stopped (`bk invoices list --all | head`): stop too, quietly, as
+    // a command killed by SIGPIPE would; there is no one left to tell.
+    if (err.code === 'EPIPE') throw new Errors.ExitError(0)
     const error = toBkError(err)
     // Our messages never hold secrets; this guards against a service that echoes one back.
     const secrets = [process.env.BK_CLIENT_SECRET, process.env.BK_ACCESS_TOKEN]

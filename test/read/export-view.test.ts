@@ -4,13 +4,14 @@
  * each line's), json output checks everything; the formula guard leaves numbers alone; --file
  * is written whole or not at all.
  */
+import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {runBk, tempDir} from '../helpers/bk.js'
+import {BIN, cleanEnv, runBk, tempDir} from '../helpers/bk.js'
 import {reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
 import {recorderEnv, startRecorder} from './recorder.js'
 
@@ -105,6 +106,33 @@ describe('--file', () => {
       expect(existsSync(join(dir, 'a-folder.partial'))).toBe(false)
     } finally {
       await recorder.close()
+    }
+  })
+})
+
+describe('stdout closed early', () => {
+  it('stops quietly with exit 0 when the reader goes away (| head), and fetches no further', async () => {
+    // Pages larger than a pipe's buffer, without end: bk would page forever if it did not stop.
+    const items = Array.from({length: 100}, (_, i) => ({id: `inv_${i}`, description: 'x'.repeat(2000)}))
+    const endless = await scriptedServer([reply(200, {data: items, pagination: {next_page_token: 'again', previous_page_token: null}})])
+    try {
+      const child = spawn(process.execPath, [BIN, 'invoices', 'list', '--all', '--output', 'csv'], {
+        env: cleanEnv({BK_CONFIG_DIR: tempDir(), BK_BASE_URL: endless.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'}),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stderr = ''
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      // Read the header line, then close the pipe as `head -1` does.
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+      child.stdout.destroy()
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+      const served = endless.requests.length
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(endless.requests.length).toBe(served)
+    } finally {
+      await endless.close()
     }
   })
 })

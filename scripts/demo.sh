@@ -70,10 +70,10 @@ bk invoices list --all --output csv --file "$work/invoices.csv"
 echo "  $(($(wc -l < "$work/invoices.csv") - 1)) invoices written to $work/invoices.csv; first lines:"
 head -n 4 "$work/invoices.csv" | cut -c1-160 | sed 's/^/  /'
 
-step "Trigger service events (emulator-only route, through the raw API command)" api POST /_emulator/events --field type=RECEIPT_MATCHED
-bk api POST /_emulator/events --field type=BUSINESS_ACTIVATED >/dev/null || true
-bk api POST /_emulator/events --field type=RECEIPT_MATCHED >/dev/null
-bk api POST /_emulator/events --field type=TASK_REQUEST >/dev/null
+step "Trigger service events (the emulator signs and delivers them)" emulator trigger RECEIPT_MATCHED
+bk emulator trigger BUSINESS_ACTIVATED >/dev/null || true
+bk emulator trigger RECEIPT_MATCHED >/dev/null
+bk emulator trigger TASK_REQUEST >/dev/null
 sleep 1
 echo "  the listener verified and printed:"
 sed 's/^/  /' "$work/listen.out"

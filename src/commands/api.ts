@@ -36,12 +36,8 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     const [pathPart, queryPart] = rawPath.split('?', 2) as [string, string | undefined]
     const query: Record<string, string> = Object.fromEntries(new URLSearchParams(queryPart ?? ''))
     let json: unknown
-    const fields: Record<string, unknown> = {}
-    for (const f of flags.field ?? []) {
-      const eq = f.indexOf('=')
-      if (eq <= 0) throw new InputError(`--field "${f}" is not key=value`)
-      fields[f.slice(0, eq)] = f.slice(eq + 1)
-    }
+    const {jsonFields, parseFieldFlags} = await import('../fields.js')
+    const fields = parseFieldFlags(flags.field)
     if (method === 'GET' || method === 'DELETE') {
       Object.assign(query, fields)
     } else if (flags.input) {
@@ -54,7 +50,7 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
         throw new InputError(`${flags.input === '-' ? 'stdin' : flags.input} is not valid JSON: ${(error as Error).message}`)
       }
     } else if (Object.keys(fields).length) {
-      json = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, parseLoose(v as string)]))
+      json = jsonFields(fields)
     }
     if (method !== 'GET' && method !== 'DELETE') await this.announceWrite(`${method} ${pathPart}`)
     const {client} = await this.session()
@@ -75,13 +71,5 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     const res = await client.request({method, path: pathPart, query, json})
     if (!this.jsonEnabled()) this.log(res.data === undefined ? '' : JSON.stringify(res.data, null, 2))
     return res.data ?? null
-  }
-}
-
-function parseLoose(value: string): unknown {
-  try {
-    return JSON.parse(value)
-  } catch {
-    return value
   }
 }

@@ -65,6 +65,7 @@ it('every command\'s --json result keeps its shape', async () => {
     ['documents unlink', ['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction, '--yes'], env],
     ['webhooks jwks', ['webhooks', 'jwks'], env],
     ['webhooks replay', ['webhooks', 'replay', '--limit', '1'], env],
+    ['emulator trigger', ['emulator', 'trigger', 'RECEIPT_MATCHED'], env],
     ['error', ['transactions', 'get', 'txn_missing'], env],
   ]
   // One notification, so that replay's items have a shape.

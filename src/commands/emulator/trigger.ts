@@ -1,0 +1,52 @@
+import {Args, Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {EVENT_FIELDS, EVENT_TYPES} from '../../emulator/events.js'
+import {businessFlag} from '../../flags.js'
+
+export interface EmulatorTriggerResult {
+  type: string
+  content: Record<string, unknown>
+}
+
+export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger> {
+  static override summary = 'Make the running emulator emit a webhook event (like `stripe trigger`).'
+  static override description = 'Emits one event of the spec\'s table from the emulator at the base URL, which signs and delivers it to its --webhook-url and records it for `bk webhooks replay`. Fields not given with --field are filled with plausible values (docs/emulator.md lists them); the business is the one given with --business or the default one. Works only against the bundled emulator (a loopback base URL).'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> RECEIPT_MATCHED',
+    '<%= config.bin %> <%= command.id %> TASK_REQUEST --field task_types=\'["request_statement"]\'',
+    '<%= config.bin %> <%= command.id %> BUSINESS_ACTIVATED --business biz_demo_initech --json',
+  ]
+
+  static override args = {
+    type: Args.string({required: true, options: EVENT_TYPES, description: 'Event type'}),
+  }
+
+  static override flags = {
+    field: Flags.string({char: 'f', multiple: true, summary: 'A content field, key=value (repeatable; JSON values such as ["a"] are sent as JSON).'}),
+    business: businessFlag(),
+  }
+
+  async run(): Promise<EmulatorTriggerResult> {
+    const {args, flags} = this
+    const type = args.type as keyof typeof EVENT_FIELDS
+    const {jsonFields, parseFieldFlags} = await import('../../fields.js')
+    const content = jsonFields(parseFieldFlags(flags.field))
+    const business = await this.businessIdIfGiven()
+    if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
+    const {client, credentials} = await this.session()
+    const {isLoopback} = await import('../../auth/base-url.js')
+    if (!isLoopback(new URL(credentials.baseUrl).hostname)) {
+      const {InputError} = await import('../../errors.js')
+      throw new InputError(`bk emulator trigger talks to the bundled emulator only, and ${credentials.baseUrl} is not a loopback address`, {
+        hint: 'Point bk at the emulator: bk emulator start prints the profile or environment to use.',
+      })
+    }
+    // An emulator-only route: it takes no token.
+    const {single, webhookMessage} = await import('../../api/schemas/index.js')
+    const res = await client.request({method: 'POST', path: '/_emulator/events', json: {type, content}, auth: false, schema: single(webhookMessage)})
+    const result = {type: res.data.data.type, content: res.data.data.content}
+    if (!this.jsonEnabled()) this.log(`${result.type} emitted: ${JSON.stringify(result.content)}`)
+    return result
+  }
+}

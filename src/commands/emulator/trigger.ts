@@ -34,7 +34,8 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     const content = jsonFields(parseFieldFlags(flags.field))
     const business = await this.businessIdIfGiven()
     if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
-    const {client, credentials} = await this.session()
+    // Checked before the session opens, which may read a secret from the keychain.
+    const credentials = await this.credentials()
     const {isLoopback} = await import('../../auth/base-url.js')
     if (!isLoopback(new URL(credentials.baseUrl).hostname)) {
       const {InputError} = await import('../../errors.js')
@@ -42,6 +43,7 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
         hint: 'Point bk at the emulator: bk emulator start prints the profile or environment to use.',
       })
     }
+    const {client} = await this.session()
     // An emulator-only route: it takes no token.
     const {single, webhookMessage} = await import('../../api/schemas/index.js')
     const res = await client.request({method: 'POST', path: '/_emulator/events', json: {type, content}, auth: false, schema: single(webhookMessage)})

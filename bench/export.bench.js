@@ -77,9 +77,11 @@ async function bkExport(emu, accessToken, select = ['--all']) {
   let firstRows = 0
   const poll = setInterval(() => {
     try {
-      if (firstAt === undefined && statSync(file, {throwIfNoEntry: false})?.size) {
+      // bk writes FILE.partial and renames it to FILE once complete.
+      const partial = `${file}.partial`
+      if (firstAt === undefined && statSync(partial, {throwIfNoEntry: false})?.size) {
         firstAt = performance.now()
-        firstRows = countRows(readFileSync(file, 'utf8'))
+        firstRows = countRows(readFileSync(partial, 'utf8'))
       }
     } catch {
       // The process has just exited.

@@ -34,7 +34,9 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
   }
   await checkWritable('--file', file)
   const partial = `${file}.partial`
-  const handle = await open(partial, 'w').catch((error: NodeJS.ErrnoException) => {
+  // A file replaced keeps its permissions (an export kept private stays private).
+  const mode = (await stat(file).catch(() => undefined))?.mode
+  const handle = await open(partial, 'w', mode === undefined ? 0o666 : mode & 0o777).catch((error: NodeJS.ErrnoException) => {
     throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {details: {flag: '--file', value: file}})
   })
   const stream = handle.createWriteStream()
@@ -48,6 +50,7 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       await writeWithBackpressure(stream, text)
     },
     async end() {
+      if (failure) throw failure
       stream.end()
       await once(stream, 'finish')
       await rename(partial, file)

@@ -5,7 +5,7 @@
  * is written whole or not at all.
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
@@ -72,7 +72,7 @@ describe('--file', () => {
     try {
       const dir = tempDir()
       const file = join(dir, 'invoices.csv')
-      writeFileSync(file, 'yesterday\n')
+      writeFileSync(file, 'yesterday\n', {mode: 0o600})
       const env = (s: ScriptedServer) => ({BK_BASE_URL: s.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'})
 
       const failed = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--file', file], {env: env(failing)})
@@ -84,6 +84,7 @@ describe('--file', () => {
       const done = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--file', file], {env: env(complete)})
       expect(done.code, done.stderr).toBe(0)
       expect((parse(readFileSync(file, 'utf8')) as string[][]).slice(1).map((r) => r[0])).toEqual(['inv_1', 'inv_2'])
+      expect(statSync(file).mode & 0o777).toBe(0o600) // a private file stays private
       expect(readdirSync(dir)).toEqual(['invoices.csv'])
     } finally {
       await failing.close()

@@ -1,5 +1,8 @@
+import {createServer} from 'node:net'
+
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {runBk} from '../helpers/bk.js'
 import {JWKS_FILE, delivery, padded, post, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
 
 interface Line {
@@ -128,6 +131,22 @@ describe('bk webhooks listen without --forward-to', () => {
       expect(bad).toContain("  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match")
     } finally {
       await listener.stop()
+    }
+  })
+})
+
+describe('bk webhooks listen on a busy port', () => {
+  it('exits 2 naming the port and how to pick another', async () => {
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (holder.address() as {port: number}).port
+      const result = await runBk(['webhooks', 'listen', '--port', String(port), '--jwks', JWKS_FILE])
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(result.stderr).toContain('--port 0')
+    } finally {
+      holder.close()
     }
   })
 })

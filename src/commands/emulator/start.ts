@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
 
 export interface EmulatorStartResult {
   baseUrl: string
@@ -50,14 +49,9 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       seed: flags.seed, scale: flags.scale, tokenTtlSeconds: flags['token-ttl'], latencyMs: flags.latency,
       faultRate, faultSeed: flags['fault-seed'], retryAfterSeconds: flags['retry-after'], webhookUrl: flags['webhook-url'],
       timeScale, keyFile: flags.key,
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        throw new InputError(`Port ${flags.port} on ${flags.host} is already in use`, {hint: 'Pick another with --port, or --port 0 for a free one (read it from the first line).', cause: error})
-      }
-      if (error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
-        throw new InputError(`Cannot listen on ${flags.host}:${flags.port} (${error.code})`, {hint: 'Check --host and --port.', cause: error})
-      }
-      throw error
+    }).catch(async (error: NodeJS.ErrnoException) => {
+      const {listenError} = await import('../../listen-error.js')
+      throw listenError(error, flags.host, flags.port)
     })
     const info: EmulatorStartResult = {baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, businessIds: emulator.businessIds}
     if (this.jsonEnabled()) {

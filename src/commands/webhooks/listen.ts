@@ -49,6 +49,9 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
         const fwd = e.forwarded ? `  → ${e.forwarded.status ?? e.forwarded.error ?? '?'}` : ''
         process.stdout.write(`${time}  ${e.status}  ${e.svcId ?? '-'}  ${e.type ?? '-'}  ${what}${fwd}\n`)
       },
+    }).catch(async (error: NodeJS.ErrnoException) => {
+      const {listenError} = await import('../../listen-error.js')
+      throw listenError(error, flags.host, flags.port)
     })
     process.stderr.write(`Listening on ${listener.url} (key ${first.kid ?? 'without kid'} from ${first.source})${forwardTo ? `, forwarding to ${forwardTo}` : ''}. Ctrl-C to stop.\n`)
     await new Promise<void>((resolve) => {

@@ -115,6 +115,21 @@ export interface ImportOutcome {
   fatal?: BkError | undefined
 }
 
+/**
+ * A row with a cell holding U+FFFD, the character reading puts in place of bytes that are not
+ * UTF-8: the file was saved in another encoding (Windows-1252 by Excel's plain "CSV"), and
+ * importing it would send mangled text.
+ */
+function notUtf8(record: string[], header: string[], line: number): RowError | undefined {
+  for (let i = 0; i < record.length; i++) {
+    const cell = record[i]!
+    if (cell.includes('\uFFFD')) {
+      return {line, column: header[i]?.trim(), value: cell, message: 'holds bytes that are not UTF-8 (shown as \uFFFD): save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again'}
+    }
+  }
+  return undefined
+}
+
 /** Reads the file once; calls onBill for each complete bill. Returns the row count. */
 async function scan(input: CsvInput, options: ScanOptions, onBill: (bill: BillDraft) => void | Promise<void>, shouldStop: () => boolean, onHeader?: (header: string[]) => void): Promise<{rows: number; header: string[]; fatal?: RowError}> {
   let assembler: BillAssembler | undefined
@@ -132,7 +147,7 @@ async function scan(input: CsvInput, options: ScanOptions, onBill: (bill: BillDr
       }
       rows++
       const extra: RowError | undefined = record.length === header.length
-        ? undefined
+        ? notUtf8(record, header, line)
         : {line, message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but the header (line 1) has ${header.length}: check for an unquoted comma, or a missing or extra separator`}
       const done = assembler.push({line, cells: record}, extra)
       if (done) {

@@ -22,7 +22,7 @@ export interface Validation {
   files: FileSummary[]
 }
 
-export async function validateFiles(paths: readonly string[], readStdin: () => Promise<string>): Promise<Validation> {
+export async function validateFiles(paths: readonly string[], readStdin: () => Promise<Buffer>): Promise<Validation> {
   if (paths.length === 0) throw new InputError('No file given', {hint: 'Pass one or more YAML files, or - to read stdin.'})
   if (paths.filter((p) => p === STDIN).length > 1) throw new InputError('- (stdin) can be given only once')
   const seen = new Set<string>()
@@ -32,15 +32,16 @@ export async function validateFiles(paths: readonly string[], readStdin: () => P
     const key = path === STDIN ? STDIN : resolve(path)
     if (seen.has(key)) throw new InputError(`${path} is given twice; its entries would be posted twice`)
     seen.add(key)
-    let text: string
+    let bytes: Buffer
     try {
-      text = path === STDIN ? await readStdin() : await readFile(path, 'utf8')
+      bytes = path === STDIN ? await readStdin() : await readFile(path)
     } catch (error) {
       const e = error as NodeJS.ErrnoException
       const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message
       throw new InputError(`Cannot read ${path}: ${why}`, {code: 'unreadable_file'})
     }
-    results.push(loadJournalEntries(text, path === STDIN ? '<stdin>' : path))
+    const label = path === STDIN ? '<stdin>' : path
+    results.push(loadJournalEntries(decodeUtf8(bytes, label), label))
   }
   return {
     results,
@@ -61,8 +62,29 @@ export function problemsError(v: Validation, print: (line: string) => void, noth
   })
 }
 
-export async function readAllStdin(): Promise<string> {
+export async function readAllStdin(): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
+}
+
+/**
+ * The text of a file that must be UTF-8. Bytes that are not (a file saved as Windows-1252)
+ * would be read as U+FFFD and posted as such, so they are an error naming where they start.
+ */
+function decodeUtf8(bytes: Buffer, label: string): string {
+  try {
+    return new TextDecoder('utf-8', {fatal: true}).decode(bytes)
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes)
+    const at = text.indexOf('\uFFFD')
+    const lineStart = text.lastIndexOf('\n', at) + 1
+    const lineEnd = text.indexOf('\n', at)
+    const line = text.slice(0, at).split('\n').length
+    const shown = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim().slice(0, 80)
+    throw new InputError(`${label}:${line}:${at - lineStart + 1}: holds bytes that are not UTF-8 (shown as \uFFFD in "${shown}")`, {
+      code: 'not_utf8',
+      hint: 'Save the file as UTF-8 and run the command again.',
+    })
+  }
 }

@@ -124,6 +124,17 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(details.errors.map((e) => [e.line, e.column])).toEqual([[5, 'description']])
   })
 
+  it('refuses a row whose bytes are not UTF-8 (a file saved as Windows-1252), naming line and column', async () => {
+    const dir = tempDir('bk-bills-')
+    const utf8 = Buffer.from(row({number: 'U-1', description: 'Café'}) + '\n', 'utf8')
+    const latin1 = Buffer.from(row({number: 'U-2', description: 'Crème brûlée'}) + '\n', 'latin1')
+    writeFileSync(join(dir, 'mixed.csv'), Buffer.concat([Buffer.from(HEADER + '\n'), utf8, latin1]))
+    const result = await runBk(['bills', 'import', 'mixed.csv', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('mixed.csv:3: column description: "Cr\uFFFDme br\uFFFDl\uFFFDe" holds bytes that are not UTF-8')
+    expect(result.stderr).toContain('1 of 2 bills invalid')
+  })
+
   it('refuses unknown and missing columns by name', async () => {
     const {dir, name} = csvFile(['number,vendor,line_amount,line_ledger_id', 'E-1,ven_demo_office,1,ldg_demo_expenses'])
     const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})

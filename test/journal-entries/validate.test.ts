@@ -105,6 +105,14 @@ describe('bk journal-entries validate: every rule, with file, line and column', 
     expect(json.stderr).toBe('')
   })
 
+  it('refuses a file whose bytes are not UTF-8 (saved as Windows-1252), naming line and column', async () => {
+    const file = join(dir, 'latin1.yaml')
+    writeFileSync(file, Buffer.from(ok('Crème', '  - {ledger_id: ldg_a, debit: 1}\n  - {ledger_id: ldg_b, credit: 1}\n'), 'latin1'))
+    const result = await runBk(['journal-entries', 'validate', file])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`${file}:1:16: holds bytes that are not UTF-8 (shown as \uFFFD in "description: Cr\uFFFDme")`)
+  })
+
   it('names a file that cannot be read', async () => {
     const missing = await runBk(['journal-entries', 'validate', join(dir, 'nope.yaml')])
     expect(missing.code).toBe(2)

@@ -5,7 +5,7 @@
 import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
-import {ConfigError} from '../errors.js'
+import {ConfigError, InputError} from '../errors.js'
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -74,7 +74,7 @@ export async function writePrivateFile(file: string, content: string): Promise<v
 
 export function validateProfileName(name: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {
-    throw new ConfigError(`Invalid profile name "${name}": use letters, digits, ".", "_" or "-"`)
+    throw new InputError(`Invalid profile name "${name}": use letters, digits, ".", "_" or "-"`)
   }
   return name
 }

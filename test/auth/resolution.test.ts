@@ -87,6 +87,14 @@ describe('credential resolution order', () => {
     expect(parseJsonOutput<{environment: string}>(told).environment).toBe('sandbox')
   })
 
+  it('refuses a profile name it could not store, as a usage error (exit 2), saving nothing', async () => {
+    const dir = tempDir()
+    const res = await runBk(['profiles', 'add', 'bad name/x', '--env', 'local', '--base-url', a.baseUrl, '--client-id', a.clientId, '--client-secret-stdin', '--insecure-storage'], {configDir: dir, input: a.clientSecret})
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain('Invalid profile name "bad name/x"')
+    expect((await runBk(['profiles', 'list', '--json'], {configDir: dir})).stdout.trim()).toBe('[]')
+  })
+
   it('profiles use switches the active profile', async () => {
     const dir = configDir
     expect((await runBk(['profiles', 'use', 'second'], {configDir: dir})).code).toBe(0)

@@ -25,7 +25,8 @@ export BK_CONFIG_DIR="$work/config"
 listen_port="$(free_port)"
 step "Start the emulator (signed webhooks go to a local listener; retry delays scaled down)" \
   emulator start --port 0 --json --webhook-url "http://127.0.0.1:$listen_port/" --time-scale 0.01
-bk emulator start --port 0 --json --webhook-url "http://127.0.0.1:$listen_port/" --time-scale 0.01 > "$work/emulator.out" 2> "$work/emulator.err" &
+# Started with node itself, not the bk function: $! must be the process that cleanup stops.
+node bin/run.js emulator start --port 0 --json --webhook-url "http://127.0.0.1:$listen_port/" --time-scale 0.01 > "$work/emulator.out" 2> "$work/emulator.err" &
 pids+=($!)
 for _ in $(seq 1 100); do [ -s "$work/emulator.out" ] && break; sleep 0.1; done
 info="$(head -n 1 "$work/emulator.out")"
@@ -43,7 +44,7 @@ step "Businesses of the tenant" businesses list --output table
 bk businesses list --output table
 
 step "Receive webhooks: a verifying listener in the background" webhooks listen --port "$listen_port"
-bk webhooks listen --port "$listen_port" > "$work/listen.out" 2> "$work/listen.err" &
+node bin/run.js webhooks listen --port "$listen_port" > "$work/listen.out" 2> "$work/listen.err" &
 pids+=($!)
 sleep 1
 

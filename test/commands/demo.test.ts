@@ -1,0 +1,45 @@
+/**
+ * The README's first command, `npm run demo` (scripts/demo.sh): it runs the main job against
+ * the bundled emulator end to end, and leaves nothing running behind it.
+ */
+import {spawn} from 'node:child_process'
+import {connect} from 'node:net'
+import {join} from 'node:path'
+
+import {expect, it, vi} from 'vitest'
+
+import {ROOT, cleanEnv} from '../helpers/bk.js'
+
+vi.setConfig({testTimeout: 120_000})
+
+/** Whether something accepts connections at this URL's port. */
+function listening(url: string): Promise<boolean> {
+  const {hostname, port} = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+it('npm run demo imports, posts, exports and replays, then stops the emulator and listener it started', async () => {
+  const child = spawn('bash', [join(ROOT, 'scripts', 'demo.sh')], {cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  expect(code, stderr).toBe(0)
+  expect(stdout).toMatch(/Done: 30 created, 0 failed, 0 unconfirmed/)
+  expect(stdout).toMatch(/300 invoices written to /)
+  expect(stdout).toMatch(/^msg_\S+ +\S+ +RECEIPT_MATCHED /m) // replayed from the notification log
+  expect(stderr).toMatch(/3 notification\(s\); last: msg_/)
+
+  const emulatorUrl = (JSON.parse(/^\{"baseUrl".*$/m.exec(stdout)![0]) as {baseUrl: string}).baseUrl
+  const listenerUrl = /--webhook-url (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)![1]!
+  expect(await listening(emulatorUrl)).toBe(false)
+  expect(await listening(listenerUrl)).toBe(false)
+})

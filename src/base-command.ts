@@ -56,6 +56,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.credentialsPromise
   }
 
+  /** What every HTTP client of this run is made with: the user agent, and --debug traces. */
+  protected get transportOptions(): {userAgent: string; debug: ((line: string) => void) | undefined} {
+    return {userAgent: this.config.userAgent, debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined}
+  }
+
   /**
    * The API, ready to call; opened once per run and closed in finally(). Tokens are limited to
    * the resolved business, except for tenant-level commands (`tenantLevel`), which see the tenant.
@@ -64,11 +69,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.sessionPromise ??= (async () => {
       const credentials = await this.credentials()
       const {openSession} = await import('./auth/session.js')
-      return openSession(credentials, {
-        userAgent: this.config.userAgent,
-        tenantLevel: options.tenantLevel,
-        debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined,
-      })
+      return openSession(credentials, {...this.transportOptions, tenantLevel: options.tenantLevel})
     })()
     return this.sessionPromise
   }

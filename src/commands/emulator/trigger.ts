@@ -1,7 +1,9 @@
 import {Args, Flags} from '@oclif/core'
 
+import {isLoopback} from '../../auth/base-url.js'
 import {BaseCommand} from '../../base-command.js'
 import {EVENT_FIELDS, EVENT_TYPES} from '../../emulator/events.js'
+import {InputError} from '../../errors.js'
 import {businessFlag} from '../../flags.js'
 
 export interface EmulatorTriggerResult {
@@ -32,21 +34,24 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     const type = args.type as keyof typeof EVENT_FIELDS
     const {jsonFields, parseFieldFlags} = await import('../../fields.js')
     const content = jsonFields(parseFieldFlags(flags.field))
-    const business = await this.businessIdIfGiven()
-    if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
-    // Checked before the session opens, which may read a secret from the keychain.
     const credentials = await this.credentials()
-    const {isLoopback} = await import('../../auth/base-url.js')
     if (!isLoopback(new URL(credentials.baseUrl).hostname)) {
-      const {InputError} = await import('../../errors.js')
       throw new InputError(`bk emulator trigger talks to the bundled emulator only, and ${credentials.baseUrl} is not a loopback address`, {
         hint: 'Point bk at the emulator: bk emulator start prints the profile or environment to use.',
       })
     }
-    const {client} = await this.session()
-    // An emulator-only route: it takes no token.
+    const business = credentials.businessId
+    if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
+    // An emulator-only route that takes no token: a plain client, not a session (no secret read).
+    const {BkClient} = await import('../../api/client.js')
     const {single, webhookMessage} = await import('../../api/schemas/index.js')
-    const res = await client.request({method: 'POST', path: '/_emulator/events', json: {type, content}, auth: false, schema: single(webhookMessage)})
+    const client = new BkClient({baseUrl: credentials.baseUrl, ...this.transportOptions})
+    let res
+    try {
+      res = await client.request({method: 'POST', path: '/_emulator/events', json: {type, content}, auth: false, schema: single(webhookMessage)})
+    } finally {
+      await client.close()
+    }
     const result = {type: res.data.data.type, content: res.data.data.content}
     if (!this.jsonEnabled()) this.log(`${result.type} emitted: ${JSON.stringify(result.content)}`)
     return result

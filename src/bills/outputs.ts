@@ -5,9 +5,9 @@
  * with backpressure. Cells are written verbatim (no spreadsheet-formula guard): these files are
  * meant to be imported again, byte for byte.
  */
-import {createWriteStream, type WriteStream} from 'node:fs'
-import {once} from 'node:events'
+import {createWriteStream} from 'node:fs'
 
+import {streamWriter, type StreamWriter} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
@@ -23,31 +23,24 @@ export function csvLine(cells: readonly string[]): string {
 }
 
 class LazyFile {
-  private stream: WriteStream | undefined
-  private failure: Error | undefined
+  private out: StreamWriter | undefined
 
   constructor(readonly path: string, private readonly first: () => string) {}
 
   get written(): boolean {
-    return this.stream !== undefined
+    return this.out !== undefined
   }
 
   async write(text: string): Promise<void> {
-    if (!this.stream) {
-      this.stream = createWriteStream(this.path, {flags: 'w'})
-      // Surfaced by the awaited write or close rather than crashing the process (a full disk).
-      this.stream.on('error', (error) => (this.failure = error))
-      this.stream.write(this.first())
+    if (!this.out) {
+      this.out = streamWriter(createWriteStream(this.path, {flags: 'w'}))
+      await this.out.write(this.first())
     }
-    if (this.failure) throw this.failure
-    if (!this.stream.write(text)) await once(this.stream, 'drain')
+    await this.out.write(text)
   }
 
   async close(): Promise<void> {
-    if (!this.stream) return
-    if (this.failure) throw this.failure
-    this.stream.end()
-    await once(this.stream, 'finish')
+    await this.out?.end()
   }
 }
 

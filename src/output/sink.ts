@@ -6,7 +6,7 @@
  * halfway never leaves a truncated FILE that looks whole (an earlier FILE stays as it was).
  */
 import {once} from 'node:events'
-import {constants} from 'node:fs'
+import {constants, type Stats} from 'node:fs'
 import {access, open, rename, rm, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import type {Writable} from 'node:stream'
@@ -32,27 +32,20 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       abort: async () => {},
     }
   }
-  await checkWritable('--file', file)
+  const existing = await checkWritable('--file', file)
   const partial = `${file}.partial`
   // A file replaced keeps its permissions (an export kept private stays private).
-  const mode = (await stat(file).catch(() => undefined))?.mode
-  const handle = await open(partial, 'w', mode === undefined ? 0o666 : mode & 0o777).catch((error: NodeJS.ErrnoException) => {
+  const mode = existing ? existing.mode & 0o777 : 0o666
+  const handle = await open(partial, 'w', mode).catch((error: NodeJS.ErrnoException) => {
     throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {details: {flag: '--file', value: file}})
   })
   const stream = handle.createWriteStream()
-  // Write errors (a full disk) surface through the awaited write or end; this keeps them from crashing the process.
-  let failure: Error | undefined
-  stream.on('error', (error) => (failure = error))
+  const out = streamWriter(stream)
   return {
     isTty: false,
-    async write(text) {
-      if (failure) throw failure
-      await writeWithBackpressure(stream, text)
-    },
+    write: out.write,
     async end() {
-      if (failure) throw failure
-      stream.end()
-      await once(stream, 'finish')
+      await out.end()
       await rename(partial, file)
     },
     async abort() {
@@ -65,17 +58,46 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
   }
 }
 
+/** A stream's writes and end as promises. */
+export interface StreamWriter {
+  write(text: string): Promise<void>
+  end(): Promise<void>
+}
+
+/**
+ * Writes to a file stream with backpressure. A write error (a full disk) is thrown by the next
+ * write or by end, instead of crashing the process as an unhandled 'error' event.
+ */
+export function streamWriter(stream: Writable): StreamWriter {
+  let failure: Error | undefined
+  stream.on('error', (error) => (failure = error))
+  return {
+    async write(text) {
+      if (failure) throw failure
+      await writeWithBackpressure(stream, text)
+    },
+    async end() {
+      if (failure) throw failure
+      stream.end()
+      await once(stream, 'finish')
+    },
+  }
+}
+
 /**
  * Refuses, before anything is done, an output path that cannot be written: a directory, or one
  * in a folder that does not exist or is not writable. `what` names it (its flag) in the message.
+ * Returns the file's stats when it exists.
  */
-export async function checkWritable(what: string, path: string): Promise<void> {
+export async function checkWritable(what: string, path: string): Promise<Stats | undefined> {
   const refuse = (why: string) => new InputError(`${what} ${path}: ${why}`, {hint: 'Give the path of a file in a folder you can write to.', details: {what, path}})
-  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw refuse('is a directory')
+  const existing = await stat(path).catch(() => undefined)
+  if (existing?.isDirectory()) throw refuse('is a directory')
   const folder = dirname(resolve(path))
   await access(folder, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
     throw refuse(error.code === 'ENOENT' ? `the folder ${folder} does not exist` : `cannot write in ${folder} (${error.code ?? error.message})`)
   })
+  return existing
 }
 
 async function writeWithBackpressure(stream: Writable, text: string): Promise<void> {

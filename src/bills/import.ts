@@ -467,10 +467,10 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
   } finally {
     stopProgress()
     await Promise.all(settling)
-    await journal?.close()
-    await rejects?.close()
-    await unconfirmedOut?.close()
-    await results?.close()
+    // Every file is closed even when one fails; a failure not already reported ends the run.
+    const closed = await Promise.allSettled([journal?.close(), rejects?.close(), unconfirmedOut?.close(), results?.close()])
+    const failure = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected')?.reason as Error | undefined
+    if (failure) fatal ??= new BkError(`Import failed: ${failure.message}`, {cause: failure})
   }
   if (warned > options.maxErrors) warn(`… and ${warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`)
   summary.interrupted = Boolean(options.stop?.aborted)

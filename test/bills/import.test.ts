@@ -1,4 +1,4 @@
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {accessSync, constants, existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
@@ -100,6 +100,31 @@ describe('bk bills import', () => {
     expect(results.stderr).toContain('--results .: is a directory')
     expect(bills()).toEqual([])
     expect(existsSync(join(dir, 'mixed.csv.bk-journal'))).toBe(false)
+  })
+
+  // /dev/full takes the open and fails every write with ENOSPC, as a full disk would (bk
+  // checks that its folder is writable, so this needs a user who may write in /dev).
+  const devFull = (() => {
+    try {
+      accessSync('/dev', constants.W_OK)
+      return statSync('/dev/full').isCharacterDevice()
+    } catch {
+      return false
+    }
+  })()
+  if (!devFull) console.warn('Skipping the full-disk test: /dev/full is missing or /dev is not writable')
+  it.skipIf(!devFull)('reports a results file it could not write with the summary, and still writes the rejects', async () => {
+    const dir = csvIn('full.csv', [
+      'number,vendor_id,description,line_amount,line_ledger_id',
+      'K-1,ven_demo_office,ok,10,ldg_demo_expenses',
+      'K-2,ven_demo_office,bad,1e2,ldg_demo_expenses',
+    ])
+    const result = await runBk(['bills', 'import', 'full.csv', '--results', '/dev/full'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Error: Import failed: ENOSPC')
+    expect(result.stdout).toContain('1 created, 1 failed')
+    expect(readFileSync(join(dir, 'full.rejects.csv'), 'utf8')).toContain('K-2')
+    expect(byNumber('K-1')).toHaveLength(1)
   })
 
   it('refuses a second run without --resume or --restart; --resume skips what the journal records', async () => {

@@ -12,6 +12,7 @@
  * - --resume skips every bill the journal has an outcome for.
  */
 import {setTimeout as sleep} from 'node:timers/promises'
+import type {Stats} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
@@ -286,7 +287,8 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
     }
   }
   // Checked now: a file that cannot be written must not surface after bills were created.
-  for (const [flag, path] of outputs) if (path) await checkWritable(flag, path)
+  const existing = new Map<string | undefined, Stats | undefined>()
+  for (const [flag, path] of outputs) if (path) existing.set(path, await checkWritable(flag, path))
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
   const input = openCsv(options.file, 16 * 1024)
   const {previous, writer: journal} = await prepareJournal(options).catch((error: unknown) => {
@@ -294,7 +296,9 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
     throw error
   })
   // These files always describe the latest run (a resumed run lists earlier outcomes again).
-  await Promise.all([rm(options.rejectsFile, {force: true}), rm(options.unconfirmedFile, {force: true})])
+  // Only a plain file is removed: a path that names a device or a pipe is left in place.
+  const stale = [options.rejectsFile, options.unconfirmedFile].filter((path) => existing.get(path)?.isFile())
+  await Promise.all(stale.map((path) => rm(path, {force: true})))
   const summary: ImportSummary = {
     file: input.label, businessId: options.businessId, rows: 0, bills: 0, created: 0, failed: 0, invalid: 0, unconfirmed: 0, skipped: 0, notSent: 0,
     rejectsFile: null, unconfirmedFile: null, resultsFile: options.resultsFile ?? null, journalFile: options.journalFile ?? null, interrupted: false, durationMs: 0,

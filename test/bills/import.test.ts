@@ -1,3 +1,4 @@
+import {execFileSync} from 'node:child_process'
 import {accessSync, constants, existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -125,6 +126,18 @@ describe('bk bills import', () => {
     expect(result.stdout).toContain('1 created, 1 failed')
     expect(readFileSync(join(dir, 'full.rejects.csv'), 'utf8')).toContain('K-2')
     expect(byNumber('K-1')).toHaveLength(1)
+  })
+
+  it('clears a stale rejects file, but never removes a --rejects path that is not a plain file', async () => {
+    const dir = csvIn('ok.csv', ['number,vendor_id,line_amount,line_ledger_id', 'P-1,ven_demo_office,10,ldg_demo_expenses'])
+    writeFileSync(join(dir, 'ok.rejects.csv'), 'from an earlier run\n')
+    execFileSync('mkfifo', [join(dir, 'pipe')])
+    const first = await runBk(['bills', 'import', 'ok.csv'], {env: envFor(emulator), cwd: dir})
+    expect(first.code, first.stderr).toBe(0)
+    expect(existsSync(join(dir, 'ok.rejects.csv'))).toBe(false)
+    const second = await runBk(['bills', 'import', 'ok.csv', '--restart', '--rejects', 'pipe'], {env: envFor(emulator), cwd: dir})
+    expect(second.code, second.stderr).toBe(0)
+    expect(statSync(join(dir, 'pipe')).isFIFO()).toBe(true)
   })
 
   it('refuses a second run without --resume or --restart; --resume skips what the journal records', async () => {

@@ -105,6 +105,12 @@ export class BillAssembler {
     return (i >= 0 ? this.labels[i] : undefined) ?? column
   }
 
+  /** A bill-level value as the bill uses it: trimmed, but for the description, sent as written. */
+  private billValue(cells: string[], column: BillColumn): string {
+    const value = this.cell(cells, column)
+    return column === 'description' ? value : value.trim()
+  }
+
   private cell(cells: string[], column: Column): string {
     const i = this.at[column]
     const v = i >= 0 ? (cells[i] ?? '') : ''
@@ -117,7 +123,7 @@ export class BillAssembler {
    * found before the cells were read (the wrong number of columns).
    */
   push(row: SourceRow, extra?: RowError): BillDraft | undefined {
-    const number = this.cell(row.cells, 'number').trim()
+    const number = this.billValue(row.cells, 'number')
     const cur = this.current
     if (cur !== undefined && number !== '' && number === cur.number) {
       // A row with the wrong number of columns: its cells cannot be trusted, so only that is said.
@@ -170,11 +176,11 @@ export class BillAssembler {
           message: `reappears after another bill began: bill ${number} started at line ${first}; the rows of a bill must be contiguous`})
       }
     }
-    const vendor = this.cell(cells, 'vendor_id').trim()
+    const vendor = this.billValue(cells, 'vendor_id')
     const vp = idProblem(vendor, 'ven_')
     if (vp) err('vendor_id', vendor, vp)
     else input.vendor_id = vendor
-    const business = this.cell(cells, 'business_id').trim()
+    const business = this.billValue(cells, 'business_id')
     if (business !== '') {
       const bp = idProblem(business, 'biz_')
       if (bp) err('business_id', business, bp)
@@ -182,10 +188,10 @@ export class BillAssembler {
         err('business_id', business, `is not the business of this import (${this.options.businessId}); import each business's bills with its own --business`)
       } else input.business_id = business
     }
-    const description = this.cell(cells, 'description')
+    const description = this.billValue(cells, 'description')
     if (description !== '') input.description = description
     for (const column of ['issued_at', 'due_at'] as const) {
-      const text = this.cell(cells, column).trim()
+      const text = this.billValue(cells, column)
       if (text === '') continue
       // Exports repeat the same few dates: the last answer per column is kept.
       const cache = this.dateCache[column]
@@ -193,7 +199,7 @@ export class BillAssembler {
       if (r.ok) input[column] = r.value
       else err(column, text, r.reason)
     }
-    const currency = this.cell(cells, 'currency').trim()
+    const currency = this.billValue(cells, 'currency')
     if (currency !== '') {
       if (!isoCurrencies().has(currency)) {
         err('currency', currency, /^[a-z]{3}$/i.test(currency) && isoCurrencies().has(currency.toUpperCase())
@@ -201,7 +207,7 @@ export class BillAssembler {
           : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD')
       } else input.currency = currency
     }
-    const metadata = this.cell(cells, 'metadata').trim()
+    const metadata = this.billValue(cells, 'metadata')
     if (metadata !== '') {
       const r = jsonObject(metadata)
       if (r.ok) input.metadata_ = r.value
@@ -251,10 +257,9 @@ export class BillAssembler {
     const first = bill.rows[0]!
     for (const {name, index} of this.billCols) {
       if (first.cells[index] === row.cells[index]) continue
-      const a = this.cell(first.cells, name)
-      const b = this.cell(row.cells, name)
-      // Compared as they are used: trimmed, but for the description, which is sent verbatim.
-      if (name === 'description' ? a !== b : a.trim() !== b.trim()) {
+      if (this.billValue(first.cells, name) !== this.billValue(row.cells, name)) {
+        const a = this.cell(first.cells, name)
+        const b = this.cell(row.cells, name)
         bill.errors.push({line: row.line, column: this.label(name), value: b,
           message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`})
       }

@@ -14,7 +14,7 @@ export function parseFieldFlags(fields: readonly string[] | undefined): Record<s
   return out
 }
 
-export function parseLoose(value: string): unknown {
+function parseLoose(value: string): unknown {
   try {
     return JSON.parse(value)
   } catch {

@@ -6,7 +6,7 @@
  */
 import {closeSync, fdatasyncSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
 
-export const JOURNAL_SUFFIX = '.bk-journal'
+const JOURNAL_SUFFIX = '.bk-journal'
 
 export function journalPathFor(input: string): string {
   return input + JOURNAL_SUFFIX

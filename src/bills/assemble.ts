@@ -47,7 +47,7 @@ function isoCurrencies(): ReadonlySet<string> {
 }
 
 /** An ISO 8601 date or UTC datetime as the API takes it (an offset converted to UTC), or the reason it is not one. */
-export function parseDatetime(text: string): {ok: true; value: string} | {ok: false; reason: string} {
+function parseDatetime(text: string): {ok: true; value: string} | {ok: false; reason: string} {
   const expected = 'expected an ISO 8601 date or datetime such as 2026-01-31 or 2026-01-31T09:30:00Z'
   const parsed = parseIsoDatetime(text)
   if (!parsed.ok) {

@@ -12,18 +12,19 @@
  * - --resume skips every bill the journal has an outcome for.
  */
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {Stats} from 'node:fs'
+import {existsSync, type Stats} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {ApiConnectionError, ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, ResponseShapeError, ServiceUnavailableError} from '../api/errors.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
+import {removeJournal} from '../journal-file.js'
 import {checkWritable} from '../output/sink.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
 import {layoutFor, type HeaderMap} from './columns.js'
 import {heapGuard} from './heap-guard.js'
-import {JournalWriter, readJournal, removeJournal, journalExists, type BillOutcome, type JournalState} from './journal.js'
+import {JournalWriter, readJournal, type BillOutcome, type JournalState} from './journal.js'
 import {ResultsFile, RowFile} from './outputs.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
 
@@ -219,11 +220,11 @@ async function prepareJournal(options: ImportOptions): Promise<{previous: Journa
   const file = options.journalFile
   if (!file) return {previous: undefined, writer: undefined}
   let previous: JournalState | undefined
-  if (journalExists(file)) {
+  if (existsSync(file)) {
     const earlier = options.restart ? undefined : await readJournal(file)
     if (options.restart || earlier?.batches === 0) {
       // --restart, or a journal of a run that stopped before sending anything (a header error).
-      await removeJournal(file)
+      removeJournal(file)
     } else if (!options.resume) {
       const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length

@@ -12,12 +12,10 @@
  *   {"t":"result","batch":7,"created":[["B-1","bil_…"]],"failed":[["B-2","reason"]],"unconfirmed":[["B-3","reason"]]}
  *   {"t":"notsent","batch":7,"reason":…}     (the service certainly did not act: may be sent again)
  */
-import {existsSync} from 'node:fs'
 
 import {InputError} from '../errors.js'
-import {JournalFile, readJournalLines, removeJournal as removeJournalFile} from '../journal-file.js'
+import {JournalFile, readJournalLines} from '../journal-file.js'
 
-export {JOURNAL_SUFFIX} from '../journal-file.js'
 
 export interface JournalHeader {
   t: 'header'
@@ -46,7 +44,6 @@ export interface JournalState {
   header: JournalHeader
   outcomes: Map<string, BillOutcome>
   batches: number
-  runs: number
 }
 
 export const IN_FLIGHT_REASON = 'outcome unknown: bk stopped (killed or crashed) while this bill\'s batch was in flight; it may or may not have been created'
@@ -60,14 +57,10 @@ export async function readJournal(file: string): Promise<JournalState> {
   const outcomes = new Map<string, BillOutcome>()
   const pending = new Map<number, string[]>()
   let batches = 0
-  let runs = 0
   for (const record of records as JournalRecord[]) {
     switch (record.t) {
       case 'header':
         header = record
-        break
-      case 'run':
-        runs++
         break
       case 'sending':
         batches = Math.max(batches, record.batch)
@@ -90,15 +83,7 @@ export async function readJournal(file: string): Promise<JournalState> {
   for (const numbers of pending.values()) {
     for (const n of numbers) if (!outcomes.has(n)) outcomes.set(n, {kind: 'unconfirmed', reason: IN_FLIGHT_REASON})
   }
-  return {header, outcomes, batches, runs}
-}
-
-export function journalExists(file: string): boolean {
-  return existsSync(file)
-}
-
-export async function removeJournal(file: string): Promise<void> {
-  removeJournalFile(file)
+  return {header, outcomes, batches}
 }
 
 /**
@@ -113,10 +98,6 @@ export class JournalWriter {
   private failed: unknown
 
   private constructor(private readonly journal: JournalFile) {}
-
-  get file(): string {
-    return this.journal.file
-  }
 
   static async open(file: string): Promise<JournalWriter> {
     return new JournalWriter(JournalFile.open(file))

@@ -12,7 +12,7 @@ import type {BillDraft} from './assemble.js'
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
 
-export function csvLine(cells: readonly string[]): string {
+function csvLine(cells: readonly string[]): string {
   let out = ''
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i]!

@@ -26,7 +26,7 @@ export interface FaultPlan {
 const EXEMPT = /^\/(_emulator\/|\.well-known\/)/
 const LIFECYCLE = /^\/_emulator\/businesses(\/[^/]+\/(activate|deactivate))?\/?$/
 
-export function isFaultExempt(path: string): boolean {
+function isFaultExempt(path: string): boolean {
   return EXEMPT.test(path) && !LIFECYCLE.test(path)
 }
 

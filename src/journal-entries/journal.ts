@@ -10,7 +10,6 @@ import {existsSync} from 'node:fs'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {JournalFile, readJournalLines} from '../journal-file.js'
 
-export {JOURNAL_SUFFIX, journalPathFor, removeJournal} from '../journal-file.js'
 const KIND = 'bk-journal-entries'
 
 /** sending: the POST went out (outcome unknown until the next record); failed: the service answered and created nothing. */

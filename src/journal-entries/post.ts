@@ -7,7 +7,8 @@
 import {ApiConnectionError, ApiError} from '../api/errors.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../errors.js'
-import {fingerprint, JournalWriter, readJournal, removeJournal, type JournalState} from './journal.js'
+import {removeJournal} from '../journal-file.js'
+import {fingerprint, JournalWriter, readJournal, type JournalState} from './journal.js'
 import type {LoadedEntry} from './load.js'
 
 export type JournalMode = 'new' | 'resume' | 'restart'

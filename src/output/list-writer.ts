@@ -28,7 +28,7 @@ export interface ListWriterOptions {
 }
 
 /** Text of a cell: numbers and strings as they are, objects as JSON, nothing for null. */
-export function cellText(value: unknown): string {
+function cellText(value: unknown): string {
   if (value === null || value === undefined) return ''
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)

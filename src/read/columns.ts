@@ -49,13 +49,13 @@ export interface InvoiceRow {
   line?: InvoiceLineView | undefined
 }
 
-export const INVOICE_COLUMNS: Array<Column<InvoiceRow>> = [
+const INVOICE_COLUMNS: Array<Column<InvoiceRow>> = [
   ...Object.entries(INVOICE_FIELDS).map(([header, field]) => ({header, get: (r: InvoiceRow) => r.invoice[field]})),
   {header: 'LINES', get: (r) => r.invoice.lines?.length ?? 0},
   {header: 'PAYMENTS', get: (r) => r.invoice.payments?.length ?? 0},
 ]
 
-export const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({header, get: (r) => r.line?.[field]}))
+const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({header, get: (r) => r.line?.[field]}))
 
 /** The narrower table for a terminal. */
 const TABLE_HEADERS = new Set(['ID', 'NUMBER', 'STATUS', 'CUSTOMER ID', 'TOTAL AMOUNT', 'TOTAL PAID', 'DUE AT'])
@@ -88,7 +88,7 @@ export const refundView = z.object({
 })
 export type RefundView = z.infer<typeof refundView>
 
-export const REFUND_COLUMNS: Array<Column<RefundView>> = [
+const REFUND_COLUMNS: Array<Column<RefundView>> = [
   ...Object.entries(REFUND_FIELDS).map(([header, field]) => ({header, get: (r: RefundView) => r[field]})),
   {header: 'INVOICE IDS', get: (r) => (r.refund_invoices ?? []).map((i) => i.invoice_id).filter(Boolean).join(' ')},
   {header: 'PAYMENTS', get: (r) => r.payments?.length ?? 0},

@@ -8,7 +8,7 @@ import {request as httpsRequest} from 'node:https'
 
 import {InputError} from '../errors.js'
 
-export const FORWARD_TIMEOUT_MS = 10_000
+const FORWARD_TIMEOUT_MS = 10_000
 
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'content-length', 'expect'])
 

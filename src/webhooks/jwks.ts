@@ -35,9 +35,9 @@ export interface KeySet {
   cached: boolean
 }
 
-export const JWKS_PATH = '/.well-known/jwks.json'
-export const CACHE_FILE = 'jwks-cache.json'
-export const CACHE_TTL_MS = 60 * 60 * 1000
+const JWKS_PATH = '/.well-known/jwks.json'
+const CACHE_FILE = 'jwks-cache.json'
+const CACHE_TTL_MS = 60 * 60 * 1000
 const FETCH_TIMEOUT_MS = 10_000
 
 /** The public key of the first key of a key set; throws a message naming what is wrong. */
@@ -81,7 +81,7 @@ export function keySetFromText(text: string, origin: string): {key: KeyObject; k
   return keyFromJwks(value, origin)
 }
 
-export async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
+async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS)
   let res: Response
   try {

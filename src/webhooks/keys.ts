@@ -12,7 +12,7 @@ export interface KeyProvider {
   refresh(): Promise<KeySet | undefined>
 }
 
-export const MIN_REFRESH_INTERVAL_MS = 30_000
+const MIN_REFRESH_INTERVAL_MS = 30_000
 
 /** `load(refresh)` loads the key set, skipping any cache when `refresh` is true. */
 export function keyProvider(load: (refresh: boolean) => Promise<KeySet>, minIntervalMs = MIN_REFRESH_INTERVAL_MS): KeyProvider {

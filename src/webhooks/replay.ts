@@ -16,7 +16,7 @@ import {checkShape, parseJsonBody} from '../api/shape.js'
 import {postBody, type ForwardResult} from './forward.js'
 import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'
 
-export const REPLAY_HEADER = 'bk-replay'
+const REPLAY_HEADER = 'bk-replay'
 
 export interface ReplayItem {
   id: string

@@ -60,7 +60,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const businessId = await this.businessId()
     const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
-    const {journalPathFor} = await import('../../journal-entries/journal.js')
+    const {journalPathFor} = await import('../../journal-file.js')
     const plans = planPosting(v.results.map((r, i) => {
       const path = paths[i] as string
       return {file: r.file, journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)), entries: r.entries}

@@ -9,10 +9,10 @@ import {seedState} from '../seed.js'
 import {BusinessCollection, type EmulatorState} from '../state.js'
 import type {EmulatorContext} from './context.js'
 
-export const RESET_KINDS = ['created', 'all'] as const
+const RESET_KINDS = ['created', 'all'] as const
 
 /** Every emulator-only route, served by GET /_emulator (docs/emulator.md has the details). */
-export const EMULATOR_ROUTES = [
+const EMULATOR_ROUTES = [
   {method: 'POST', path: '/_emulator/businesses', summary: 'Create a business {name?, external_id?, active?}; emits BUSINESS_CREATED'},
   {method: 'POST', path: '/_emulator/businesses/{business_id}/activate', summary: 'Activate an inactive business; emits BUSINESS_ACTIVATED'},
   {method: 'POST', path: '/_emulator/businesses/{business_id}/deactivate', summary: 'Deactivate an active business; emits BUSINESS_DEACTIVATED'},
@@ -30,7 +30,7 @@ export const EMULATOR_ROUTES = [
  * BusinessCollection its items; `tagFields` counts tag values. With a business, only what
  * belongs to it.
  */
-export function countState(state: EmulatorState, businessId?: string): Record<string, number> {
+function countState(state: EmulatorState, businessId?: string): Record<string, number> {
   const counts: Record<string, number> = {}
   for (const [key, value] of Object.entries(state)) {
     if (key === 'tagFields') {

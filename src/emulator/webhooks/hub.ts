@@ -41,9 +41,9 @@ export interface WebhookNotificationRecord {
   attempts: DeliveryAttempt[]
 }
 
-export const FIRST_RETRY_DELAY_MS = 10_000
-export const MAX_RETRIES = 4
-export const DELIVERY_TIMEOUT_MS = 10_000
+const FIRST_RETRY_DELAY_MS = 10_000
+const MAX_RETRIES = 4
+const DELIVERY_TIMEOUT_MS = 10_000
 const MIN_TIMEOUT_MS = 1_000
 
 export class WebhookHub implements EventSink {

@@ -23,3 +23,10 @@ export const listFlags = (maxPageSize = 100) => ({
   'page-token': Flags.string({summary: 'Start from this cursor (next or previous token of an earlier --json page).'}),
   'raw-csv': Flags.boolean({summary: 'Write CSV cells verbatim, without the spreadsheet-formula guard.'}),
 })
+
+/** A comma-separated flag value (--status, --events) as a list, empty items and repeats dropped; undefined when it names nothing. */
+export function splitList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean)
+  return items.length ? [...new Set(items)] : undefined
+}

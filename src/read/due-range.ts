@@ -29,10 +29,3 @@ function instant(flag: string, text: string, endOfDay: boolean): number {
   const {epochMs, time} = parsed.value
   return time === undefined && endOfDay ? epochMs + 86_400_000 - 1 : epochMs
 }
-
-/** A comma-separated flag value as a list (empty items dropped), or undefined. */
-export function splitList(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean)
-  return items.length ? [...new Set(items)] : undefined
-}

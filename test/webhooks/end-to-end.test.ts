@@ -83,6 +83,9 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
     const listed = await runBk(['webhooks', 'replay', '--status', 'error', '--json'], {env})
     expect(listed.code).toBe(0)
     expect(parseJsonOutput<{items: Array<{id: string}>}>(listed).items.map((i) => i.id)).toEqual([down1?.id, down2?.id])
+    // Repeats and empty items in a list flag are dropped, as in every bk list flag.
+    const repeated = await runBk(['webhooks', 'replay', '--status', 'error,,error', '--json'], {env})
+    expect(parseJsonOutput<{items: Array<{id: string}>}>(repeated).items.map((i) => i.id)).toEqual([down1?.id, down2?.id])
     const replayed = await runBk(['webhooks', 'replay', '--status', 'error', '--forward-to', app.url], {env})
     expect(replayed.code).toBe(0)
     expect(replayed.stdout).toContain(`${down1?.id}`)

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag, listFlags} from '../../flags.js'
+import {businessFlag, listFlags, splitList} from '../../flags.js'
 import type {Invoice} from '../../api/schemas/invoice.js'
 import type {ListResult} from '../../output/list-command.js'
 
@@ -29,7 +29,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
 
   async run(): Promise<InvoicesListResult | undefined> {
     const {flags} = this
-    const {dueRange, splitList} = await import('../../read/due-range.js')
+    const {dueRange} = await import('../../read/due-range.js')
     const range = dueRange(flags['due-from'], flags['due-to'])
     const status = splitList(flags.status)
     const {listFormat, pagingOptions, runList} = await import('../../output/list-command.js')

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag, listFlags} from '../../flags.js'
+import {businessFlag, listFlags, splitList} from '../../flags.js'
 import type {Refund} from '../../api/schemas/refund.js'
 import type {ListResult} from '../../output/list-command.js'
 
@@ -24,7 +24,6 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
 
   async run(): Promise<RefundsListResult | undefined> {
     const {flags} = this
-    const {splitList} = await import('../../read/due-range.js')
     const {REFUND_STATUSES} = await import('../../api/schemas/refund.js')
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
+import {splitList} from '../../flags.js'
 
 export type WebhooksListenResult = undefined
 
@@ -26,7 +27,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const {flags} = this
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
-    const events = flags.events?.split(',').map((s) => s.trim()).filter(Boolean)
+    const events = splitList(flags.events)
     const {keySetBaseUrl, loadKeySet} = await import('../../webhooks/jwks.js')
     const {keyProvider} = await import('../../webhooks/keys.js')
     const {startListener} = await import('../../webhooks/listener.js')

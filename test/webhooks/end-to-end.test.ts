@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {FIXTURES, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
+import {FIXTURES, recordingServer, startListen, until, type ListenerChild, type RecordingServer} from './helpers.js'
 
 async function freePort(): Promise<number> {
   const server = createServer()
@@ -72,7 +72,10 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
       expect(r.headers['svc-signature']).toBeTruthy()
       expect(r.body).toBe(down1?.body)
     }
-    // The listener answered 502 to the failed forwards and 200 to the last of the first.
+    // The listener answered 502 to the failed forwards and 200 to the last of the first. It prints
+    // each line after answering, so the last ones may still be on their way through its stdout.
+    const printed = attempts(ok?.id).length + attempts(down1?.id).length + attempts(down2?.id).length
+    await until(() => listener.stdout().trim().split('\n').length >= printed, 'the listener to print every attempt')
     const lines = listener.stdout().trim().split('\n').map((l) => JSON.parse(l) as {svcId: string; status: number; valid: boolean})
     expect(lines.every((l) => l.valid)).toBe(true)
     expect(lines.filter((l) => l.svcId === ok?.id).map((l) => l.status)).toEqual([502, 502, 200])

@@ -147,3 +147,9 @@ export async function post(url: string, body: string | Buffer, headers: Record<s
 export function padded(signature: string): string {
   return signature + '='.repeat((4 - (signature.length % 4)) % 4)
 }
+
+/** Waits (up to 5 s) for `check` to hold: for output another process writes after answering. */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
+  if (!check()) throw new Error(`timed out waiting for ${what}`)
+}

@@ -3,7 +3,7 @@ import {createServer} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk} from '../helpers/bk.js'
-import {JWKS_FILE, delivery, padded, post, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
+import {JWKS_FILE, delivery, padded, post, recordingServer, startListen, until, type ListenerChild, type RecordingServer} from './helpers.js'
 
 interface Line {
   svcId: string | null
@@ -17,11 +17,6 @@ interface Line {
 }
 
 const lines = (l: ListenerChild): Line[] => l.stdout().trim().split('\n').filter(Boolean).map((x) => JSON.parse(x) as Line)
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
-  if (!check()) throw new Error(`timed out waiting for ${what}`)
-}
 
 describe('bk webhooks listen --forward-to --json', () => {
   let app: RecordingServer

@@ -46,7 +46,7 @@ bk businesses list --output table
 step "Receive webhooks: a verifying listener in the background" webhooks listen --port "$listen_port"
 node bin/run.js webhooks listen --port "$listen_port" > "$work/listen.out" 2> "$work/listen.err" &
 pids+=($!)
-sleep 1
+for _ in $(seq 1 100); do grep -q '^Listening on' "$work/listen.err" && break; sleep 0.1; done
 
 cp examples/bills.csv examples/journal-entries.yaml "$work/"
 step "Validate the bill file offline (nothing is sent)" bills import bills.csv --dry-run
@@ -75,7 +75,8 @@ step "Trigger service events (the emulator signs and delivers them)" emulator tr
 bk emulator trigger BUSINESS_ACTIVATED >/dev/null || true
 bk emulator trigger RECEIPT_MATCHED >/dev/null
 bk emulator trigger TASK_REQUEST >/dev/null
-sleep 1
+# The listener prints a line per delivery; wait for the three (10 s at most).
+for _ in $(seq 1 100); do [ "$(wc -l < "$work/listen.out")" -ge 3 ] && break; sleep 0.1; done
 echo "  the listener verified and printed:"
 sed 's/^/  /' "$work/listen.out"
 

@@ -1,31 +1,24 @@
 /**
- * A bare HTTP server that only counts the requests it gets (and answers 500 to each). Pointing
- * bk at it proves that bad local input sends nothing, not even a token request.
+ * A server that only counts the requests it gets (and answers 500 to each). Pointing bk at it
+ * proves that bad local input sends nothing, not even a token request.
  */
-import {createServer} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {reply, scriptedServer} from '../helpers/scripted-server.js'
 
 export interface Recorder {
   baseUrl: string
-  requests: string[]
+  /** `METHOD /path?query` of every request received. */
+  readonly requests: string[]
   close(): Promise<void>
 }
 
 export async function startRecorder(): Promise<Recorder> {
-  const requests: string[] = []
-  const server = createServer((req, res) => {
-    requests.push(`${req.method} ${req.url}`)
-    res.writeHead(500, {'content-type': 'application/json'}).end('{"error":"recorder","data":null}')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
+  const server = await scriptedServer([reply(500, {error: 'recorder', data: null})])
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    baseUrl: server.url,
+    get requests() {
+      return server.requests.map((r) => `${r.method} ${r.url}`)
+    },
+    close: () => server.close(),
   }
 }
 

@@ -7,6 +7,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_RECORD_IDS} from '../../src/emulator/seed-records.js'
 import {start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
+import {call as rawCall} from '../emulator/support.js'
 
 let emulator: RunningEmulator
 let token: string
@@ -19,15 +20,14 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- raw HTTP bodies, checked field by field */
-async function call(method: string, path: string, options: {body?: unknown; token?: string} = {}): Promise<{status: number; body: any}> {
-  const res = await fetch(`${emulator.baseUrl}${path}`, {
-    method,
-    headers: {authorization: `Bearer ${options.token ?? token}`, ...(options.body === undefined ? {} : {'content-type': 'application/json'})},
-    ...(options.body === undefined ? {} : {body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body)}),
+/** The shared raw call with this file's token; a string body is sent as is, as JSON. */
+async function call(method: string, path: string, options: {body?: unknown; token?: string} = {}): Promise<{status: number; body: any}> { // eslint-disable-line @typescript-eslint/no-explicit-any -- raw HTTP bodies, checked field by field
+  const {body} = options
+  const res = await rawCall(emulator, method, path, {
+    token: options.token ?? token,
+    ...(typeof body === 'string' ? {body, headers: {'content-type': 'application/json'}} : body === undefined ? {} : {json: body}),
   })
-  const text = await res.text()
-  return {status: res.status, body: text ? JSON.parse(text) : undefined}
+  return {status: res.status, body: res.body}
 }
 
 const invoices = (query = '') => call('GET', `/v0/business/${biz}/invoice${query}`)

@@ -12,13 +12,13 @@ import {createWriteStream, mkdtempSync, rmSync} from 'node:fs'
 import {once} from 'node:events'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
-import {createInterface} from 'node:readline'
 import {performance} from 'node:perf_hooks'
 import {URLSearchParams, fileURLToPath} from 'node:url'
 
 import {parse} from 'csv-parse'
 import {Pool} from 'undici'
 
+import {startEmulatorProcess} from './lib/emulator.js'
 import {watchPeakRss} from './lib/peak-rss.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -69,10 +69,8 @@ function run(args, env = {}) {
 }
 
 async function startEmulator(latency) {
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--latency', String(latency)], {env: {...process.env, BK_CONFIG_DIR: dir}, stdio: ['ignore', 'pipe', 'inherit']})
-  const [first] = await once(createInterface({input: child.stdout}), 'line')
-  const info = JSON.parse(first)
-  return {...info, env: {BK_BASE_URL: info.baseUrl, BK_CLIENT_ID: info.clientId, BK_CLIENT_SECRET: info.clientSecret, BK_BUSINESS_ID: BUSINESS}, stop: () => child.kill('SIGTERM')}
+  const info = await startEmulatorProcess(['--latency', String(latency)], {BK_CONFIG_DIR: dir})
+  return {...info, env: {BK_BASE_URL: info.baseUrl, BK_CLIENT_ID: info.clientId, BK_CLIENT_SECRET: info.clientSecret, BK_BUSINESS_ID: BUSINESS}}
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US')

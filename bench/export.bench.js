@@ -17,6 +17,7 @@ import {fileURLToPath, URLSearchParams} from 'node:url'
 import {request} from 'undici'
 
 import {bareInvoiceLoop} from './lib/bare-invoice-loop.js'
+import {startEmulatorProcess} from './lib/emulator.js'
 import {watchPeakRss} from './lib/peak-rss.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -24,23 +25,6 @@ const bin = join(root, 'bin', 'run.js')
 const scale = Number(process.env.BENCH_EXPORT_ROWS ?? 100_000)
 const rounds = Number(process.env.BENCH_ROUNDS_EXPORT ?? 5)
 const dir = mkdtempSync(join(tmpdir(), 'bk-bench-export-'))
-
-/** The emulator in a child process, so that neither side shares its event loop. */
-async function startEmulatorProcess() {
-  const script = `import {startEmulator} from ${JSON.stringify(join(root, 'dist', 'emulator', 'server.js'))}
-const e = await startEmulator({port: 0, scale: ${scale}})
-process.stdout.write(JSON.stringify({baseUrl: e.baseUrl, clientId: e.clientId, clientSecret: e.clientSecret, business: e.businessIds[0]}) + '\\n')`
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']})
-  const info = await new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (d) => {
-      out += d
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]))
-    })
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)))
-  })
-  return {child, ...info}
-}
 
 async function token(emu) {
   const res = await request(`${emu.baseUrl}/v0/auth/token`, {
@@ -105,7 +89,8 @@ function countRows(text) {
   return Math.max(0, rows)
 }
 
-const emu = await startEmulatorProcess()
+const emulator = await startEmulatorProcess(['--scale', String(scale)], {BK_CONFIG_DIR: dir})
+const emu = {...emulator, business: emulator.businessIds[0]}
 try {
   const accessToken = await token(emu)
   await bareLoop(emu, accessToken) // warm the emulator (JIT) before measuring
@@ -137,6 +122,6 @@ try {
   console.log(`  (for reference: the bare loop with a warm JIT, in the bench's own process: ${w.ms.toFixed(0)} ms, bk streaming at ${(streamRate / (w.rows / (w.ms / 1000))).toFixed(2)}x of it)`)
   console.log(`  bk peak RSS: ${k.peakMb.toFixed(0)} MB for ${k.rows.toLocaleString('en')} rows, ${small.peakMb.toFixed(0)} MB for ${small.rows.toLocaleString('en')} rows (${(k.peakMb / small.peakMb).toFixed(2)}x: flat memory is ~1x)`)
 } finally {
-  emu.child.kill()
+  emu.stop()
   rmSync(dir, {recursive: true, force: true})
 }

@@ -11,6 +11,9 @@ export const businessFlag = () => Flags.string({
   helpValue: 'biz_…',
 })
 
+/** --jwks of `webhooks verify` and `webhooks listen`. */
+export const jwksFlag = () => Flags.string({summary: 'Key set to use instead of the service\'s: a JWKS/JWK/PEM file or a URL.', helpValue: 'FILE|URL'})
+
 export const yesFlag = () => Flags.boolean({char: 'y', summary: 'Do it without asking for confirmation (needed with no TTY).'})
 
 /** --output, --file, --all, --limit, --page-size, --page-token, --raw-csv. */

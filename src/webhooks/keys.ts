@@ -55,3 +55,10 @@ export async function verifyWithKeys(input: Omit<VerifyInput, 'key'>, keys: KeyP
   if (!fresh || fresh.jwks.keys[0]?.n === first.jwks.keys[0]?.n) return {...result, keys: first}
   return {...verifyWebhook({...input, key: fresh.key}), keys: fresh}
 }
+
+/** The keys of `verify` and `listen`: the --jwks key set when given, else the service's (cached). */
+export async function webhookKeys(options: {jwks?: string | undefined; credentials: () => Promise<{baseUrl: string}>; configDir: string}): Promise<KeyProvider> {
+  const {keySetBaseUrl, loadKeySet} = await import('./jwks.js')
+  const baseUrl = options.jwks === undefined ? await keySetBaseUrl(options.credentials) : undefined
+  return keyProvider((refresh) => loadKeySet({jwks: options.jwks, baseUrl, configDir: options.configDir, refresh}))
+}

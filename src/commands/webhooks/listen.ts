@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
-import {splitList} from '../../flags.js'
+import {jwksFlag, splitList} from '../../flags.js'
 
 export type WebhooksListenResult = undefined
 
@@ -20,7 +20,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
     'forward-to': Flags.string({summary: 'Post each verified delivery to this URL, headers and body unchanged.', helpValue: 'URL'}),
     events: Flags.string({summary: 'Only these event types (comma-separated) are printed and forwarded; others are acknowledged.', helpValue: 'TYPE,…'}),
-    jwks: Flags.string({summary: 'Key set to use instead of the service\'s: a JWKS/JWK/PEM file or a URL.', helpValue: 'FILE|URL'}),
+    jwks: jwksFlag(),
   }
 
   async run(): Promise<WebhooksListenResult> {
@@ -28,11 +28,9 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
     const events = splitList(flags.events)
-    const {keySetBaseUrl, loadKeySet} = await import('../../webhooks/jwks.js')
-    const {keyProvider} = await import('../../webhooks/keys.js')
+    const {webhookKeys} = await import('../../webhooks/keys.js')
     const {startListener} = await import('../../webhooks/listener.js')
-    const baseUrl = flags.jwks === undefined ? await keySetBaseUrl(() => this.credentials()) : undefined
-    const keys = keyProvider((refresh) => loadKeySet({jwks: flags.jwks, baseUrl, configDir: this.configDir, refresh}))
+    const keys = await webhookKeys({jwks: flags.jwks, credentials: () => this.credentials(), configDir: this.configDir})
     // Fail now, not at the first delivery, when the key set cannot be had.
     const first = await keys.current()
     const json = this.jsonEnabled()

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {BkError, ExitCode, InputError} from '../../errors.js'
+import {jwksFlag} from '../../flags.js'
 
 export interface WebhooksVerifyResult {
   valid: true
@@ -27,16 +28,14 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
     id: Flags.string({summary: 'The svc-id header of the delivery.', required: true}),
     signature: Flags.string({summary: 'The svc-signature header (base64url, padded or not).', required: true}),
     body: Flags.string({summary: 'File holding the body exactly as received (- or absent: stdin).', helpValue: 'FILE|-'}),
-    jwks: Flags.string({summary: 'Key set to use instead of the service\'s: a JWKS/JWK/PEM file or a URL.', helpValue: 'FILE|URL'}),
+    jwks: jwksFlag(),
   }
 
   async run(): Promise<WebhooksVerifyResult> {
     const {flags} = this
     const body = await this.readBody(flags.body)
-    const {keySetBaseUrl, loadKeySet} = await import('../../webhooks/jwks.js')
-    const {keyProvider, verifyWithKeys} = await import('../../webhooks/keys.js')
-    const baseUrl = flags.jwks === undefined ? await keySetBaseUrl(() => this.credentials()) : undefined
-    const keys = keyProvider((refresh) => loadKeySet({jwks: flags.jwks, baseUrl, configDir: this.configDir, refresh}))
+    const {verifyWithKeys, webhookKeys} = await import('../../webhooks/keys.js')
+    const keys = await webhookKeys({jwks: flags.jwks, credentials: () => this.credentials(), configDir: this.configDir})
     const result = await verifyWithKeys({id: flags.id, signature: flags.signature, body}, keys)
     if (!result.valid) {
       throw new BkError(`Invalid signature: ${result.reason}`, {

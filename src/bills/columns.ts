@@ -5,6 +5,7 @@
 import {readFile} from 'node:fs/promises'
 
 import {InputError} from '../errors.js'
+import {decodeUtf8} from '../utf8.js'
 
 /** Columns repeated on each row of a bill: every row of the bill must agree on them. */
 export const BILL_COLUMNS = ['business_id', 'number', 'vendor_id', 'description', 'issued_at', 'due_at', 'currency', 'metadata'] as const
@@ -62,12 +63,13 @@ export function canonicalColumn(name: string): string | undefined {
  */
 export async function loadHeaderMap(file: string): Promise<HeaderMap> {
   const {parseDocument, LineCounter, isMap, isScalar} = await import('yaml')
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(file, 'utf8')
+    bytes = await readFile(file)
   } catch (error) {
     throw new InputError(`Cannot read the map file ${file}: ${(error as Error).message}`)
   }
+  const text = decodeUtf8(bytes, file)
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, {lineCounter, uniqueKeys: true})
   if (doc.errors.length > 0) {

@@ -6,6 +6,7 @@ import {readFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {InputError} from '../errors.js'
+import {decodeUtf8} from '../utf8.js'
 import {formatProblem, loadJournalEntries, type LoadResult, type Problem} from './load.js'
 
 export const STDIN = '-'
@@ -66,25 +67,4 @@ export async function readAllStdin(): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks)
-}
-
-/**
- * The text of a file that must be UTF-8. Bytes that are not (a file saved as Windows-1252)
- * would be read as U+FFFD and posted as such, so they are an error naming where they start.
- */
-function decodeUtf8(bytes: Buffer, label: string): string {
-  try {
-    return new TextDecoder('utf-8', {fatal: true}).decode(bytes)
-  } catch {
-    const text = new TextDecoder('utf-8').decode(bytes)
-    const at = text.indexOf('\uFFFD')
-    const lineStart = text.lastIndexOf('\n', at) + 1
-    const lineEnd = text.indexOf('\n', at)
-    const line = text.slice(0, at).split('\n').length
-    const shown = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim().slice(0, 80)
-    throw new InputError(`${label}:${line}:${at - lineStart + 1}: holds bytes that are not UTF-8 (shown as \uFFFD in "${shown}")`, {
-      code: 'not_utf8',
-      hint: 'Save the file as UTF-8 and run the command again.',
-    })
-  }
 }

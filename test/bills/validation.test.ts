@@ -154,5 +154,10 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     const bad = await runBk(['bills', 'import', 'export.csv', '--map', 'bad-map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('bad-map.yaml line 3: "Supplier" maps to "vendor", which is not a bill column')
+    // A map saved as Windows-1252 is refused where its bytes stop being UTF-8, not read with a U+FFFD header.
+    writeFileSync(join(dir, 'latin1-map.yaml'), Buffer.from('columns:\n  N\u00b0 facture: number\n', 'latin1'))
+    const latin1 = await runBk(['bills', 'import', 'export.csv', '--map', 'latin1-map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    expect(latin1.code).toBe(2)
+    expect(latin1.stderr).toContain('latin1-map.yaml:2:4: holds bytes that are not UTF-8')
   })
 })

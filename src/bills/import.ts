@@ -17,7 +17,7 @@ import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
-import {ApiConnectionError, ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, ResponseShapeError, ServiceUnavailableError} from '../api/errors.js'
+import {classifyWriteFailure} from '../api/outcome.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
 import {removeJournal} from '../journal-file.js'
 import {checkWritable} from '../output/sink.js'
@@ -260,21 +260,15 @@ type BatchResult =
 
 function classify(error: unknown, aborted: boolean): BatchResult {
   if (aborted) return {kind: 'unknown', reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight'}
-  if (error instanceof RateLimitError || (error instanceof ServiceUnavailableError && error.status === 503)) {
-    return {kind: 'not-sent', error, retry: true}
+  const outcome = classifyWriteFailure(error)
+  switch (outcome.kind) {
+    case 'not-acted':
+      return {kind: 'not-sent', error: outcome.error, retry: outcome.retry}
+    case 'refused':
+      return {kind: 'refused', reason: outcome.error.message}
+    case 'unknown':
+      return outcome
   }
-  if (error instanceof ApiConnectionError) {
-    return error.maybeSent
-      ? {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
-      : {kind: 'not-sent', error, retry: true}
-  }
-  if (error instanceof ServiceUnavailableError) return {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
-  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof NotFoundError) {
-    return {kind: 'not-sent', error, retry: false}
-  }
-  if (error instanceof ApiError) return {kind: 'refused', reason: error.message}
-  if (error instanceof ResponseShapeError) return {kind: 'unknown', reason: `outcome unknown: ${error.message}`}
-  return {kind: 'unknown', reason: `outcome unknown: ${(error as Error)?.message ?? String(error)}`}
 }
 
 export async function importBills(options: ImportOptions): Promise<ImportOutcome> {

@@ -1,15 +1,19 @@
 /**
  * Fault injection for reliability tests: with probability `faultRate` a request meets one of
- * four faults, spread evenly and reproducible with `faultSeed` (see `isFaultExempt`):
+ * the selected kinds (`faultKinds`, all by default), spread evenly and reproducible with
+ * `faultSeed` (see `isFaultExempt`):
  * - 503 with Retry-After, and 429 with Retry-After: the request is not handled;
  * - reset-before: the connection is destroyed before the request is handled;
  * - reset-after: the request is handled and committed, then the connection is destroyed
- *   without an answer (the outcome the client cannot know).
+ *   without an answer (the outcome the client cannot know);
+ * - commit-5xx: the request is handled and committed, then answered 500, 502 or 504 in turn, as a
+ *   gateway or a failing service may after the work was done (again an outcome the client cannot
+ *   know: bk must never send it again).
  */
 import type {ResolvedEmulatorOptions} from './options.js'
 import {seededRandom} from './state.js'
 
-export const FAULT_KINDS = ['503', '429', 'reset-before', 'reset-after'] as const
+export const FAULT_KINDS = ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export interface FaultPlan {
@@ -17,7 +21,11 @@ export interface FaultPlan {
   next(path: string): FaultKind | undefined
   /** How many of each kind were injected. */
   readonly counts: Record<FaultKind, number>
+  /** The status a commit-5xx answers with: 500, 502 and 504 in turn. */
+  commitStatus(): number
 }
+
+const COMMIT_STATUSES = [500, 502, 504] as const
 
 /**
  * Paths never faulted: the emulator's own routes (inspection, reset, trigger) and the public key
@@ -30,15 +38,18 @@ function isFaultExempt(path: string): boolean {
   return EXEMPT.test(path) && !LIFECYCLE.test(path)
 }
 
-export function createFaultPlan(options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed'>): FaultPlan {
+export function createFaultPlan(options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed' | 'faultKinds'>): FaultPlan {
   const random = seededRandom(options.faultSeed)
-  const counts: Record<FaultKind, number> = {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0}
+  const kinds = options.faultKinds
+  const counts: Record<FaultKind, number> = {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0}
+  let commits = 0
   return {
     counts,
+    commitStatus: () => COMMIT_STATUSES[commits++ % COMMIT_STATUSES.length] as number,
     next(path) {
-      if (options.faultRate <= 0 || isFaultExempt(path)) return undefined
+      if (options.faultRate <= 0 || kinds.length === 0 || isFaultExempt(path)) return undefined
       if (random() >= options.faultRate) return undefined
-      const kind = FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)] as FaultKind
+      const kind = kinds[Math.floor(random() * kinds.length)] as FaultKind
       counts[kind]++
       return kind
     },

@@ -1,4 +1,6 @@
 /** Start-up options of the emulator, with their defaults. */
+import {FAULT_KINDS, type FaultKind} from './faults.js'
+
 export interface EmulatorOptions {
   host?: string
   /** 0 picks a free port. */
@@ -12,6 +14,8 @@ export interface EmulatorOptions {
   latencyMs?: number
   faultRate?: number
   faultSeed?: number
+  /** The kinds of fault injected (all of FAULT_KINDS by default). */
+  faultKinds?: readonly FaultKind[]
   webhookUrl?: string | undefined
   /** Multiplies every webhook retry delay (0.001 makes 10 s into 10 ms) for tests. */
   timeScale?: number
@@ -37,6 +41,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOption
     latencyMs: options.latencyMs ?? 0,
     faultRate: options.faultRate ?? 0,
     faultSeed: options.faultSeed ?? 1,
+    faultKinds: options.faultKinds ?? FAULT_KINDS,
     webhookUrl: options.webhookUrl,
     timeScale: options.timeScale ?? 1,
     keyFile: options.keyFile,

@@ -65,6 +65,10 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     }
     // The request was handled and its effects kept; the answer never arrives.
     if (fault === 'reset-after') return void req.socket.destroy()
+    if (fault === 'commit-5xx') {
+      const status = faults.commitStatus()
+      reply = {status, body: {error: status === 500 ? 'Internal error' : status === 502 ? 'Bad gateway' : 'Gateway timeout', data: null}}
+    }
     const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
     res.writeHead(reply.status, {'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...reply.headers})
     res.end(body)

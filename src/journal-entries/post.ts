@@ -4,7 +4,7 @@
  * each entry is recorded as `sending` before its POST and as `created` (with its je_ id) or
  * `failed` after. Free of oclif: the command passes the API call and a progress callback.
  */
-import {ApiConnectionError, ApiError} from '../api/errors.js'
+import {classifyWriteFailure} from '../api/outcome.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../errors.js'
 import {removeJournal} from '../journal-file.js'
@@ -131,17 +131,19 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
           options.onOutcome?.('created', outcome)
         } catch (error) {
           const message = (error as Error).message
-          if (error instanceof ApiError || (error instanceof ApiConnectionError && !error.maybeSent)) {
-            // The service answered (or never got the request): nothing was created.
+          const classified = classifyWriteFailure(error)
+          if (classified.kind === 'unknown') {
+            // The service may have created it (a 5xx, a lost answer): left as `sending` in the
+            // journal, so that no later run sends it again.
+            outcome.error = `${message} (the entry may or may not have been created)`
+            result.unconfirmed.push(outcome)
+          } else {
+            // The service answered without acting, or never got the request: nothing was created.
             journal?.record({index: entry.index, fingerprint: fp, status: 'failed', error: message})
             outcome.error = message
             result.failed.push(outcome)
             options.onOutcome?.('failed', outcome)
-            if (error instanceof ApiError && isPerEntryRejection(error.status)) continue
-          } else {
-            // The answer was lost: the entry may exist. Left as `sending` in the journal.
-            outcome.error = `${message} (the entry may or may not have been created)`
-            result.unconfirmed.push(outcome)
+            if (classified.kind === 'refused') continue
           }
           result.stoppedBy = error instanceof BkError ? error : new BkError(message, {cause: error})
           return result
@@ -152,9 +154,4 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
     }
   }
   return result
-}
-
-/** A 4xx about this entry alone; authentication, permission, unknown business and throttling stop the run. */
-function isPerEntryRejection(status: number): boolean {
-  return status >= 400 && status < 500 && ![401, 403, 404, 429].includes(status)
 }

@@ -161,7 +161,7 @@ describe('emulator inspection routes', () => {
 
   it('report the fault settings and counters', async () => {
     const res = await call(emulator, 'GET', '/_emulator/faults')
-    expect(res.body).toEqual({data: {rate: 0, seed: 1, kinds: ['503', '429', 'reset-before', 'reset-after'], counts: {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0}}})
+    expect(res.body).toEqual({data: {rate: 0, seed: 1, kinds: ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'], counts: {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0}}})
   })
 
   it('with the real event sink, lifecycle and triggered events become webhook notifications', async () => {

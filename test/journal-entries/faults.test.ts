@@ -54,4 +54,37 @@ describe('journal-entries create under injected faults', () => {
       if (skipped.has(i)) expect(exists, `entry ${i}`).toBe(true)
     }
   })
+
+  it('never re-sends an entry the service answered 500, 502 or 504 after committing it', async () => {
+    // Every request is handled and committed, then answered with a 5xx, as a gateway may answer.
+    const faulty = await start({faultRate: 1, faultKinds: ['commit-5xx']})
+    try {
+      // The token request is committed too: its token is in the emulator's state.
+      await fetch(`${faulty.baseUrl}/v0/auth/token`, {
+        method: 'POST',
+        headers: {'content-type': 'application/x-www-form-urlencoded'},
+        body: new URLSearchParams({client_id: faulty.clientId, client_secret: faulty.clientSecret, business_id: DEMO_IDS.business}),
+      })
+      const [token] = [...faulty.state.tokens.keys()]
+      expect(token).toBeDefined()
+      const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: token, BK_BUSINESS_ID: DEMO_IDS.business}
+      const file = join(tempDir('bk-je-commit5xx-'), 'gateway.yaml')
+      writeFileSync(file, 'entries:\n' + [1, 2, 3].map((i) =>
+        `  - description: Gateway ${i}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i}.00}\n      - {ledger_id: ${L.cash}, credit: ${i}.00}\n`).join(''))
+      let last: Out | undefined
+      for (let run = 0; run < 4; run++) {
+        const result = await runBk(['journal-entries', 'create', file, '--json', ...(run === 0 ? [] : ['--resume'])], {env})
+        const body = parseJsonOutput<Out & {details?: Out}>(result)
+        last = body.details ?? body
+      }
+      expect(faulty.faults.counts['commit-5xx']).toBeGreaterThan(3)
+      const stored = faulty.state.journalEntries.all(DEMO_IDS.business).filter((e) => e.description?.startsWith('Gateway '))
+      // Each entry was posted exactly once, and each is reported as unconfirmed, not failed.
+      expect(stored.map((e) => e.description).sort()).toEqual(['Gateway 1', 'Gateway 2', 'Gateway 3'])
+      expect(last?.failed).toEqual([])
+      expect(last?.unconfirmed.map((u) => u.index).sort()).toEqual([1, 2, 3])
+    } finally {
+      await faulty.close()
+    }
+  })
 })

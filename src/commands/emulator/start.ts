@@ -1,6 +1,8 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
+import type {FaultKind} from '../../emulator/faults.js'
+import {splitList} from '../../flags.js'
 
 export interface EmulatorStartResult {
   baseUrl: string
@@ -28,6 +30,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     'token-ttl': Flags.integer({summary: 'Lifetime of access tokens, in seconds.', min: 1, default: 3600}),
     latency: Flags.integer({summary: 'Added latency per request, in milliseconds.', min: 0, default: 0}),
     'fault-rate': Flags.string({summary: 'Share of requests (0 to 1) that meet a fault: 503, 429, or a dropped connection before or after handling.', default: '0'}),
+    'fault-kinds': Flags.string({summary: 'Comma-separated kinds of fault to inject: 503, 429, reset-before, reset-after, commit-5xx (handled, then answered 500/502/504). All by default.'}),
     'fault-seed': Flags.integer({summary: 'Seed that makes the faults reproducible.', default: 1}),
     'retry-after': Flags.integer({summary: 'Seconds sent in Retry-After with an injected 503 or 429.', min: 0, default: 1}),
     'webhook-url': Flags.string({summary: 'Deliver signed webhooks to this URL.'}),
@@ -40,6 +43,10 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     const faultRate = Number(flags['fault-rate'])
     const timeScale = Number(flags['time-scale'])
     if (!(faultRate >= 0 && faultRate <= 1)) this.error(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`, {exit: 2})
+    const faultKinds = splitList(flags['fault-kinds'])
+    const {FAULT_KINDS} = await import('../../emulator/faults.js')
+    const unknownKind = faultKinds?.find((k) => !(FAULT_KINDS as readonly string[]).includes(k))
+    if (unknownKind !== undefined) this.error(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`, {exit: 2})
     if (!(timeScale > 0)) this.error(`--time-scale must be a positive number, got ${flags['time-scale']}`, {exit: 2})
     const {isLoopback} = await import('../../auth/base-url.js')
     if (!isLoopback(flags.host)) this.warn(`Listening on ${flags.host}, which is not a loopback address: anyone who can reach it can use the emulator.`)
@@ -47,7 +54,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     const emulator = await startEmulator({
       host: flags.host, port: flags.port, clientId: flags['client-id'], clientSecret: flags['client-secret'],
       seed: flags.seed, scale: flags.scale, tokenTtlSeconds: flags['token-ttl'], latencyMs: flags.latency,
-      faultRate, faultSeed: flags['fault-seed'], retryAfterSeconds: flags['retry-after'], webhookUrl: flags['webhook-url'],
+      faultRate, faultSeed: flags['fault-seed'], ...(faultKinds ? {faultKinds: faultKinds as FaultKind[]} : {}), retryAfterSeconds: flags['retry-after'], webhookUrl: flags['webhook-url'],
       timeScale, keyFile: flags.key,
     }).catch(async (error: NodeJS.ErrnoException) => {
       const {listenError} = await import('../../listen-error.js')

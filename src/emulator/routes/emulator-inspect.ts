@@ -3,7 +3,6 @@
  * the bills and journal entries created, counts of every collection, reset, fault counters.
  * No token needed, never faulted (faults.ts exempts /_emulator/).
  */
-import {FAULT_KINDS} from '../faults.js'
 import {HttpError, ok, parseJsonObject} from '../http.js'
 import {seedState} from '../seed.js'
 import {BusinessCollection, type EmulatorState} from '../state.js'
@@ -81,7 +80,7 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
     return ok({data: countState(state, businessId === undefined ? undefined : business(businessId))})
   })
 
-  router.add('GET', '/_emulator/faults', () => ok({data: {rate: options.faultRate, seed: options.faultSeed, kinds: FAULT_KINDS, counts: {...faults.counts}}}))
+  router.add('GET', '/_emulator/faults', () => ok({data: {rate: options.faultRate, seed: options.faultSeed, kinds: options.faultKinds, counts: {...faults.counts}}}))
 
   // {"what": "created"} (the default) forgets the bills and journal entries created since the
   // seed; "all" goes back to the seed data with the same ids (clients and tokens are kept).

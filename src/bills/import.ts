@@ -18,6 +18,7 @@ import {resolve} from 'node:path'
 
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {classifyWriteFailure} from '../api/outcome.js'
+import {acquireRunLock, type RunLock} from '../run-lock.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
 import {removeJournal} from '../journal-file.js'
 import {checkWritable} from '../output/sink.js'
@@ -272,6 +273,16 @@ function classify(error: unknown, aborted: boolean): BatchResult {
 }
 
 export async function importBills(options: ImportOptions): Promise<ImportOutcome> {
+  // The journal's lock is held for the whole run, so that two runs of one file cannot both send.
+  const held: {lock?: RunLock} = {}
+  try {
+    return await runImport(options, held)
+  } finally {
+    held.lock?.release()
+  }
+}
+
+async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promise<ImportOutcome> {
   const started = performance.now()
   const warn = options.warn ?? (() => {})
   const outputs = [['--rejects', options.rejectsFile], ['--unconfirmed', options.unconfirmedFile], ['--results', options.resultsFile], ['--journal', options.journalFile]] as const
@@ -286,10 +297,15 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
   for (const [flag, path] of outputs) if (path) existing.set(path, await checkWritable(flag, path))
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
   const input = openCsv(options.file, 16 * 1024)
-  const {previous, writer: journal} = await prepareJournal(options).catch((error: unknown) => {
-    input.close()
-    throw error
-  })
+  const {previous, writer: journal} = await Promise.resolve()
+    .then(() => {
+      if (options.journalFile) held.lock = acquireRunLock(options.journalFile, `The import journal ${options.journalFile}`)
+      return prepareJournal(options)
+    })
+    .catch((error: unknown) => {
+      input.close()
+      throw error
+    })
   // These files always describe the latest run (a resumed run lists earlier outcomes again).
   // Only a plain file is removed: a path that names a device or a pipe is left in place.
   const stale = [options.rejectsFile, options.unconfirmedFile].filter((path) => existing.get(path)?.isFile())

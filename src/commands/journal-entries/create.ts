@@ -4,7 +4,7 @@ import {BaseCommand} from '../../base-command.js'
 import {BkError, ExitCode, InputError} from '../../errors.js'
 import {businessFlag} from '../../flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
-import type {Outcome} from '../../journal-entries/post.js'
+import type {FileEntries, JournalMode, Outcome} from '../../journal-entries/post.js'
 
 export interface JournalEntriesCreateResult {
   dryRun: boolean
@@ -58,17 +58,31 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       this.note('Reading stdin: no journal is kept, so a re-run cannot tell which entries were already posted (pass --journal FILE to keep one).')
     }
     const businessId = await this.businessId()
-    const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
     const {journalPathFor} = await import('../../journal-file.js')
-    const plans = planPosting(v.results.map((r, i) => {
+    const files = v.results.map((r, i) => {
       const path = paths[i] as string
       return {file: r.file, journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)), entries: r.entries}
-    }), {mode, businessId})
-    const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
-    // Every journal must be writable before the first entry is posted.
+    })
+    // Every journal (and so its lock beside it) must be writable before the first entry is posted.
     const {checkWritable} = await import('../../output/sink.js')
-    for (const plan of plans) if (plan.journalPath && plan.toSend.length) await checkWritable(flags.journal ? '--journal' : 'journal', plan.journalPath)
+    for (const f of files) if (f.journalPath) await checkWritable(flags.journal ? '--journal' : 'journal', f.journalPath)
+    // Each journal's lock is held from reading it to the last post: two runs of one file at once
+    // would otherwise both post every entry.
+    const {acquireRunLocks} = await import('../../run-lock.js')
+    const locks = acquireRunLocks(files.flatMap((f) => (f.journalPath ? [f.journalPath] : [])), (path) => `The journal ${path}`)
+    try {
+      return await this.post(files, v.files, {mode, businessId})
+    } finally {
+      for (const lock of locks) lock.release()
+    }
+  }
+
+  private async post(files: FileEntries[], validated: FileSummary[], {mode, businessId}: {mode: JournalMode; businessId: string}): Promise<JournalEntriesCreateResult> {
+    const {flags} = this
+    const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
+    const plans = planPosting(files, {mode, businessId})
+    const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
     for (const s of plans.flatMap((p) => p.skipped)) this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
     for (const u of plans.flatMap((p) => p.unconfirmed)) this.note(`unconfirmed  ${u.file} entry ${u.index}: ${u.error}`)
 
@@ -84,7 +98,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
         else process.stderr.write(`failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`)
       },
     })
-    const out: JournalEntriesCreateResult = {dryRun: false, files: v.files, created: result.created, skipped: result.skipped, failed: result.failed, unconfirmed: result.unconfirmed}
+    const out: JournalEntriesCreateResult = {dryRun: false, files: validated, created: result.created, skipped: result.skipped, failed: result.failed, unconfirmed: result.unconfirmed}
     const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
     if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
       const stopped = result.stoppedBy

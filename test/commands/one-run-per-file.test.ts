@@ -1,0 +1,91 @@
+/**
+ * One run per journal: a second run of the same file while the first is still sending is refused
+ * (exit 2, naming the running process), so that nothing is posted twice; a lock left by a process
+ * that is gone is taken over.
+ */
+import {spawnSync} from 'node:child_process'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {setTimeout as delay} from 'node:timers/promises'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {runBk, tempDir} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+
+const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
+const COUNT = 3
+
+let emulator: RunningEmulator
+beforeAll(async () => {
+  // Slow answers (1.5 s each) keep the first run sending while the second one starts.
+  emulator = await start({latencyMs: 1500})
+})
+afterAll(() => emulator.close())
+
+/** Waits until the file holds `text` (written by another process). */
+async function waitForText(file: string, text: string): Promise<void> {
+  for (let i = 0; i < 1500; i++) {
+    if (existsSync(file) && readFileSync(file, 'utf8').includes(text)) return
+    await delay(20)
+  }
+  throw new Error(`${file} never held ${text}`)
+}
+
+function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1)
+  return counts
+}
+
+describe('one run per file', () => {
+  it('bills import: a second run of the same file while the first sends is refused; each bill once', async () => {
+    const file = join(tempDir('bk-lock-bills-'), 'bills.csv')
+    const rows = Array.from({length: COUNT}, (_, i) => `LOCK-${i + 1},${DEMO_IDS.vendors.office},Lock ${i + 1},2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.50,${DEMO_IDS.ledgers.expenses}`)
+    writeFileSync(file, [HEADER, ...rows].join('\n') + '\n')
+    const args = ['bills', 'import', file, '--resume', '--batch-size', '1', '--concurrency', '1']
+    const first = runBk(args, {env: envFor(emulator), timeoutMs: 60_000})
+    await waitForText(`${file}.bk-journal`, '"t":"sending"')
+    const second = await runBk(args, {env: envFor(emulator)})
+    const done = await first
+    expect(done.code, done.stderr).toBe(0)
+    expect(second.code, second.stderr + second.stdout).toBe(2)
+    expect(second.stderr).toMatch(/in use by bk process \d+/)
+    const stored = emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('LOCK-'))
+    const counts = countBy(stored, (b) => String(b.number))
+    expect(counts.size).toBe(COUNT)
+    for (const [number, n] of counts) expect(n, number).toBe(1)
+    // The lock goes with the run.
+    expect(existsSync(`${file}.bk-journal.lock`)).toBe(false)
+  })
+
+  it('journal-entries create: a second run while the first posts is refused; each entry once', async () => {
+    const file = join(tempDir('bk-lock-je-'), 'entries.yaml')
+    const L = DEMO_IDS.ledgers
+    writeFileSync(file, 'entries:\n' + Array.from({length: COUNT}, (_, i) =>
+      `  - description: Locked ${i + 1}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i + 1}.00}\n      - {ledger_id: ${L.cash}, credit: ${i + 1}.00}\n`).join(''))
+    const first = runBk(['journal-entries', 'create', file], {env: envFor(emulator), timeoutMs: 60_000})
+    await waitForText(`${file}.bk-journal`, '"status":"sending"')
+    const second = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
+    const done = await first
+    expect(done.code, done.stderr).toBe(0)
+    expect(second.code, second.stderr).toBe(2)
+    expect(second.stderr).toMatch(/in use by bk process \d+/)
+    const stored = emulator.state.journalEntries.all(DEMO_IDS.business).filter((e) => e.description?.startsWith('Locked '))
+    const counts = countBy(stored, (e) => String(e.description))
+    expect(counts.size).toBe(COUNT)
+    for (const [description, n] of counts) expect(n, description).toBe(1)
+  })
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const file = join(tempDir('bk-lock-stale-'), 'bills.csv')
+    writeFileSync(file, `${HEADER}\nSTALE-1,${DEMO_IDS.vendors.office},Stale,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}\n`)
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
+    writeFileSync(`${file}.bk-journal.lock`, `${gone}\n`)
+    const result = await runBk(['bills', 'import', file], {env: envFor(emulator)})
+    expect(result.code, result.stderr).toBe(0)
+    expect(emulator.state.bills.all(DEMO_IDS.business).filter((b) => b.number === 'STALE-1')).toHaveLength(1)
+    expect(existsSync(`${file}.bk-journal.lock`)).toBe(false)
+  })
+})

@@ -2,9 +2,11 @@
  * The file under every import journal (bills, journal entries): append-only JSON lines beside the
  * input (`FILE.bk-journal`), each append written and fdatasync'd before it returns, so that a
  * kill -9 loses nothing that was reported as recorded. Only the last line can be torn (a write
- * cut short); a damaged line anywhere else is reported. What the records mean is each journal's.
+ * cut short by a crash or a full disk): a line not ended by a newline was never reported as
+ * recorded, so nothing was acted on after it; readers ignore it and `open` cuts it off before
+ * appending. A damaged line anywhere else is reported. What the records mean is each journal's.
  */
-import {closeSync, fdatasyncSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
+import {closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, rmSync, statSync, writeSync} from 'node:fs'
 
 const JOURNAL_SUFFIX = '.bk-journal'
 
@@ -21,17 +23,15 @@ export interface JournalLines {
 }
 
 export function readJournalLines(file: string): JournalLines {
-  const lines = readFileSync(file, 'utf8').split('\n')
-  let last = lines.length - 1
-  while (last >= 0 && (lines[last] as string).trim() === '') last--
+  const text = readFileSync(file, 'utf8')
+  // Whatever follows the last newline is a torn write: never recorded, so never read.
+  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n')
   const records: unknown[] = []
-  for (let i = 0; i <= last; i++) {
-    const line = lines[i] as string
+  for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue
     try {
       records.push(JSON.parse(line))
     } catch (error) {
-      if (i === last) break
       return {records, damagedLine: i + 1, damage: (error as Error).message}
     }
   }
@@ -42,18 +42,37 @@ export function readJournalLines(file: string): JournalLines {
 export class JournalFile {
   private constructor(private readonly fd: number, readonly file: string) {}
 
+  /** Opens for appending, first cutting off a torn last line so that the next record starts a line of its own. */
   static open(file: string): JournalFile {
+    if (existsSync(file) && statSync(file).isFile()) cutTornTail(file)
     return new JournalFile(openSync(file, 'a', 0o600), file)
   }
 
-  /** Appends records as JSON lines in one write, then one fdatasync. */
+  /**
+   * Appends records as JSON lines, then one fdatasync. A short write is continued until every
+   * byte is written; a failed one throws, and the caller must not act on the records.
+   */
   append(...records: unknown[]): void {
-    writeSync(this.fd, records.map((r) => JSON.stringify(r) + '\n').join(''))
+    const data = Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))
+    for (let written = 0; written < data.length; ) written += writeSync(this.fd, data, written, data.length - written)
     fdatasyncSync(this.fd)
   }
 
   close(): void {
     closeSync(this.fd)
+  }
+}
+
+function cutTornTail(file: string): void {
+  const data = readFileSync(file)
+  const end = data.lastIndexOf(0x0a) + 1
+  if (end === data.length) return
+  const fd = openSync(file, 'r+')
+  try {
+    ftruncateSync(fd, end)
+    fdatasyncSync(fd)
+  } finally {
+    closeSync(fd)
   }
 }
 

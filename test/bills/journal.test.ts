@@ -1,4 +1,4 @@
-import {writeFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -29,6 +29,26 @@ describe('import journal', () => {
       C: {kind: 'unconfirmed', reason: 'outcome unknown: x'},
       D: {kind: 'unconfirmed', reason: IN_FLIGHT_REASON},
     })
+  })
+
+  it('cuts off a torn last line before appending, so the journal stays readable', async () => {
+    const file = join(tempDir('bk-journal-'), 'b.csv.bk-journal')
+    // A crash (or a full disk) cut the last write short: the record has no newline.
+    writeFileSync(file, [header, '{"t":"run","at":"x","resume":false}', '{"t":"sending","batch":1,"numbers":["A"'].join('\n'))
+    const writer = await JournalWriter.open(file)
+    await writer.append({t: 'run', at: 'y', resume: true})
+    await writer.append({t: 'sending', batch: 1, numbers: ['B']})
+    await writer.close()
+    const state = await readJournal(file)
+    // The torn record was never acted on (nothing is sent before its record is whole): only B is in flight.
+    expect(Object.fromEntries(state.outcomes)).toEqual({B: {kind: 'unconfirmed', reason: IN_FLIGHT_REASON}})
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(4)
+  })
+
+  it('ignores a whole-looking last record with no newline: its write never completed', async () => {
+    const file = join(tempDir('bk-journal-'), 'b.csv.bk-journal')
+    writeFileSync(file, [header, '{"t":"sending","batch":1,"numbers":["A"]}'].join('\n'))
+    expect((await readJournal(file)).outcomes.size).toBe(0)
   })
 
   it('refuses a journal damaged in the middle, naming the line', async () => {

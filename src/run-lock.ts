@@ -7,6 +7,8 @@
  */
 import {closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync} from 'node:fs'
 
+import {setTimeout as sleep} from 'node:timers/promises'
+
 import {InputError} from './errors.js'
 
 export interface RunLock {
@@ -32,6 +34,29 @@ export function acquireRunLock(file: string, what: string): RunLock {
     takeOverStale(lock, holder)
   }
   throw inUse(what, readPid(lock), lock)
+}
+
+/**
+ * Runs `fn` holding the lock of `file`, waiting (a few seconds at most) while another bk process
+ * holds it: for short read-modify-write updates, such as config.json by `profiles add`.
+ */
+export async function withFileLock<T>(file: string, what: string, fn: () => Promise<T>, waitMs = 10_000): Promise<T> {
+  const deadline = Date.now() + waitMs
+  let lock: RunLock
+  for (;;) {
+    try {
+      lock = acquireRunLock(file, what)
+      break
+    } catch (error) {
+      if (!(error instanceof InputError && error.code === 'run_in_progress') || Date.now() > deadline) throw error
+      await sleep(5 + Math.random() * 20)
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    lock.release()
+  }
 }
 
 /** Takes every lock, or none: on a failure the ones already taken are released. */

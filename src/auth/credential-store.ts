@@ -3,10 +3,11 @@
  * every call under a short timeout so a locked or absent Secret Service never hangs bk) and
  * the opt-in plain file `credentials.json` (0600) for machines without one.
  */
-import {readFile} from 'node:fs/promises'
+import {mkdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {ConfigError} from '../errors.js'
+import {withFileLock} from '../run-lock.js'
 import {writePrivateFile, type StorageKind} from './profiles.js'
 
 export interface CredentialStore {
@@ -108,16 +109,27 @@ export class FileStore implements CredentialStore {
   }
 
   async set(key: string, value: string): Promise<void> {
-    const all = await this.read()
-    all[key] = value
-    await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
+    await this.update((all) => {
+      all[key] = value
+      return true
+    })
   }
 
   async delete(key: string): Promise<void> {
-    const all = await this.read()
-    if (!(key in all)) return
-    delete all[key]
-    await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
+    await this.update((all) => {
+      if (!(key in all)) return false
+      delete all[key]
+      return true
+    })
+  }
+
+  /** Read-modify-write under the file's lock: concurrent commands never drop each other's secrets. */
+  private async update(change: (all: Record<string, string>) => boolean): Promise<void> {
+    await mkdir(join(this.file, '..'), {recursive: true, mode: 0o700})
+    await withFileLock(this.file, `The credentials file ${this.file}`, async () => {
+      const all = await this.read()
+      if (change(all)) await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
+    })
   }
 
   private async read(): Promise<Record<string, string>> {

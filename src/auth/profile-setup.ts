@@ -53,18 +53,17 @@ export async function saveProfile(configDir: string, input: NewProfile): Promise
   // The secret first: a profile whose secret could not be stored is never written.
   await store.set(secretKeys.clientSecret(name), input.clientSecret)
   await store.delete(secretKeys.tokens(name)).catch(() => {})
-  const profiles = new ProfileStore(configDir)
-  const config = await profiles.load()
-  config.profiles[name] = profile
-  config.active ??= name
-  await profiles.save(config)
-  return {name, profile, active: config.active === name, storedIn: profile.storage === 'keychain' ? 'the OS keychain' : `${configDir}/credentials.json`}
+  const active = await new ProfileStore(configDir).update((config) => {
+    config.profiles[name] = profile
+    config.active ??= name
+    return config.active
+  })
+  return {name, profile, active: active === name, storedIn: profile.storage === 'keychain' ? 'the OS keychain' : `${configDir}/credentials.json`}
 }
 
 export async function removeProfile(configDir: string, name: string): Promise<void> {
   const profiles = new ProfileStore(configDir)
-  const config = await profiles.load()
-  const profile = config.profiles[name]
+  const profile = (await profiles.load()).profiles[name]
   if (!profile) throw new ConfigError(`No profile named "${name}"`, {code: 'unknown_profile', hint: 'Run `bk profiles list` to see your profiles.'})
   const store = openStore(profile.storage, configDir)
   try {
@@ -74,7 +73,8 @@ export async function removeProfile(configDir: string, name: string): Promise<vo
     if (!(error instanceof KeychainUnavailableError)) throw error
     throw new ConfigError(`Cannot remove the keychain entries of profile "${name}": ${error.message}`, {hint: 'Unlock the keychain and run the command again; the profile is kept until then.'})
   }
-  delete config.profiles[name]
-  if (config.active === name) config.active = undefined
-  await profiles.save(config)
+  await profiles.update((config) => {
+    delete config.profiles[name]
+    if (config.active === name) config.active = undefined
+  })
 }

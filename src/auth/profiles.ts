@@ -6,6 +6,7 @@ import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {ConfigError, InputError} from '../errors.js'
+import {withFileLock} from '../run-lock.js'
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -54,8 +55,18 @@ export class ProfileStore {
     }
   }
 
-  async save(config: ConfigFile): Promise<void> {
-    await writePrivateFile(this.file, JSON.stringify(config, null, 2) + '\n')
+  /**
+   * Reads, changes and writes config.json under its lock, so that concurrent commands (twelve
+   * `profiles add` at once in a provisioning script) never lose each other's changes.
+   */
+  async update<T>(change: (config: ConfigFile) => T | Promise<T>): Promise<T> {
+    await mkdir(this.dir, {recursive: true, mode: 0o700})
+    return withFileLock(this.file, `The config file ${this.file}`, async () => {
+      const config = await this.load()
+      const result = await change(config)
+      await writePrivateFile(this.file, JSON.stringify(config, null, 2) + '\n')
+      return result
+    })
   }
 
   async get(name: string): Promise<Profile | undefined> {

@@ -11,12 +11,12 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   async run(): Promise<{active: string}> {
     const {ProfileStore} = await import('../../auth/profiles.js')
     const store = new ProfileStore(this.configDir)
-    const config = await store.load()
-    if (!config.profiles[this.args.name]) {
-      throw new ConfigError(`No profile named "${this.args.name}"`, {code: 'unknown_profile', hint: 'Run `bk profiles list` to see your profiles.'})
-    }
-    config.active = this.args.name
-    await store.save(config)
+    await store.update((config) => {
+      if (!config.profiles[this.args.name]) {
+        throw new ConfigError(`No profile named "${this.args.name}"`, {code: 'unknown_profile', hint: 'Run `bk profiles list` to see your profiles.'})
+      }
+      config.active = this.args.name
+    })
     this.note(`Active profile: ${this.args.name}`)
     return {active: this.args.name}
   }

@@ -216,6 +216,28 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   return {file: input.label, rows: result.rows, bills, valid: bills - invalid, invalid, errorCount, errors, durationMs: Math.round(performance.now() - started)}
 }
 
+/**
+ * The error for a file that cannot be read past a row. Exit 2 says "nothing was sent" only when
+ * that is true; once bills were sent, the hint must not lead to sending them again.
+ */
+function stoppedAtRow(message: string, line: number, sent: number, journaled: boolean, summary: ImportSummary): BkError {
+  if (sent === 0) {
+    return new InputError(`${message}; nothing was sent`, {
+      hint: journaled ? 'Fix the file, then run the same command with --resume: bills already created are skipped.' : 'Fix the file and run the import again.',
+      details: {summary},
+    })
+  }
+  const what = `${message}; ${sent} bill${sent === 1 ? ' before it was' : 's before it were'} sent (${summary.created} created, ${summary.unconfirmed} unconfirmed)`
+  return new BkError(what, {
+    code: 'stopped_at_row',
+    exitCode: ExitCode.partial,
+    hint: journaled
+      ? 'Fix the file, then run the same command with --resume: bills already sent are never sent again.'
+      : `No journal was kept (stdin without --journal): do not import the same rows again. Fix the file and import only the rows from line ${line} on; next time pass --journal FILE.`,
+    details: {summary},
+  })
+}
+
 /** What to do with the journal beside the input before sending anything. */
 async function prepareJournal(options: ImportOptions): Promise<{previous: JournalState | undefined; writer: JournalWriter | undefined}> {
   const file = options.journalFile
@@ -327,6 +349,8 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const stopped = () => Boolean(options.stop?.aborted) || fatal !== undefined
   const abort = options.abort ?? new AbortController().signal
   let batchNumber = previous?.batches ?? 0
+  /** Bills of this run whose request reached the service (answered, refused or unknown). */
+  let sentBills = 0
   let pendingBatch: BillDraft[] = []
   /** Request slots taken, and batches not yet fully recorded (journal, files). */
   const inFlight = new Set<Promise<void>>()
@@ -372,6 +396,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       summary.notSent += batch.length
       return
     }
+    sentBills += batch.length
     const created: Array<[string, string]> = []
     const failed: Array<[string, string]> = []
     const unknown: Array<[string, string]> = []
@@ -472,13 +497,8 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       await submit(batch)
     }
     summary.notSent += pendingBatch.length
-    if (scanned.fatal) {
-      fatal ??= new InputError(formatRowError(input.label, scanned.fatal), {
-        hint: journal ? `Fix the file, then run the same command with --resume: bills already created are skipped.` : 'Fix the file and run the import again.',
-        details: {summary},
-      })
-    }
     await Promise.all(settling)
+    if (scanned.fatal) fatal ??= stoppedAtRow(formatRowError(input.label, scanned.fatal), scanned.fatal.line, sentBills, Boolean(journal), summary)
   } finally {
     stopProgress()
     await Promise.all(settling)

@@ -128,7 +128,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile) out(`  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`)
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
-    if (s.interrupted || s.notSent > 0) out(`  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' && s.journalFile ? ` --journal ${s.journalFile}` : ''}`)
+    // --resume needs a journal: stdin without --journal has none, and a plain re-run would send again.
+    if ((s.interrupted || s.notSent > 0) && s.journalFile) out(`  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' ? ` --journal ${s.journalFile}` : ''}`)
   }
 }
 

@@ -1,0 +1,40 @@
+/**
+ * A run stopped by a row it cannot read says exactly what was sent: exit 2 ("nothing was sent")
+ * only when nothing was, and never a hint that would send the sent bills again.
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {runBk} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+
+const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
+const row = (n: string) => `${n},${DEMO_IDS.vendors.office},Stop,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}`
+
+let emulator: RunningEmulator
+beforeAll(async () => {
+  emulator = await start()
+})
+afterAll(() => emulator.close())
+
+describe('a run stopped at an unreadable row', () => {
+  it('from stdin, after bills were sent: exit 6, says how many were sent, never hints at re-running', async () => {
+    const rows = Array.from({length: 150}, (_, i) => row(`STOP-${i + 1}`))
+    const csv = [HEADER, ...rows, `STOP-X,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
+    const result = await runBk(['bills', 'import', '-', '--batch-size', '100'], {env: envFor(emulator), input: csv})
+    const created = emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('STOP-')).length
+    expect(created).toBe(100)
+    expect(result.code).toBe(6)
+    expect(result.stderr).toMatch(/stdin:152: .*100 bills before it were sent \(100 created/)
+    expect(result.stdout + result.stderr).not.toMatch(/run the import again|--resume/)
+    expect(result.stderr).toMatch(/do not import the same rows again.*line 152/)
+  })
+
+  it('before anything was sent: exit 2, and says nothing was sent', async () => {
+    const csv = [HEADER, row('EARLY-1'), `EARLY-2,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
+    const result = await runBk(['bills', 'import', '-', '--batch-size', '100'], {env: envFor(emulator), input: csv})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/nothing was sent/)
+    expect(emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('EARLY-'))).toHaveLength(0)
+  })
+})

@@ -86,6 +86,8 @@ export interface ImportOptions extends ScanOptions {
   /** Rounds of re-sending a batch the service certainly did not act on, after the client's retries. */
   resendRounds?: number
   resendDelayMs?: number
+  /** Called when a batch the service did not act on (429, 503, no connection) waits to be sent again. */
+  onResendWait?: (delayMs: number) => void
 }
 
 export interface ImportSummary {
@@ -386,6 +388,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       }
       if (result.kind !== 'not-sent' || !result.retry || round >= resendRounds || abort.aborted) break
       // A second Ctrl-C ends the wait and sends nothing more: the batch stays "not sent", for --resume.
+      options.onResendWait?.(resendDelayMs * (round + 1))
       await sleep(resendDelayMs * (round + 1), undefined, {signal: abort}).catch(() => {})
       if (abort.aborted) break
     }

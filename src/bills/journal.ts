@@ -51,7 +51,7 @@ export const IN_FLIGHT_REASON = 'outcome unknown: bk stopped (killed or crashed)
 export async function readJournal(file: string): Promise<JournalState> {
   const {records, damagedLine} = readJournalLines(file)
   if (damagedLine !== undefined) {
-    throw new InputError(`The import journal ${file} is damaged at line ${damagedLine}`, {hint: 'Restore it, or run with --restart to discard it (bills it lists as created would be sent again).'})
+    throw new InputError(`The import journal ${file} is damaged at line ${damagedLine}`, {hint: 'Restore it from a backup if you have one, and check which bills exist before anything else: --restart would send every bill again, those already created included.'})
   }
   let header: JournalHeader | undefined
   const outcomes = new Map<string, BillOutcome>()

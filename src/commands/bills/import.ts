@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag} from '../../flags.js'
+import {businessFlag, yesFlag} from '../../flags.js'
 import type {DryRunResult, ImportProgress, ImportSummary} from '../../bills/import.js'
 
 export type BillsImportResult = ImportSummary | DryRunResult
@@ -40,7 +40,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     unconfirmed: Flags.string({summary: 'CSV of the bills whose outcome is unknown [default: <input>.unconfirmed.csv].', helpValue: 'FILE.csv'}),
     journal: Flags.string({summary: 'Import journal [default: <input>.bk-journal; none for stdin].', helpValue: 'FILE'}),
     resume: Flags.boolean({summary: 'Continue an import that has a journal: skip every bill it records.', exclusive: ['restart', 'dry-run']}),
-    restart: Flags.boolean({summary: 'Discard the journal and send every bill again (may create duplicates).', exclusive: ['resume', 'dry-run']}),
+    restart: Flags.boolean({summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).', exclusive: ['resume', 'dry-run']}),
+    yes: yesFlag(),
   }
 
   async run(): Promise<BillsImportResult> {
@@ -74,6 +75,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (stdin && (flags.resume || flags.restart) && !flags.journal) {
       throw new InputError('--resume and --restart need a journal, and stdin has none by default', {hint: 'Pass --journal FILE (the same one on every run).'})
     }
+    if (flags.restart && journalFile) await this.confirmRestart(journalFile, flags.yes)
     await this.announceWrite(`importing bills from ${stdin ? 'stdin' : file}`)
     // Bad credentials fail here, before the file is read or the journal touched.
     await tokens.get()
@@ -119,6 +121,22 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (summary.interrupted) process.exitCode = 130
     else if (summary.failed > 0 || summary.unconfirmed > 0) process.exitCode = 6
     return summary
+  }
+
+  /** --restart sends again what the journal records: say how much, and ask (or need --yes). */
+  private async confirmRestart(journalFile: string, yes: boolean): Promise<void> {
+    const {existsSync} = await import('node:fs')
+    if (!existsSync(journalFile)) return
+    const {readJournal} = await import('../../bills/journal.js')
+    const state = await readJournal(journalFile).catch(() => undefined)
+    if (state === undefined) {
+      return this.confirm(`discard the damaged journal ${journalFile}, which may record created bills, and send every bill again?`, yes)
+    }
+    const outcomes = [...state.outcomes.values()]
+    const created = outcomes.filter((o) => o.kind === 'created').length
+    const unconfirmed = outcomes.filter((o) => o.kind === 'unconfirmed').length
+    if (created + unconfirmed === 0) return
+    await this.confirm(`discard the journal ${journalFile} and send again ${created} bill${created === 1 ? '' : 's'} it records as created and ${unconfirmed} unconfirmed (each would exist twice)?`, yes)
   }
 
   private printSummary(s: ImportSummary, stopped: boolean): void {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {BkError, ExitCode, InputError} from '../../errors.js'
-import {businessFlag} from '../../flags.js'
+import {businessFlag, yesFlag} from '../../flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 import type {FileEntries, JournalMode, Outcome} from '../../journal-entries/post.js'
 
@@ -36,7 +36,8 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     'dry-run': Flags.boolean({summary: 'Only validate, as `journal-entries validate` does; send nothing.'}),
     resume: Flags.boolean({summary: 'Continue after an earlier run: skip the entries its journal records as created.', exclusive: ['restart']}),
     journal: Flags.string({summary: 'Journal file [default: <FILE>.bk-journal; none for stdin]. Only with one input.', helpValue: 'FILE'}),
-    restart: Flags.boolean({summary: 'Forget the journal of an earlier run and post every entry again.', exclusive: ['resume']}),
+    restart: Flags.boolean({summary: 'Forget the journal of an earlier run and post every entry again (asks first, or needs --yes).', exclusive: ['resume']}),
+    yes: yesFlag(),
   }
 
   async run(): Promise<JournalEntriesCreateResult> {
@@ -72,10 +73,32 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const {acquireRunLocks} = await import('../../run-lock.js')
     const locks = acquireRunLocks(files.flatMap((f) => (f.journalPath ? [f.journalPath] : [])), (path) => `The journal ${path}`)
     try {
+      if (mode === 'restart') await this.confirmRestart(files)
       return await this.post(files, v.files, {mode, businessId})
     } finally {
       for (const lock of locks) lock.release()
     }
+  }
+
+  /** --restart posts again what the journals record: say how much, and ask (or need --yes). */
+  private async confirmRestart(files: FileEntries[]): Promise<void> {
+    const {readJournal} = await import('../../journal-entries/journal.js')
+    let created = 0
+    let unknown = 0
+    let damaged = false
+    for (const f of files) {
+      if (!f.journalPath) continue
+      try {
+        const records = [...(readJournal(f.journalPath)?.entries.values() ?? [])]
+        created += records.filter((r) => r.status === 'created').length
+        unknown += records.filter((r) => r.status === 'sending').length
+      } catch {
+        damaged = true
+      }
+    }
+    if (damaged) return this.confirm('forget a damaged journal, which may record created entries, and post every entry again?', this.flags.yes)
+    if (created + unknown === 0) return
+    await this.confirm(`forget the journal and post again ${created} entr${created === 1 ? 'y' : 'ies'} it records as created and ${unknown} unconfirmed (each would exist twice)?`, this.flags.yes)
   }
 
   private async post(files: FileEntries[], validated: FileSummary[], {mode, businessId}: {mode: JournalMode; businessId: string}): Promise<JournalEntriesCreateResult> {

@@ -29,16 +29,17 @@ it('a second Ctrl-C during the wait before a resend sends nothing more', async (
   writeFileSync(file, 'number,vendor_id,line_amount,line_ledger_id\nA-1,ven_demo_office,10.00,ldg_demo_expenses\n')
   const stop = new AbortController()
   const abort = new AbortController()
+  let waiting!: () => void
+  const resendWait = new Promise<void>((resolve) => (waiting = resolve))
   const outcome = importBills({
     file, businessId: 'biz_demo_acme', baseUrl: server.url, batchSize: 100, concurrency: 1, maxErrors: 10,
     rejectsFile: join(dir, 'rejects.csv'), unconfirmedFile: join(dir, 'unconfirmed.csv'), journalFile: join(dir, 'bills.csv.bk-journal'),
     resume: false, restart: false, resendRounds: 3, resendDelayMs: 60_000,
     send: (bills, signal) => api.bills.create('biz_demo_acme', bills, {signal}),
-    stop: stop.signal, abort: abort.signal,
+    stop: stop.signal, abort: abort.signal, onResendWait: () => waiting(),
   })
   // Once the first answer (503) is in, the pipeline waits a minute before sending again.
-  for (let i = 0; i < 200 && server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10))
-  await new Promise((r) => setTimeout(r, 50))
+  await resendWait
   stop.abort()
   abort.abort()
   const {summary} = await outcome

@@ -12,6 +12,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {waitFor} from '../helpers/wait.js'
 import type {ImportSummary} from '../../src/bills/import.js'
 
 const BIZ = 'biz_demo_acme'
@@ -209,11 +210,8 @@ describe('bk bills import --resume', () => {
     let stdout = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    for (let i = 0; i < 400; i++) {
-      const text = existsSync(journal) ? readFileSync(journal, 'utf8') : ''
-      if (text.split('\n').filter((l) => l.startsWith('{"t":"sending"')).length >= 3) break
-      await new Promise((r) => setTimeout(r, 20))
-    }
+    const sending = () => (existsSync(journal) ? readFileSync(journal, 'utf8') : '').split('\n').filter((l) => l.startsWith('{"t":"sending"')).length
+    await waitFor(() => sending() >= 3, 'three batches in flight')
     child.kill('SIGINT')
     await new Promise((r) => setTimeout(r, 150))
     child.kill('SIGINT')

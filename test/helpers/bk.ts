@@ -3,7 +3,7 @@
  * its own config folder and a clean environment: no TTY, no inherited BK_* variables.
  */
 import {spawn} from 'node:child_process'
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
@@ -26,8 +26,17 @@ export interface RunOptions {
   timeoutMs?: number
 }
 
+/** Folders made by tempDir in this test file; test/helpers/cleanup.ts removes them after it. */
+const made: string[] = []
+
 export function tempDir(prefix = 'bk-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix))
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  made.push(dir)
+  return dir
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, {recursive: true, force: true})
 }
 
 /** The environment bk runs with: the parent's minus every BK_* variable and CI, plus `extra`. */

@@ -11,6 +11,9 @@
  *   {"t":"sending","batch":7,"numbers":["B-1","B-2"]}
  *   {"t":"result","batch":7,"created":[["B-1","bil_…"]],"failed":[["B-2","reason"]],"unconfirmed":[["B-3","reason"]]}
  *   {"t":"notsent","batch":7,"reason":…}     (the service certainly did not act: may be sent again)
+ *   {"t":"settled","at":…,"created":[["B-3","bil_…"]],"absent":["B-4"]}
+ *        (`bills unconfirmed --settle`: unconfirmed bills found to exist, or found never created
+ *        and so free to be sent by the next --resume)
  */
 
 import {InputError} from '../errors.js'
@@ -33,6 +36,7 @@ export type JournalRecord =
   | {t: 'sending'; batch: number; numbers: string[]}
   | {t: 'result'; batch: number; created: Array<[string, string]>; failed: Array<[string, string]>; unconfirmed: Array<[string, string]>}
   | {t: 'notsent'; batch: number; reason: string}
+  | {t: 'settled'; at: string; created: Array<[string, string]>; absent: string[]}
 
 export type BillOutcome =
   | {kind: 'created'; id: string}
@@ -69,6 +73,12 @@ export async function readJournal(file: string): Promise<JournalState> {
       case 'notsent':
         pending.delete(record.batch)
         break
+      case 'settled':
+        // Settled when no run was going: batches still without a result were abandoned in flight.
+        inFlightUnconfirmed(pending, outcomes)
+        for (const [n, id] of record.created) outcomes.set(n, {kind: 'created', id})
+        for (const n of record.absent) outcomes.delete(n)
+        break
       case 'result':
         pending.delete(record.batch)
         for (const [n, id] of record.created) outcomes.set(n, {kind: 'created', id})
@@ -80,10 +90,16 @@ export async function readJournal(file: string): Promise<JournalState> {
   if (!header || header.format !== 'bk-bills-journal') {
     throw new InputError(`${file} is not a bk import journal`, {hint: 'Move it away, or run with --restart to replace it.'})
   }
+  inFlightUnconfirmed(pending, outcomes)
+  return {header, outcomes, batches}
+}
+
+/** Bills of batches sent with no result recorded may have been created: unconfirmed. */
+function inFlightUnconfirmed(pending: Map<number, string[]>, outcomes: Map<string, BillOutcome>): void {
   for (const numbers of pending.values()) {
     for (const n of numbers) if (!outcomes.has(n)) outcomes.set(n, {kind: 'unconfirmed', reason: IN_FLIGHT_REASON})
   }
-  return {header, outcomes, batches}
+  pending.clear()
 }
 
 /**

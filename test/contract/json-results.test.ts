@@ -55,6 +55,7 @@ it('every command\'s --json result keeps its shape', async () => {
     ['businesses list', ['businesses', 'list', '--page-size', '2'], env],
     ['bills import --dry-run', ['bills', 'import', billsCsv, '--dry-run'], env],
     ['bills import', ['bills', 'import', billsCsv], env],
+    ['bills unconfirmed', ['bills', 'unconfirmed', billsCsv], env],
     ['journal-entries validate', ['journal-entries', 'validate', entries], env],
     ['journal-entries create', ['journal-entries', 'create', entries], env],
     ['transactions get', ['transactions', 'get', DEMO_RECORD_IDS.transaction, '--include', 'invoice_payments.invoice'], env],

@@ -1,0 +1,80 @@
+import {Args, Flags} from '@oclif/core'
+
+import {isLoopback} from '../../auth/base-url.js'
+import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../errors.js'
+import type {Settlement, UnconfirmedBill} from '../../bills/settle.js'
+
+export interface BillsUnconfirmedResult {
+  journal: string
+  business: string
+  unconfirmed: UnconfirmedBill[]
+  settled?: Settlement | undefined
+}
+
+export default class BillsUnconfirmed extends BaseCommand<typeof BillsUnconfirmed> {
+  static override summary = 'List the bills of an import whose outcome is unknown, and settle them.'
+  static override description = `Reads the import journal of FILE (or --journal) and lists its unconfirmed bills: sent, but the answer never told whether they were created. bk never sends them again by itself.
+
+With --settle, against the bundled emulator (a loopback base URL), bk asks the emulator which of them exist: those are recorded as created (skipped by --resume), the others as never created, so the next --resume sends them. The spec has no bill lookup, so against the service check each bill yourself (docs/bills.md, "Resolving unconfirmed bills").`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> bills.csv',
+    '<%= config.bin %> <%= command.id %> bills.csv --settle && <%= config.bin %> bills import bills.csv --resume',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'The CSV file that was imported.', required: true}),
+  }
+
+  static override flags = {
+    journal: Flags.string({summary: 'The import journal [default: <FILE>.bk-journal].', helpValue: 'FILE'}),
+    settle: Flags.boolean({summary: 'Ask the emulator which unconfirmed bills exist, and record the answer in the journal.'}),
+  }
+
+  async run(): Promise<BillsUnconfirmedResult> {
+    const {args, flags} = this
+    const {existsSync} = await import('node:fs')
+    const {journalPathFor} = await import('../../journal-file.js')
+    const journal = flags.journal ?? journalPathFor(args.file)
+    if (!existsSync(journal)) throw new InputError(`No import journal at ${journal}`, {hint: 'Name the file that was imported, or pass --journal FILE.'})
+    const {listUnconfirmed, settleUnconfirmed} = await import('../../bills/settle.js')
+    const listed = await listUnconfirmed(journal)
+    const result: BillsUnconfirmedResult = {journal, business: listed.business, unconfirmed: listed.bills}
+    if (flags.settle && listed.bills.length > 0) {
+      result.settled = await settleUnconfirmed(journal, await this.emulatorBills(listed.baseUrl, listed.business))
+    }
+    if (!this.jsonEnabled()) this.print(result)
+    return result
+  }
+
+  /** The bills the emulator at `baseUrl` holds for `business`, by number (an emulator-only route). */
+  private async emulatorBills(baseUrl: string, business: string): Promise<Map<string, string>> {
+    if (!isLoopback(new URL(baseUrl).hostname)) {
+      throw new InputError(`--settle asks the bundled emulator, and this import went to ${baseUrl}, which is not a loopback address`, {
+        hint: 'Against the service, check each unconfirmed bill yourself: docs/bills.md, "Resolving unconfirmed bills".',
+      })
+    }
+    const {BkClient} = await import('../../api/client.js')
+    const {path} = await import('../../api/path.js')
+    const {z} = await import('zod')
+    const schema = z.object({data: z.array(z.object({id: z.string(), number: z.string().nullish()}))})
+    const client = new BkClient({baseUrl, ...this.transportOptions})
+    try {
+      const res = await client.request({method: 'GET', path: path`/_emulator/businesses/${business}/bills`, auth: false, schema})
+      return new Map(res.data.data.flatMap((b) => (b.number ? [[b.number, b.id] as const] : [])))
+    } finally {
+      await client.close()
+    }
+  }
+
+  private print(result: BillsUnconfirmedResult): void {
+    for (const bill of result.unconfirmed) this.log(`${bill.number}  ${bill.reason}`)
+    if (result.settled) {
+      const {created, absent} = result.settled
+      this.note(`Settled: ${created.length} exist (recorded as created), ${absent.length} were never created (the next --resume sends them).`)
+    } else {
+      this.note(`${result.unconfirmed.length} unconfirmed bill${result.unconfirmed.length === 1 ? '' : 's'} in ${result.journal}.`)
+    }
+  }
+}

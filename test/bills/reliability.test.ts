@@ -81,8 +81,8 @@ function expectEachBillAccountedFor(em: RunningEmulator, dir: string, n: number,
 
 describe('bk bills import under faults', () => {
   // 20,000 bills (26,666 rows) take about 5 s here on two shared cores.
-  it('20,000 bills with fault rate 0.2: each created exactly once, rejected with its reason, or unconfirmed', async () => {
-    emulator = await start({faultRate: 0.2, retryAfterSeconds: 0, faultSeed: 42})
+  it('20,000 bills with fault rate 0.3, commit-then-5xx included: each created exactly once, rejected with its reason, or unconfirmed', async () => {
+    emulator = await start({faultRate: 0.3, retryAfterSeconds: 0, faultSeed: 42})
     const dir = tempDir('bk-bills-faults-')
     const n = 20_000
     const {badLocal, badVendor} = writeBills(join(dir, 'bills.csv'), n)
@@ -93,6 +93,7 @@ describe('bk bills import under faults', () => {
     expect(faults['reset-after']).toBeGreaterThan(0)
     expect(faults['reset-before']).toBeGreaterThan(0)
     expect(faults['503'] + faults['429']).toBeGreaterThan(0)
+    expect(faults['commit-5xx']).toBeGreaterThan(0)
     const seen = expectEachBillAccountedFor(emulator, dir, n, summary)
     // The emulator's inspection route tells the same: every number at most once.
     const inspected = await (await fetch(`${emulator.baseUrl}/_emulator/businesses/${BIZ}/bills`)).json() as {data: Array<{number: string}>; count: number}

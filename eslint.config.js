@@ -12,4 +12,14 @@ export default tseslint.config(
       'no-constant-condition': ['error', {checkLoops: false}],
     },
   },
+  {
+    // Type-aware rules for the TypeScript sources: a promise-heavy codebase must not drop one.
+    files: ['**/*.ts'],
+    languageOptions: {parserOptions: {projectService: true, tsconfigRootDir: import.meta.dirname}},
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', {considerDefaultExhaustiveForUnions: true}],
+    },
+  },
 )

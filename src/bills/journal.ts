@@ -66,6 +66,8 @@ export async function readJournal(file: string): Promise<JournalState> {
       case 'header':
         header = record
         break
+      case 'run':
+        break // marks where each run began; no outcome
       case 'sending':
         batches = Math.max(batches, record.batch)
         pending.set(record.batch, record.numbers)

@@ -97,7 +97,8 @@ export class WebhookHub implements EventSink {
     this.active++
     const timer = setTimeout(() => {
       this.timers.delete(timer)
-      this.deliver(record, attempt, delayMs).finally(() => {
+      // Fire and forget: post() turns every network failure into a result, so deliver() does not reject.
+      void this.deliver(record, attempt, delayMs).finally(() => {
         this.active = Math.max(0, this.active - 1)
         this.release()
       })

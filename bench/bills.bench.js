@@ -35,7 +35,17 @@ const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_desc
 /** The bill of line i of a file with `linesPerBill` lines per bill. */
 function line(i, linesPerBill) {
   const b = Math.floor(i / linesPerBill)
-  return {number: `B-${b}`, vendor: 'ven_demo_office', description: `Office supplies ${b}`, issued: '2026-01-05T00:00:00Z', due: '2026-02-05T00:00:00Z', currency: 'EUR', lineDescription: `Line ${i}`, amount: `${i % 1000}.25`, ledger: 'ldg_demo_expenses'}
+  return {
+    number: `B-${b}`,
+    vendor: 'ven_demo_office',
+    description: `Office supplies ${b}`,
+    issued: '2026-01-05T00:00:00Z',
+    due: '2026-02-05T00:00:00Z',
+    currency: 'EUR',
+    lineDescription: `Line ${i}`,
+    amount: `${i % 1000}.25`,
+    ledger: 'ldg_demo_expenses',
+  }
 }
 
 async function writeFile(path, rows, linesPerBill) {
@@ -56,7 +66,11 @@ async function writeFile(path, rows, linesPerBill) {
 
 function run(args, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {cwd: dir, env: {...process.env, BK_CONFIG_DIR: dir, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: dir,
+      env: {...process.env, BK_CONFIG_DIR: dir, ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const rss = watchPeakRss(child.pid)
     let stdout = ''
     let stderr = ''
@@ -70,7 +84,15 @@ function run(args, env = {}) {
 
 async function startEmulator(latency) {
   const info = await startEmulatorProcess(['--latency', String(latency)], {BK_CONFIG_DIR: dir})
-  return {...info, env: {BK_BASE_URL: info.baseUrl, BK_CLIENT_ID: info.clientId, BK_CLIENT_SECRET: info.clientSecret, BK_BUSINESS_ID: BUSINESS}}
+  return {
+    ...info,
+    env: {
+      BK_BASE_URL: info.baseUrl,
+      BK_CLIENT_ID: info.clientId,
+      BK_CLIENT_SECRET: info.clientSecret,
+      BK_BUSINESS_ID: BUSINESS,
+    },
+  }
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US')
@@ -94,21 +116,32 @@ async function dryRunRate(file, rows) {
 // 2. Real import against a bare undici loop.
 async function undiciLoop(emulator, batches) {
   const pool = new Pool(emulator.baseUrl, {connections: CONCURRENCY})
-  const tokenRes = await pool.request({method: 'POST', path: '/v0/auth/token', headers: {'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({client_id: emulator.clientId, client_secret: emulator.clientSecret}).toString()})
+  const tokenRes = await pool.request({
+    method: 'POST',
+    path: '/v0/auth/token',
+    headers: {'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({client_id: emulator.clientId, client_secret: emulator.clientSecret}).toString(),
+  })
   const {access_token: token} = await tokenRes.body.json()
   const headers = {'content-type': 'application/json', authorization: `Bearer ${token}`}
   let next = 0
   let bills = 0
   const started = performance.now()
-  await Promise.all(Array.from({length: CONCURRENCY}, async () => {
-    while (next < batches.length) {
-      const body = batches[next++]
-      const res = await pool.request({method: 'POST', path: `/v0/business/${BUSINESS}/bills`, headers, body: body.text})
-      const json = await res.body.json()
-      bills += json.data.length
-    }
-  }))
+  await Promise.all(
+    Array.from({length: CONCURRENCY}, async () => {
+      while (next < batches.length) {
+        const body = batches[next++]
+        const res = await pool.request({
+          method: 'POST',
+          path: `/v0/business/${BUSINESS}/bills`,
+          headers,
+          body: body.text,
+        })
+        const json = await res.body.json()
+        bills += json.data.length
+      }
+    }),
+  )
   const rate = bills / ((performance.now() - started) / 1000)
   await pool.close()
   return rate
@@ -120,8 +153,15 @@ function prebuiltBatches(bills) {
     const list = []
     for (let i = b; i < Math.min(bills, b + 100); i++) {
       const l = line(i, 1)
-      list.push({number: `U-${l.number}`, vendor_id: l.vendor, description: l.description, issued_at: l.issued, due_at: l.due, currency: l.currency,
-        lines: [{amount: Number(l.amount), ledger_id: l.ledger, description: l.lineDescription}]})
+      list.push({
+        number: `U-${l.number}`,
+        vendor_id: l.vendor,
+        description: l.description,
+        issued_at: l.issued,
+        due_at: l.due,
+        currency: l.currency,
+        lines: [{amount: Number(l.amount), ledger_id: l.ledger, description: l.lineDescription}],
+      })
     }
     batches.push({text: JSON.stringify(list)})
   }
@@ -129,7 +169,19 @@ function prebuiltBatches(bills) {
 }
 
 async function importRate(emulator, file, bills, tag) {
-  const r = await run(['bills', 'import', file, '--json', '--concurrency', String(CONCURRENCY), '--journal', join(dir, `${tag}.bk-journal`)], emulator.env)
+  const r = await run(
+    [
+      'bills',
+      'import',
+      file,
+      '--json',
+      '--concurrency',
+      String(CONCURRENCY),
+      '--journal',
+      join(dir, `${tag}.bk-journal`),
+    ],
+    emulator.env,
+  )
   if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}${r.stdout}`)
   const s = JSON.parse(r.stdout)
   if (s.created !== bills) throw new Error(`import created ${s.created} of ${bills}`)
@@ -161,7 +213,10 @@ async function peakRss(rows) {
   try {
     const file = join(dir, `rss-${rows}.csv`)
     await writeFile(file, rows, 5)
-    const r = await run(['bills', 'import', file, '--json', '--journal', join(dir, `rss-${rows}.bk-journal`)], emulator.env)
+    const r = await run(
+      ['bills', 'import', file, '--json', '--journal', join(dir, `rss-${rows}.bk-journal`)],
+      emulator.env,
+    )
     if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}`)
     rmSync(file)
     return {mb: r.peakMb, seconds: r.ms / 1000, bills: JSON.parse(r.stdout).created}
@@ -192,13 +247,20 @@ async function dryRunPart() {
   const parseRate = Math.max(...parseRates)
   const dryRate = Math.max(...dryRates)
   rmSync(dryFile)
-  console.log(`  dry run, ${fmt(DRY_ROWS)} rows: ${fmt(dryRate)} rows/s; csv-parse alone ${fmt(parseRate)} rows/s; ratio ${(dryRate / parseRate).toFixed(2)}  ${verdict(dryRate / parseRate >= 0.68, '>= 0.68, i.e. 150k of 220k rows/s')}`)
+  console.log(
+    `  dry run, ${fmt(DRY_ROWS)} rows: ${fmt(dryRate)} rows/s; csv-parse alone ${fmt(parseRate)} rows/s; ratio ${(dryRate / parseRate).toFixed(2)}  ${verdict(dryRate / parseRate >= 0.68, '>= 0.68, i.e. 150k of 220k rows/s')}`,
+  )
 }
 
 async function importPart() {
-  for (const [latency, target] of [[100, 0.95], [0, 0.35]]) {
+  for (const [latency, target] of [
+    [100, 0.95],
+    [0, 0.35],
+  ]) {
     const {base, ours} = await compareImport(latency, IMPORT_BILLS)
-    console.log(`  import, ${fmt(IMPORT_BILLS)} bills, latency ${latency} ms, concurrency ${CONCURRENCY}: bk ${fmt(ours)} bills/s; bare undici loop ${fmt(base)} bills/s; ratio ${(ours / base).toFixed(2)}  ${verdict(ours / base >= target, `>= ${target}`)}`)
+    console.log(
+      `  import, ${fmt(IMPORT_BILLS)} bills, latency ${latency} ms, concurrency ${CONCURRENCY}: bk ${fmt(ours)} bills/s; bare undici loop ${fmt(base)} bills/s; ratio ${(ours / base).toFixed(2)}  ${verdict(ours / base >= target, `>= ${target}`)}`,
+    )
   }
 }
 
@@ -207,7 +269,12 @@ async function rssPart() {
   for (const rows of RSS_ROWS) {
     const r = await peakRss(rows)
     rss.push(r.mb)
-    console.log(`  peak RSS importing ${fmt(rows)} rows (${fmt(r.bills)} bills, ${r.seconds.toFixed(1)} s): ${r.mb.toFixed(0)} MB  ${verdict(r.mb <= 150, '<= 150 MB')}`)
+    console.log(
+      `  peak RSS importing ${fmt(rows)} rows (${fmt(r.bills)} bills, ${r.seconds.toFixed(1)} s): ${r.mb.toFixed(0)} MB  ${verdict(r.mb <= 150, '<= 150 MB')}`,
+    )
   }
-  if (rss.length > 1) console.log(`  RSS ratio ${fmt(RSS_ROWS.at(-1))} / ${fmt(RSS_ROWS[0])} rows: ${(rss.at(-1) / rss[0]).toFixed(2)} (flat is ~1)`)
+  if (rss.length > 1)
+    console.log(
+      `  RSS ratio ${fmt(RSS_ROWS.at(-1))} / ${fmt(RSS_ROWS[0])} rows: ${(rss.at(-1) / rss[0]).toFixed(2)} (flat is ~1)`,
+    )
 }

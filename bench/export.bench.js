@@ -28,7 +28,8 @@ const dir = mkdtempSync(join(tmpdir(), 'bk-bench-export-'))
 
 async function token(emu) {
   const res = await request(`${emu.baseUrl}/v0/auth/token`, {
-    method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'},
+    method: 'POST',
+    headers: {'content-type': 'application/x-www-form-urlencoded'},
     body: new URLSearchParams({client_id: emu.clientId, client_secret: emu.clientSecret}).toString(),
   })
   return (await res.body.json()).access_token
@@ -36,7 +37,11 @@ async function token(emu) {
 
 /** The baseline, in a fresh process each time as bk runs: fetch every page and parse it, nothing more. */
 async function bareLoop(emu, accessToken) {
-  const child = spawn(process.execPath, [join(root, 'bench', 'lib', 'bare-invoice-loop.js'), emu.baseUrl, emu.business, accessToken], {stdio: ['ignore', 'pipe', 'inherit']})
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bench', 'lib', 'bare-invoice-loop.js'), emu.baseUrl, emu.business, accessToken],
+    {stdio: ['ignore', 'pipe', 'inherit']},
+  )
   let out = ''
   child.stdout.on('data', (d) => (out += d))
   const code = await new Promise((resolve) => child.once('exit', resolve))
@@ -51,7 +56,14 @@ async function bkExport(emu, accessToken, select = ['--all']) {
   const started = performance.now()
   const child = spawn(process.execPath, [bin, 'invoices', 'list', ...select, '--output', 'csv', '--file', file], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {...process.env, BK_CONFIG_DIR: dir, BK_BASE_URL: emu.baseUrl, BK_ACCESS_TOKEN: accessToken, BK_BUSINESS_ID: emu.business, CI: '1'},
+    env: {
+      ...process.env,
+      BK_CONFIG_DIR: dir,
+      BK_BASE_URL: emu.baseUrl,
+      BK_ACCESS_TOKEN: accessToken,
+      BK_BUSINESS_ID: emu.business,
+      CI: '1',
+    },
   })
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d))
@@ -107,20 +119,33 @@ try {
   const best = (xs) => xs.reduce((a, b) => (a.ms <= b.ms ? a : b))
   const b = best(bare)
   const k = best(bk)
-  if (k.rows !== scale || b.rows !== scale) throw new Error(`row counts differ: bk ${k.rows}, bare ${b.rows}, seeded ${scale}`)
+  if (k.rows !== scale || b.rows !== scale)
+    throw new Error(`row counts differ: bk ${k.rows}, bare ${b.rows}, seeded ${scale}`)
   const bareRate = b.rows / (b.ms / 1000)
   const bkRate = k.rows / (k.ms / 1000)
   const streamRate = k.streamRows / (k.streamMs / 1000)
   const ratio = bkRate / bareRate
   const streamRatio = streamRate / bareRate
   const verdict = (r) => (r >= 0.9 ? '  ok (target >= 0.9x)' : '  UNDER TARGET (0.9x)')
-  console.log(`export of ${scale.toLocaleString('en')} invoices (${(k.bytes / 1e6).toFixed(1)} MB of CSV), best of ${rounds} alternating runs`)
-  console.log(`  bare undici loop (own process)   ${b.ms.toFixed(0).padStart(7)} ms  ${bareRate.toFixed(0).padStart(7)} rows/s  1.00x`)
-  console.log(`  bk, streaming (after start-up)   ${k.streamMs.toFixed(0).padStart(7)} ms  ${streamRate.toFixed(0).padStart(7)} rows/s  ${streamRatio.toFixed(2)}x${verdict(streamRatio)}`)
-  console.log(`  bk, end to end (with start-up)   ${k.ms.toFixed(0).padStart(7)} ms  ${bkRate.toFixed(0).padStart(7)} rows/s  ${ratio.toFixed(2)}x`)
+  console.log(
+    `export of ${scale.toLocaleString('en')} invoices (${(k.bytes / 1e6).toFixed(1)} MB of CSV), best of ${rounds} alternating runs`,
+  )
+  console.log(
+    `  bare undici loop (own process)   ${b.ms.toFixed(0).padStart(7)} ms  ${bareRate.toFixed(0).padStart(7)} rows/s  1.00x`,
+  )
+  console.log(
+    `  bk, streaming (after start-up)   ${k.streamMs.toFixed(0).padStart(7)} ms  ${streamRate.toFixed(0).padStart(7)} rows/s  ${streamRatio.toFixed(2)}x${verdict(streamRatio)}`,
+  )
+  console.log(
+    `  bk, end to end (with start-up)   ${k.ms.toFixed(0).padStart(7)} ms  ${bkRate.toFixed(0).padStart(7)} rows/s  ${ratio.toFixed(2)}x`,
+  )
   const w = best(warm)
-  console.log(`  (for reference: the bare loop with a warm JIT, in the bench's own process: ${w.ms.toFixed(0)} ms, bk streaming at ${(streamRate / (w.rows / (w.ms / 1000))).toFixed(2)}x of it)`)
-  console.log(`  bk peak RSS: ${k.peakMb.toFixed(0)} MB for ${k.rows.toLocaleString('en')} rows, ${small.peakMb.toFixed(0)} MB for ${small.rows.toLocaleString('en')} rows (${(k.peakMb / small.peakMb).toFixed(2)}x: flat memory is ~1x)`)
+  console.log(
+    `  (for reference: the bare loop with a warm JIT, in the bench's own process: ${w.ms.toFixed(0)} ms, bk streaming at ${(streamRate / (w.rows / (w.ms / 1000))).toFixed(2)}x of it)`,
+  )
+  console.log(
+    `  bk peak RSS: ${k.peakMb.toFixed(0)} MB for ${k.rows.toLocaleString('en')} rows, ${small.peakMb.toFixed(0)} MB for ${small.rows.toLocaleString('en')} rows (${(k.peakMb / small.peakMb).toFixed(2)}x: flat memory is ~1x)`,
+  )
 } finally {
   emu.stop()
   rmSync(dir, {recursive: true, force: true})

@@ -20,7 +20,8 @@ const REPEAT = 3
 
 let text = 'entries:\n'
 for (let i = 0; i < ENTRIES; i++) {
-  text += `  - description: Entry ${i}\n    datetime: 2026-03-01T09:00:00Z\n    lines:\n` +
+  text +=
+    `  - description: Entry ${i}\n    datetime: 2026-03-01T09:00:00Z\n    lines:\n` +
     `      - {ledger_id: ldg_demo_expenses, debit: ${i}.10, tag_value_ids: [tv_a${i}]}\n` +
     `      - {ledger_id: ldg_demo_software, debit: 0.20}\n` +
     `      - ledger_id: ldg_demo_cash\n        credit: ${i}.25\n` +
@@ -40,17 +41,22 @@ function best(fn) {
 const baseline = best(() => YAML.parse(text))
 let result
 const check = best(() => (result = loadJournalEntries(text, 'bench.yaml')))
-if (result.problems.length > 0 || result.entries.length !== ENTRIES) throw new Error(`unexpected result: ${result.problems.length} problems`)
+if (result.problems.length > 0 || result.entries.length !== ENTRIES)
+  throw new Error(`unexpected result: ${result.problems.length} problems`)
 
 const dir = mkdtempSync(join(tmpdir(), 'bk-bench-je-'))
 const file = join(dir, 'bench.yaml')
 writeFileSync(file, text)
 const cli = best(() => {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'journal-entries', 'validate', file], {env: {...process.env, BK_CONFIG_DIR: dir}})
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'journal-entries', 'validate', file], {
+    env: {...process.env, BK_CONFIG_DIR: dir},
+  })
   if (r.status !== 0) throw new Error(String(r.stderr))
 })
 rmSync(dir, {recursive: true, force: true})
 
 console.log(`journal-entries: ${ENTRIES} entries, ${ENTRIES * 4} lines, ${(text.length / 1e6).toFixed(1)} MB`)
-console.log(`  local check / YAML.parse alone: ${(check / baseline).toFixed(2)}x the time (baseline ${baseline.toFixed(0)} ms)`)
+console.log(
+  `  local check / YAML.parse alone: ${(check / baseline).toFixed(2)}x the time (baseline ${baseline.toFixed(0)} ms)`,
+)
 console.log(`  bk journal-entries validate (whole process) / YAML.parse alone: ${(cli / baseline).toFixed(2)}x`)

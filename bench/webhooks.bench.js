@@ -12,8 +12,30 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const {pythonJsonDumps, pythonJsonFromText} = await import(join(root, 'dist', 'webhooks', 'python-json.js'))
 const {verifyWebhook} = await import(join(root, 'dist', 'webhooks', 'verify.js'))
 
-const small = {type: 'ACCOUNT_BALANCE_UPDATED', content: {business_id: 'biz_00000001abcdef', account_id: 'acc_1', note: 'Café 🧾', balance: 1.5, timestamp: '2026-01-02T03:04:05Z'}}
-const large = {type: 'STATEMENT_IMPORTED', content: {business_id: 'biz_1', lines: Array.from({length: 2000}, (_, i) => ({i, label: `Zahlung Nr. ${i} — Müller & Söhne`, amount: i + 0.25, tags: ['a', 'b'], ok: i % 2 === 0, extra: null}))}}
+const small = {
+  type: 'ACCOUNT_BALANCE_UPDATED',
+  content: {
+    business_id: 'biz_00000001abcdef',
+    account_id: 'acc_1',
+    note: 'Café 🧾',
+    balance: 1.5,
+    timestamp: '2026-01-02T03:04:05Z',
+  },
+}
+const large = {
+  type: 'STATEMENT_IMPORTED',
+  content: {
+    business_id: 'biz_1',
+    lines: Array.from({length: 2000}, (_, i) => ({
+      i,
+      label: `Zahlung Nr. ${i} — Müller & Söhne`,
+      amount: i + 0.25,
+      tags: ['a', 'b'],
+      ok: i % 2 === 0,
+      extra: null,
+    })),
+  },
+}
 
 function timeIt(fn, minMs = 300) {
   let n = 0
@@ -33,7 +55,10 @@ function median(xs) {
 }
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
-for (const [name, message] of [['small', small], ['large', large]]) {
+for (const [name, message] of [
+  ['small', small],
+  ['large', large],
+]) {
   const body = pythonJsonDumps(message)
   const compact = JSON.stringify(message)
   const a = []
@@ -45,7 +70,9 @@ for (const [name, message] of [['small', small], ['large', large]]) {
   const base = median(a)
   const ours = median(b)
   const ratio = ours / base
-  console.log(`re-serialisation, ${name} body (${(body.length / 1024).toFixed(1)} KB): JSON round trip ${(base * 1000).toFixed(1)} us, pythonJsonFromText ${(ours * 1000).toFixed(1)} us = ${ratio.toFixed(2)}x${ratio <= 10 ? '  ok (target <= 10x)' : '  OVER TARGET (10x)'}`)
+  console.log(
+    `re-serialisation, ${name} body (${(body.length / 1024).toFixed(1)} KB): JSON round trip ${(base * 1000).toFixed(1)} us, pythonJsonFromText ${(ours * 1000).toFixed(1)} us = ${ratio.toFixed(2)}x${ratio <= 10 ? '  ok (target <= 10x)' : '  OVER TARGET (10x)'}`,
+  )
 }
 
 const {privateKey, publicKey} = generateKeyPairSync('rsa', {modulusLength: 2048})
@@ -57,12 +84,18 @@ const raw = []
 const reencoded = []
 const compact = JSON.stringify(small)
 for (let r = 0; r < rounds; r++) {
-  bare.push(timeIt(() => createVerify('sha256').update(`${id}.${body}`).verify(publicKey, Buffer.from(signature, 'base64url'))))
+  bare.push(
+    timeIt(() => createVerify('sha256').update(`${id}.${body}`).verify(publicKey, Buffer.from(signature, 'base64url'))),
+  )
   raw.push(timeIt(() => verifyWebhook({id, signature, body, key: publicKey})))
   reencoded.push(timeIt(() => verifyWebhook({id, signature, body: compact, key: publicKey})))
 }
 const base = median(bare)
 console.log(`verification (baseline: one RSA-2048 verify = ${(base * 1000).toFixed(1)} us)`)
 const r1 = median(raw) / base
-console.log(`  body as received          ${r1.toFixed(2)}x${r1 <= 1.5 ? '  ok (target <= 1.5x)' : '  OVER TARGET (1.5x)'}`)
-console.log(`  re-encoded body (2 tries) ${(median(reencoded) / base).toFixed(2)}x  (expected about 2x: one failed try, one re-serialised)`)
+console.log(
+  `  body as received          ${r1.toFixed(2)}x${r1 <= 1.5 ? '  ok (target <= 1.5x)' : '  OVER TARGET (1.5x)'}`,
+)
+console.log(
+  `  re-encoded body (2 tries) ${(median(reencoded) / base).toFixed(2)}x  (expected about 2x: one failed try, one re-serialised)`,
+)

@@ -9,14 +9,24 @@ import {BkError, ExitCode, InputError} from './errors.js'
 import type {Session} from './auth/session.js'
 import type {ResolvedCredentials} from './auth/resolve.js'
 
-export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
   static override baseFlags = {
-    profile: Flags.string({char: 'p', summary: 'Profile to use (env BK_PROFILE).', helpGroup: 'GLOBAL', helpValue: 'NAME'}),
-    debug: Flags.boolean({summary: 'Trace HTTP requests on stderr, secrets redacted (env BK_DEBUG=1).', helpGroup: 'GLOBAL'}),
+    profile: Flags.string({
+      char: 'p',
+      summary: 'Profile to use (env BK_PROFILE).',
+      helpGroup: 'GLOBAL',
+      helpValue: 'NAME',
+    }),
+    debug: Flags.boolean({
+      summary: 'Trace HTTP requests on stderr, secrets redacted (env BK_DEBUG=1).',
+      helpGroup: 'GLOBAL',
+    }),
   }
 
   protected flags!: CommandFlags<T>
@@ -48,17 +58,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Where credentials come from for this run (see src/auth/resolve.ts). */
   protected credentials(): Promise<ResolvedCredentials> {
-    this.credentialsPromise ??= import('./auth/resolve.js').then(({resolveCredentials}) => resolveCredentials({
-      configDir: this.configDir,
-      profileFlag: (this.flags as {profile?: string}).profile,
-      businessFlag: (this.flags as {business?: string}).business,
-    }))
+    this.credentialsPromise ??= import('./auth/resolve.js').then(({resolveCredentials}) =>
+      resolveCredentials({
+        configDir: this.configDir,
+        profileFlag: (this.flags as {profile?: string}).profile,
+        businessFlag: (this.flags as {business?: string}).business,
+      }),
+    )
     return this.credentialsPromise
   }
 
   /** What every HTTP client of this run is made with: the user agent, and --debug traces. */
   protected get transportOptions(): {userAgent: string; debug: ((line: string) => void) | undefined} {
-    return {userAgent: this.config.userAgent, debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined}
+    return {
+      userAgent: this.config.userAgent,
+      debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined,
+    }
   }
 
   /**
@@ -84,7 +99,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         hint: 'Pass --business biz_…, set BK_BUSINESS_ID, or give the profile one with `bk profiles add NAME --business biz_…`.',
       })
     }
-    if (!id.startsWith('biz_')) throw new InputError(`Invalid business id "${id}" (from ${credentials.origins.business ?? 'the profile'}): expected biz_…`)
+    if (!id.startsWith('biz_'))
+      throw new InputError(
+        `Invalid business id "${id}" (from ${credentials.origins.business ?? 'the profile'}): expected biz_…`,
+      )
     return id
   }
 
@@ -94,14 +112,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected async businessIdIfGiven(): Promise<string | undefined> {
     const given = (this.flags as {business?: string}).business ?? process.env.BK_BUSINESS_ID
-    return given ?? this.credentials().then((c) => c.businessId, () => undefined)
+    return (
+      given ??
+      this.credentials().then(
+        (c) => c.businessId,
+        () => undefined,
+      )
+    )
   }
 
   /** Before a write: on a production profile, one line on stderr naming where it goes. */
   protected async announceWrite(what: string): Promise<void> {
     const c = await this.credentials()
     if (c.environment === 'production') {
-      process.stderr.write(`PRODUCTION ${c.profileName ? `(profile ${c.profileName}) ` : ''}business ${c.businessId ?? '-'}: ${what}\n`)
+      process.stderr.write(
+        `PRODUCTION ${c.profileName ? `(profile ${c.profileName}) ` : ''}business ${c.businessId ?? '-'}: ${what}\n`,
+      )
     }
   }
 
@@ -117,7 +143,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected async confirm(question: string, yes: boolean | undefined): Promise<void> {
     if (yes) return
     if (!this.canPrompt) {
-      throw new InputError(`Refusing to ${question.replace(/\?$/, '')} without confirmation`, {code: 'confirmation_required', hint: 'Pass --yes to confirm.'})
+      throw new InputError(`Refusing to ${question.replace(/\?$/, '')} without confirmation`, {
+        code: 'confirmation_required',
+        hint: 'Pass --yes to confirm.',
+      })
     }
     const {confirm} = await import('@inquirer/prompts')
     const ok = await confirm({message: question, default: false}, {output: process.stderr})
@@ -129,7 +158,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!this.jsonEnabled()) process.stderr.write(line + '\n')
   }
 
-  protected override async catch(err: Error & {oclif?: {exit?: number}; exitCode?: number; code?: string}): Promise<unknown> {
+  protected override async catch(
+    err: Error & {oclif?: {exit?: number}; exitCode?: number; code?: string},
+  ): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
     // Whoever read stdout has stopped (`bk invoices list --all | head`): stop too, quietly, as
     // a command killed by SIGPIPE would; there is no one left to tell.
@@ -140,10 +171,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const {redactText} = await import('./api/redact.js')
     const clean = (s: string) => redactText(s, secrets)
     if (this.jsonEnabled()) {
-      process.stdout.write(clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n')
+      process.stdout.write(
+        clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n',
+      )
     } else {
       process.stderr.write(clean(`Error: ${error.message}\n`) + (error.hint ? clean(`Hint: ${error.hint}\n`) : ''))
-      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err.stack) process.stderr.write(clean(err.stack) + '\n')
+      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err.stack)
+        process.stderr.write(clean(err.stack) + '\n')
     }
     throw new Errors.ExitError(error.exitCode)
   }
@@ -158,11 +192,26 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 /** Maps anything thrown to a BkError: ours as they are, oclif's parse errors as usage errors. */
 export function toBkError(err: Error & {oclif?: {exit?: number}; code?: string}): BkError {
   if (err instanceof BkError) return err
-  if (err.name === 'AbortError' || err.message === 'SIGINT') return new BkError('Interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
-  if (err.name === 'ExitPromptError') return new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.interrupted})
+  if (err.name === 'AbortError' || err.message === 'SIGINT')
+    return new BkError('Interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
+  if (err.name === 'ExitPromptError')
+    return new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.interrupted})
   if (err.oclif?.exit === 2 || /Parse|Flag|Arg|Validation/.test(err.constructor?.name ?? '')) {
-    const message = err.message.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('See more help')).join(': ').replace(/:\s*:/g, ':')
-    return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint: 'See --help for the flags this command takes.'})
+    const message = err.message
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('See more help'))
+      .join(': ')
+      .replace(/:\s*:/g, ':')
+    return new BkError(message, {
+      code: 'usage',
+      exitCode: ExitCode.usage,
+      hint: 'See --help for the flags this command takes.',
+    })
   }
-  return new BkError(err.message || String(err), {code: 'unexpected', exitCode: ExitCode.unexpected, hint: 'Run again with --debug for details; if it persists, report it.'})
+  return new BkError(err.message || String(err), {
+    code: 'unexpected',
+    exitCode: ExitCode.unexpected,
+    hint: 'Run again with --debug for details; if it persists, report it.',
+  })
 }

@@ -28,11 +28,22 @@ export const ISO_8601_EXPECTED = 'an ISO 8601 date or datetime such as 2026-03-0
 export function parseIsoDatetime(text: string): {ok: true; value: IsoDatetime} | {ok: false; problem: IsoProblem} {
   const m = ISO.exec(text.trim())
   if (!m) return {ok: false, problem: 'syntax'}
-  const [, y, mo, d, h, mi, s, frac, zone] = m as unknown as [string, string, string, string, string?, string?, string?, string?, string?]
+  const [, y, mo, d, h, mi, s, frac, zone] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+    string?,
+    string?,
+    string?,
+  ]
   const year = Number(y)
   const month = Number(mo)
   const day = Number(d)
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return {ok: false, problem: 'date'}
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate())
+    return {ok: false, problem: 'date'}
   const hour = Number(h ?? 0)
   const minute = Number(mi ?? 0)
   const second = Number(s ?? 0)

@@ -6,7 +6,17 @@
  * recorded, so nothing was acted on after it; readers ignore it and `open` cuts it off before
  * appending. A damaged line anywhere else is reported. What the records mean is each journal's.
  */
-import {closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, rmSync, statSync, writeSync} from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
 
 const JOURNAL_SUFFIX = '.bk-journal'
 
@@ -40,7 +50,10 @@ export function readJournalLines(file: string): JournalLines {
 
 /** An open journal file: each `append` is on disk (fdatasync'd) when it returns. */
 export class JournalFile {
-  private constructor(private readonly fd: number, readonly file: string) {}
+  private constructor(
+    private readonly fd: number,
+    readonly file: string,
+  ) {}
 
   /** Opens for appending, first cutting off a torn last line so that the next record starts a line of its own. */
   static open(file: string): JournalFile {
@@ -54,7 +67,7 @@ export class JournalFile {
    */
   append(...records: unknown[]): void {
     const data = Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))
-    for (let written = 0; written < data.length; ) written += writeSync(this.fd, data, written, data.length - written)
+    for (let written = 0; written < data.length;) written += writeSync(this.fd, data, written, data.length - written)
     fdatasyncSync(this.fd)
   }
 

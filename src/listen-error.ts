@@ -6,10 +6,16 @@ import {InputError} from './errors.js'
 
 export function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
   if (error.code === 'EADDRINUSE') {
-    return new InputError(`Port ${port} on ${host} is already in use`, {hint: 'Pick another with --port, or --port 0 for a free one (the address is printed when listening starts).', cause: error})
+    return new InputError(`Port ${port} on ${host} is already in use`, {
+      hint: 'Pick another with --port, or --port 0 for a free one (the address is printed when listening starts).',
+      cause: error,
+    })
   }
   if (error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
-    return new InputError(`Cannot listen on ${host}:${port} (${error.code})`, {hint: 'Check --host and --port.', cause: error})
+    return new InputError(`Cannot listen on ${host}:${port} (${error.code})`, {
+      hint: 'Check --host and --port.',
+      cause: error,
+    })
   }
   return error
 }

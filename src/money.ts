@@ -43,7 +43,10 @@ export function parseMoney(text: string, options: ParseMoneyOptions = {}): Parse
   if (min === 'positive' && value.isZero()) return {ok: false, reason: 'must be greater than 0'}
   if (min === 'non-negative' && value.isNegative() && !value.isZero()) return {ok: false, reason: 'must be 0 or more'}
   if (options.asJsonNumber && !fitsJsonNumber(value)) {
-    return {ok: false, reason: `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`}
+    return {
+      ok: false,
+      reason: `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`,
+    }
   }
   return {ok: true, value}
 }

@@ -78,7 +78,9 @@ function tryCreate(lock: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EEXIST') return false
-    throw new InputError(`Cannot create the lock file ${lock}: ${code ?? (error as Error).message}`, {hint: 'Check that its folder exists and is writable.'})
+    throw new InputError(`Cannot create the lock file ${lock}: ${code ?? (error as Error).message}`, {
+      hint: 'Check that its folder exists and is writable.',
+    })
   }
   try {
     writeSync(fd, `${process.pid}\n`)

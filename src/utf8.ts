@@ -14,10 +14,16 @@ export function decodeUtf8(bytes: Buffer, label: string): string {
     const lineStart = text.lastIndexOf('\n', at) + 1
     const lineEnd = text.indexOf('\n', at)
     const line = text.slice(0, at).split('\n').length
-    const shown = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim().slice(0, 80)
-    throw new InputError(`${label}:${line}:${at - lineStart + 1}: holds bytes that are not UTF-8 (shown as \uFFFD in "${shown}")`, {
-      code: 'not_utf8',
-      hint: 'Save the file as UTF-8 and run the command again.',
-    })
+    const shown = text
+      .slice(lineStart, lineEnd === -1 ? undefined : lineEnd)
+      .trim()
+      .slice(0, 80)
+    throw new InputError(
+      `${label}:${line}:${at - lineStart + 1}: holds bytes that are not UTF-8 (shown as \uFFFD in "${shown}")`,
+      {
+        code: 'not_utf8',
+        hint: 'Save the file as UTF-8 and run the command again.',
+      },
+    )
   }
 }

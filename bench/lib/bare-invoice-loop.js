@@ -14,7 +14,11 @@ export async function bareInvoiceLoop(baseUrl, business, accessToken) {
   let pageToken = null
   do {
     const qs = new URLSearchParams({page_size: '100', ...(pageToken ? {page_token: pageToken} : {})})
-    const res = await pool.request({method: 'GET', path: `/v0/business/${business}/invoice?${qs}`, headers: {authorization: `Bearer ${accessToken}`}})
+    const res = await pool.request({
+      method: 'GET',
+      path: `/v0/business/${business}/invoice?${qs}`,
+      headers: {authorization: `Bearer ${accessToken}`},
+    })
     const page = await res.body.json()
     rows += page.data.length
     pageToken = page.pagination.next_page_token

@@ -10,7 +10,10 @@ const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'ru
 
 /** Starts it with these extra flags; resolves to {baseUrl, clientId, clientSecret, businessIds, stop}. */
 export async function startEmulatorProcess(flags = [], env = {}) {
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', ...flags], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'inherit']})
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', ...flags], {
+    env: {...process.env, ...env},
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`the emulator exited with ${code}`)
   })

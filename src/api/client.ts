@@ -68,14 +68,23 @@ const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'PATCH', 'DEL
 const RETRY_STATUS_IDEMPOTENT = new Set([429, 502, 503, 504])
 const RETRY_STATUS_POST = new Set([429, 503])
 /** Errors raised before a byte of the request left: the service cannot have acted on it. */
-const NEVER_OPENED = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
+const NEVER_OPENED = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+])
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 
 export class BkClient {
   readonly baseUrl: URL
   private readonly pool: Pool
   private readonly basePath: string
-  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> & ClientOptions
+  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> &
+    ClientOptions
   private readonly secrets: Set<string>
   /** Requests begun but not yet handed to the pool (waiting for a token). */
   private starting = 0
@@ -148,9 +157,15 @@ export class BkClient {
         }
       }
       if (status >= 400) {
-        throw errorFromResponse({status, body, method: options.method, path: options.path, requestId: headerValue(headers['x-request-id'])})
+        throw errorFromResponse({
+          status,
+          body,
+          method: options.method,
+          path: options.path,
+          requestId: headerValue(headers['x-request-id']),
+        })
       }
-      return {status, headers, data: options.responseText ? text as T : this.parse(options, body)}
+      return {status, headers, data: options.responseText ? (text as T) : this.parse(options, body)}
     }
   }
 
@@ -159,7 +174,9 @@ export class BkClient {
   }
 
   /** The headers (with the bearer token) and the body of a request. */
-  private async prepare(options: RequestOptions<unknown>): Promise<{headers: Record<string, string>; body: string | undefined}> {
+  private async prepare(
+    options: RequestOptions<unknown>,
+  ): Promise<{headers: Record<string, string>; body: string | undefined}> {
     const headers: Record<string, string> = {accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'bk'}
     for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v
     let body: string | undefined
@@ -180,8 +197,17 @@ export class BkClient {
     return {headers, body}
   }
 
-  private async attempt<T>(options: RequestOptions<T>, attempt: number): Promise<
-    | {kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: unknown; text: string}
+  private async attempt<T>(
+    options: RequestOptions<T>,
+    attempt: number,
+  ): Promise<
+    | {
+        kind: 'response'
+        status: number
+        headers: Record<string, string | string[] | undefined>
+        body: unknown
+        text: string
+      }
     | {kind: 'connection-error'; error: ApiConnectionError}
   > {
     // Counted until the request is handed to the pool, which happens in the same turn as the decrement.
@@ -214,9 +240,14 @@ export class BkClient {
       })
       const text = await res.body.text()
       // A body asked for as text is parsed only to report an error (or to trace it with --debug).
-      const parsed = options.responseText && res.statusCode < 400 && !this.opts.debug ? undefined : parseBody(text, headerValue(res.headers['content-type']))
+      const parsed =
+        options.responseText && res.statusCode < 400 && !this.opts.debug
+          ? undefined
+          : parseBody(text, headerValue(res.headers['content-type']))
       if (this.opts.debug) {
-        this.trace(`← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`)
+        this.trace(
+          `← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`,
+        )
         this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
       }
       return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed, text}

@@ -77,22 +77,42 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
   const msg = (fallback: string) => `${said ?? fallback} (${init.status} from ${what})`
   switch (init.status) {
     case 401:
-      return new AuthenticationError(msg('Unauthorized'), init, ExitCode.auth, 'unauthorized',
-        'Check the client id and secret: `bk auth status` shows where they come from.')
+      return new AuthenticationError(
+        msg('Unauthorized'),
+        init,
+        ExitCode.auth,
+        'unauthorized',
+        'Check the client id and secret: `bk auth status` shows where they come from.',
+      )
     case 403:
-      return new PermissionDeniedError(msg('Forbidden'), init, ExitCode.auth, 'forbidden',
-        'The token lacks the scope or business for this action: check the profile\'s --scope and --business.')
+      return new PermissionDeniedError(
+        msg('Forbidden'),
+        init,
+        ExitCode.auth,
+        'forbidden',
+        "The token lacks the scope or business for this action: check the profile's --scope and --business.",
+      )
     case 404:
       return new NotFoundError(msg('Not found'), init, ExitCode.notFound, 'not_found')
     case 422:
       return new UnprocessableError(msg('Rejected by the service'), init, ExitCode.rejected, 'rejected')
     case 429:
-      return new RateLimitError(msg('Too many requests'), init, ExitCode.unavailable, 'rate_limited',
-        'The service kept limiting requests; wait a little and run the command again.')
+      return new RateLimitError(
+        msg('Too many requests'),
+        init,
+        ExitCode.unavailable,
+        'rate_limited',
+        'The service kept limiting requests; wait a little and run the command again.',
+      )
     default:
       if (init.status >= 500) {
-        return new ServiceUnavailableError(msg('Service unavailable'), init, ExitCode.unavailable, 'unavailable',
-          'The service is unavailable; run the command again later.')
+        return new ServiceUnavailableError(
+          msg('Service unavailable'),
+          init,
+          ExitCode.unavailable,
+          'unavailable',
+          'The service is unavailable; run the command again later.',
+        )
       }
       return new ApiError(msg('Request rejected'), init, ExitCode.rejected, 'rejected')
   }

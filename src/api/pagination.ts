@@ -91,7 +91,10 @@ export class Pager<T> implements AsyncIterable<T> {
   }
 
   private checkItems(page: Page<unknown>): Page<T> {
-    return {data: page.data.map((item, i) => checkShape(this.item, item, this.what, ['data', i])), pagination: page.pagination}
+    return {
+      data: page.data.map((item, i) => checkShape(this.item, item, this.what, ['data', i])),
+      pagination: page.pagination,
+    }
   }
 }
 
@@ -113,9 +116,23 @@ export function nextPageTokenIn(text: string): string | undefined {
 }
 
 /** A Pager over a list endpoint: `GET path` with `query`, plus each page's `page_token`. */
-export function listPager<T>(client: BkClient, path: string, query: Record<string, QueryValue>, item: z.ZodType<T>, options: PagerOptions = {}): Pager<T> {
+export function listPager<T>(
+  client: BkClient,
+  path: string,
+  query: Record<string, QueryValue>,
+  item: z.ZodType<T>,
+  options: PagerOptions = {},
+): Pager<T> {
   const source: PageSource = {
-    fetchText: async (pageToken) => (await client.request<string>({method: 'GET', path, query: {...query, page_token: pageToken}, responseText: true})).data,
+    fetchText: async (pageToken) =>
+      (
+        await client.request<string>({
+          method: 'GET',
+          path,
+          query: {...query, page_token: pageToken},
+          responseText: true,
+        })
+      ).data,
     written: () => client.written(),
   }
   return new Pager(source, item, `GET ${path}`, options)

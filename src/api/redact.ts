@@ -19,7 +19,9 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 export function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? REDACTED : redactValue(v)]))
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? REDACTED : redactValue(v)]),
+    )
   }
   return value
 }

@@ -7,14 +7,22 @@ import type {z} from 'zod'
 import {ResponseShapeError} from './errors.js'
 
 /** `value` parsed with `schema`; `at` is where `value` sits in the body (e.g. `['data', 3]`). */
-export function checkShape<T>(schema: z.ZodType<T>, value: unknown, what: string, at: ReadonlyArray<PropertyKey> = []): T {
+export function checkShape<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  what: string,
+  at: ReadonlyArray<PropertyKey> = [],
+): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
   const path = (issue: z.ZodError['issues'][number]) => [...at, ...issue.path].map(String).join('.') || '(root)'
   const first = result.error.issues[0]
-  throw new ResponseShapeError(`Unexpected response from ${what}: field ${first ? path(first) : '(root)'}: ${first?.message ?? 'invalid'}`, {
-    issues: result.error.issues.slice(0, 5).map((issue) => ({path: path(issue), message: issue.message})),
-  })
+  throw new ResponseShapeError(
+    `Unexpected response from ${what}: field ${first ? path(first) : '(root)'}: ${first?.message ?? 'invalid'}`,
+    {
+      issues: result.error.issues.slice(0, 5).map((issue) => ({path: path(issue), message: issue.message})),
+    },
+  )
 }
 
 /** A JSON body parsed, or a ResponseShapeError when it is not JSON. */

@@ -20,9 +20,12 @@ export function validateBaseUrl(value: string, origin = 'base URL'): string {
   }
   if (url.protocol === 'https:') return url.toString().replace(/\/$/, '')
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url.toString().replace(/\/$/, '')
-  throw new InputError(`Refusing ${origin} "${value}": only https is allowed, except for loopback addresses (the emulator)`, {
-    hint: 'Use an https:// URL, or http://127.0.0.1:PORT for the local emulator.',
-  })
+  throw new InputError(
+    `Refusing ${origin} "${value}": only https is allowed, except for loopback addresses (the emulator)`,
+    {
+      hint: 'Use an https:// URL, or http://127.0.0.1:PORT for the local emulator.',
+    },
+  )
 }
 
 export function defaultBaseUrl(env: Environment): string | undefined {

@@ -24,8 +24,9 @@ export class KeychainUnavailableError extends ConfigError {
   constructor(reason: string) {
     super(`No OS keychain is reachable (${reason})`, {
       code: 'keychain_unavailable',
-      hint: 'Either set BK_CLIENT_ID and BK_CLIENT_SECRET (or BK_ACCESS_TOKEN) in the environment and use no profile, '
-        + 'or store the secret in a plain file with `bk profiles add … --insecure-storage`.',
+      hint:
+        'Either set BK_CLIENT_ID and BK_CLIENT_SECRET (or BK_ACCESS_TOKEN) in the environment and use no profile, ' +
+        'or store the secret in a plain file with `bk profiles add … --insecure-storage`.',
     })
   }
 }
@@ -74,7 +75,10 @@ export class KeychainStore implements CredentialStore {
     })
   }
 
-  private async call<T>(key: string, fn: (entry: import('@napi-rs/keyring').AsyncEntry, signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async call<T>(
+    key: string,
+    fn: (entry: import('@napi-rs/keyring').AsyncEntry, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const {AsyncEntry} = await import('@napi-rs/keyring')
     const controller = new AbortController()
     let timer: NodeJS.Timeout | undefined
@@ -157,5 +161,9 @@ function isNoEntry(error: unknown): boolean {
 }
 
 function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]?.trim() || 'unknown error'
+  return (
+    String((error as Error)?.message ?? error)
+      .split('\n')[0]
+      ?.trim() || 'unknown error'
+  )
 }

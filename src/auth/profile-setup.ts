@@ -29,7 +29,8 @@ export function buildProfile(input: Omit<NewProfile, 'clientSecret' | 'name'>): 
   const rawUrl = input.baseUrl ?? defaultBaseUrl(input.env)
   if (!rawUrl) {
     throw new InputError(`The ${input.env} environment has no address bk knows: pass --base-url`, {
-      code: 'no_base_url', hint: 'The API spec names no sandbox or production address; use the one your tenant dashboard shows.',
+      code: 'no_base_url',
+      hint: 'The API spec names no sandbox or production address; use the one your tenant dashboard shows.',
     })
   }
   if (input.business !== undefined && !input.business.startsWith('biz_')) {
@@ -58,20 +59,31 @@ export async function saveProfile(configDir: string, input: NewProfile): Promise
     config.active ??= name
     return config.active
   })
-  return {name, profile, active: active === name, storedIn: profile.storage === 'keychain' ? 'the OS keychain' : `${configDir}/credentials.json`}
+  return {
+    name,
+    profile,
+    active: active === name,
+    storedIn: profile.storage === 'keychain' ? 'the OS keychain' : `${configDir}/credentials.json`,
+  }
 }
 
 export async function removeProfile(configDir: string, name: string): Promise<void> {
   const profiles = new ProfileStore(configDir)
   const profile = (await profiles.load()).profiles[name]
-  if (!profile) throw new ConfigError(`No profile named "${name}"`, {code: 'unknown_profile', hint: 'Run `bk profiles list` to see your profiles.'})
+  if (!profile)
+    throw new ConfigError(`No profile named "${name}"`, {
+      code: 'unknown_profile',
+      hint: 'Run `bk profiles list` to see your profiles.',
+    })
   const store = openStore(profile.storage, configDir)
   try {
     await store.delete(secretKeys.clientSecret(name))
     await store.delete(secretKeys.tokens(name))
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError)) throw error
-    throw new ConfigError(`Cannot remove the keychain entries of profile "${name}": ${error.message}`, {hint: 'Unlock the keychain and run the command again; the profile is kept until then.'})
+    throw new ConfigError(`Cannot remove the keychain entries of profile "${name}": ${error.message}`, {
+      hint: 'Unlock the keychain and run the command again; the profile is kept until then.',
+    })
   }
   await profiles.update((config) => {
     delete config.profiles[name]

@@ -51,7 +51,9 @@ export class ProfileStore {
       const parsed = JSON.parse(text) as ConfigFile
       return {active: parsed.active, profiles: parsed.profiles ?? {}}
     } catch {
-      throw new ConfigError(`${this.file} is not valid JSON`, {hint: `Fix or remove ${this.file}, then add your profiles again.`})
+      throw new ConfigError(`${this.file} is not valid JSON`, {
+        hint: `Fix or remove ${this.file}, then add your profiles again.`,
+      })
     }
   }
 

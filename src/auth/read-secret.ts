@@ -16,5 +16,8 @@ export async function readClientSecret(options: {fromStdin: boolean; canPrompt: 
     })
   }
   const {password} = await import('@inquirer/prompts')
-  return password({message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'The secret cannot be empty')}, {output: process.stderr})
+  return password(
+    {message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'The secret cannot be empty')},
+    {output: process.stderr},
+  )
 }

@@ -23,7 +23,12 @@ export interface ResolvedCredentials {
   clientSecret?: (() => Promise<string>) | undefined
   /** The store that caches this profile's tokens (none for env-only use). */
   store?: CredentialStore | undefined
-  origins: Partial<Record<'profile' | 'environment' | 'baseUrl' | 'business' | 'scope' | 'clientId' | 'clientSecret' | 'accessToken', Origin>>
+  origins: Partial<
+    Record<
+      'profile' | 'environment' | 'baseUrl' | 'business' | 'scope' | 'clientId' | 'clientSecret' | 'accessToken',
+      Origin
+    >
+  >
 }
 
 export interface ResolveOptions {
@@ -38,8 +43,11 @@ export interface ResolveOptions {
 export async function resolveCredentials(options: ResolveOptions): Promise<ResolvedCredentials> {
   const env = options.env ?? process.env
   const profiles = new ProfileStore(options.configDir)
-  const explicit = options.profileFlag ? {name: options.profileFlag, origin: '--profile'}
-    : env.BK_PROFILE ? {name: env.BK_PROFILE, origin: 'BK_PROFILE'} : undefined
+  const explicit = options.profileFlag
+    ? {name: options.profileFlag, origin: '--profile'}
+    : env.BK_PROFILE
+      ? {name: env.BK_PROFILE, origin: 'BK_PROFILE'}
+      : undefined
 
   let resolved: ResolvedCredentials | undefined
   if (explicit) {
@@ -51,10 +59,13 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
     if (config.active) resolved = await fromProfile(profiles, config.active, 'active profile', options.configDir)
   }
   if (!resolved) {
-    throw new ConfigError('No credentials: no profile is set up and no BK_CLIENT_ID/BK_CLIENT_SECRET or BK_ACCESS_TOKEN is in the environment', {
-      code: 'no_credentials',
-      hint: 'Run `bk auth login`, or `bk profiles add NAME --env sandbox --client-id ID --base-url URL`, or set BK_CLIENT_ID, BK_CLIENT_SECRET and BK_BASE_URL.',
-    })
+    throw new ConfigError(
+      'No credentials: no profile is set up and no BK_CLIENT_ID/BK_CLIENT_SECRET or BK_ACCESS_TOKEN is in the environment',
+      {
+        code: 'no_credentials',
+        hint: 'Run `bk auth login`, or `bk profiles add NAME --env sandbox --client-id ID --base-url URL`, or set BK_CLIENT_ID, BK_CLIENT_SECRET and BK_BASE_URL.',
+      },
+    )
   }
   // The business flag beats BK_BUSINESS_ID, which beats the profile's default.
   if (options.businessFlag) {
@@ -67,7 +78,12 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
   return resolved
 }
 
-async function fromProfile(profiles: ProfileStore, name: string, origin: Origin, configDir: string): Promise<ResolvedCredentials> {
+async function fromProfile(
+  profiles: ProfileStore,
+  name: string,
+  origin: Origin,
+  configDir: string,
+): Promise<ResolvedCredentials> {
   const profile = await profiles.get(name)
   if (!profile) {
     throw new ConfigError(`No profile named "${name}" (from ${origin})`, {
@@ -99,8 +115,13 @@ async function fromProfile(profiles: ProfileStore, name: string, origin: Origin,
       return secret
     },
     origins: {
-      profile: `${name} (${origin})`, environment: `profile ${name}`, baseUrl: `profile ${name}`, clientId: `profile ${name}`,
-      clientSecret: where, ...(profile.business ? {business: `profile ${name}`} : {}), ...(profile.scope ? {scope: `profile ${name}`} : {}),
+      profile: `${name} (${origin})`,
+      environment: `profile ${name}`,
+      baseUrl: `profile ${name}`,
+      clientId: `profile ${name}`,
+      clientSecret: where,
+      ...(profile.business ? {business: `profile ${name}`} : {}),
+      ...(profile.scope ? {scope: `profile ${name}`} : {}),
     },
   }
 }
@@ -116,21 +137,32 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
   }
   const baseUrl = validateBaseUrl(rawUrl, env.BK_BASE_URL ? 'BK_BASE_URL' : 'base URL')
   const origins: ResolvedCredentials['origins'] = {
-    environment: env.BK_ENV ? 'BK_ENV' : 'default', baseUrl: env.BK_BASE_URL ? 'BK_BASE_URL' : `default for ${environment}`,
+    environment: env.BK_ENV ? 'BK_ENV' : 'default',
+    baseUrl: env.BK_BASE_URL ? 'BK_BASE_URL' : `default for ${environment}`,
   }
   if (env.BK_BUSINESS_ID) origins.business = 'BK_BUSINESS_ID'
   if (env.BK_SCOPES) origins.scope = 'BK_SCOPES'
-  const common = {source: 'environment' as const, environment, baseUrl, businessId: env.BK_BUSINESS_ID || undefined, scope: env.BK_SCOPES || undefined}
+  const common = {
+    source: 'environment' as const,
+    environment,
+    baseUrl,
+    businessId: env.BK_BUSINESS_ID || undefined,
+    scope: env.BK_SCOPES || undefined,
+  }
   if (env.BK_ACCESS_TOKEN) {
     return {...common, accessToken: env.BK_ACCESS_TOKEN, origins: {...origins, accessToken: 'BK_ACCESS_TOKEN'}}
   }
   if (!env.BK_CLIENT_ID || !env.BK_CLIENT_SECRET) {
     const missing = env.BK_CLIENT_ID ? 'BK_CLIENT_SECRET' : 'BK_CLIENT_ID'
-    throw new ConfigError(`${missing} is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together`, {code: 'no_credentials'})
+    throw new ConfigError(`${missing} is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together`, {
+      code: 'no_credentials',
+    })
   }
   const secret = env.BK_CLIENT_SECRET
   return {
-    ...common, clientId: env.BK_CLIENT_ID, clientSecret: async () => secret,
+    ...common,
+    clientId: env.BK_CLIENT_ID,
+    clientSecret: async () => secret,
     origins: {...origins, clientId: 'BK_CLIENT_ID', clientSecret: 'BK_CLIENT_SECRET'},
   }
 }

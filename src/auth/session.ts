@@ -19,7 +19,10 @@ export type SessionOptions = Omit<ClientOptions, 'baseUrl' | 'token'> & {
   tenantLevel?: boolean | undefined
 }
 
-export async function openSession(credentials: ResolvedCredentials, sessionOptions: SessionOptions = {}): Promise<Session> {
+export async function openSession(
+  credentials: ResolvedCredentials,
+  sessionOptions: SessionOptions = {},
+): Promise<Session> {
   const {tenantLevel, ...options} = sessionOptions
   const tokenBusiness = tenantLevel ? undefined : credentials.businessId
   const secret = credentials.clientSecret ? await credentials.clientSecret() : undefined
@@ -31,12 +34,19 @@ export async function openSession(credentials: ResolvedCredentials, sessionOptio
     tokens = new StaticToken(credentials.accessToken)
   } else {
     const clientId = credentials.clientId as string
-    const cache = credentials.store && credentials.profileName
-      ? new StoredTokenCache(credentials.store, credentials.profileName, tokenBusiness, credentials.scope)
-      : undefined
+    const cache =
+      credentials.store && credentials.profileName
+        ? new StoredTokenCache(credentials.store, credentials.profileName, tokenBusiness, credentials.scope)
+        : undefined
     const tokenApi = new Api(tokenClient)
     tokens = new ClientCredentialsTokens(
-      () => tokenApi.auth.token({clientId, clientSecret: secret as string, businessId: tokenBusiness, scope: credentials.scope}),
+      () =>
+        tokenApi.auth.token({
+          clientId,
+          clientSecret: secret as string,
+          businessId: tokenBusiness,
+          scope: credentials.scope,
+        }),
       cache,
     )
   }

@@ -81,7 +81,12 @@ export class StaticToken implements TokenSource {
 export class StoredTokenCache implements TokenCache {
   private readonly key: string
 
-  constructor(private readonly store: CredentialStore, profile: string, business: string | undefined, scope: string | undefined) {
+  constructor(
+    private readonly store: CredentialStore,
+    profile: string,
+    business: string | undefined,
+    scope: string | undefined,
+  ) {
     this.key = `${business ?? '*'}|${scope ?? '*'}`
     this.entry = secretKeys.tokens(profile)
   }

@@ -51,7 +51,11 @@ function parseDatetime(text: string): {ok: true; value: string} | {ok: false; re
   const expected = 'expected an ISO 8601 date or datetime such as 2026-01-31 or 2026-01-31T09:30:00Z'
   const parsed = parseIsoDatetime(text)
   if (!parsed.ok) {
-    const reason = {syntax: `is not ${expected.slice(9)}`, date: `is not a real date: ${expected}`, time: `is not a real time of day: ${expected}`}[parsed.problem]
+    const reason = {
+      syntax: `is not ${expected.slice(9)}`,
+      date: `is not a real date: ${expected}`,
+      time: `is not a real time of day: ${expected}`,
+    }[parsed.problem]
     return {ok: false, reason}
   }
   if (parsed.value.time !== undefined && parsed.value.offsetMinutes === undefined) {
@@ -71,10 +75,14 @@ function idProblem(text: string, prefix: string): string | undefined {
 function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | {ok: false; reason: string} {
   try {
     const value: unknown = JSON.parse(text)
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {ok: false, reason: 'is not a JSON object: expected {"key": "value"}'}
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return {ok: false, reason: 'is not a JSON object: expected {"key": "value"}'}
     return {ok: true, value: value as Record<string, unknown>}
   } catch (error) {
-    return {ok: false, reason: `is not valid JSON (${(error as Error).message.replace(/^JSON\.parse: /, '')}): expected a JSON object such as {"key": "value"}`}
+    return {
+      ok: false,
+      reason: `is not valid JSON (${(error as Error).message.replace(/^JSON\.parse: /, '')}): expected a JSON object such as {"key": "value"}`,
+    }
   }
 }
 
@@ -89,7 +97,10 @@ export class BillAssembler {
     due_at: {text: '', result: parseDatetime('')},
   }
 
-  constructor(private readonly layout: ColumnLayout, private readonly options: AssembleOptions = {}) {
+  constructor(
+    private readonly layout: ColumnLayout,
+    private readonly options: AssembleOptions = {},
+  ) {
     this.at = layout.index
     this.billCols = BILL_COLUMNS.map((name) => ({name, index: layout.index[name]})).filter((c) => c.index !== -1)
     this.labels = layout.header.map((h, i) => {
@@ -101,7 +112,9 @@ export class BillAssembler {
 
   /** How the file names our column, for messages. */
   label(column: Column | `tag:${string}`): string {
-    const i = column.startsWith('tag:') ? (this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1) : this.at[column as Column]
+    const i = column.startsWith('tag:')
+      ? (this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1)
+      : this.at[column as Column]
     return (i >= 0 ? this.labels[i] : undefined) ?? column
   }
 
@@ -156,8 +169,12 @@ export class BillAssembler {
     for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
     for (const a of bill.allocations) {
       if (a.sum.greaterThan(total)) {
-        bill.errors.push({line: a.line, column: this.label(`tag:${a.field}`), value: a.text,
-          message: `allocates ${a.sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`})
+        bill.errors.push({
+          line: a.line,
+          column: this.label(`tag:${a.field}`),
+          value: a.text,
+          message: `allocates ${a.sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`,
+        })
       }
     }
   }
@@ -167,13 +184,18 @@ export class BillAssembler {
     const {cells, line} = row
     const input = {number, lines: []} as unknown as BillInput
     const bill: BillDraft = {number, rows: [row], errors, input}
-    const err = (column: Column | `tag:${string}`, value: string, message: string) => errors.push({line, column: this.label(column), value, message})
+    const err = (column: Column | `tag:${string}`, value: string, message: string) =>
+      errors.push({line, column: this.label(column), value, message})
     if (number === '') err('number', '', 'is empty: expected the bill number')
     else {
       const first = this.seen.addOrGet(number, line)
       if (first !== 0) {
-        errors.push({line, column: this.label('number'), value: number,
-          message: `reappears after another bill began: bill ${number} started at line ${first}; the rows of a bill must be contiguous`})
+        errors.push({
+          line,
+          column: this.label('number'),
+          value: number,
+          message: `reappears after another bill began: bill ${number} started at line ${first}; the rows of a bill must be contiguous`,
+        })
       }
     }
     const vendor = this.billValue(cells, 'vendor_id')
@@ -185,7 +207,11 @@ export class BillAssembler {
       const bp = idProblem(business, 'biz_')
       if (bp) err('business_id', business, bp)
       else if (this.options.businessId && business !== this.options.businessId) {
-        err('business_id', business, `is not the business of this import (${this.options.businessId}); import each business's bills with its own --business`)
+        err(
+          'business_id',
+          business,
+          `is not the business of this import (${this.options.businessId}); import each business's bills with its own --business`,
+        )
       } else input.business_id = business
     }
     const description = this.billValue(cells, 'description')
@@ -202,9 +228,13 @@ export class BillAssembler {
     const currency = this.billValue(cells, 'currency')
     if (currency !== '') {
       if (!isoCurrencies().has(currency)) {
-        err('currency', currency, /^[a-z]{3}$/i.test(currency) && isoCurrencies().has(currency.toUpperCase())
-          ? `is not an ISO 4217 code as written: expected ${currency.toUpperCase()}`
-          : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD')
+        err(
+          'currency',
+          currency,
+          /^[a-z]{3}$/i.test(currency) && isoCurrencies().has(currency.toUpperCase())
+            ? `is not an ISO 4217 code as written: expected ${currency.toUpperCase()}`
+            : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD',
+        )
       } else input.currency = currency
     }
     const metadata = this.billValue(cells, 'metadata')
@@ -231,7 +261,11 @@ export class BillAssembler {
         const value = piece.slice(0, eq).trim()
         const amount = piece.slice(eq + 1).trim()
         if (eq === -1 || value === '') {
-          err(column, text, `has an allocation "${piece}" without a value: expected value=amount;value=amount, such as engineering=60.00;sales=40.00`)
+          err(
+            column,
+            text,
+            `has an allocation "${piece}" without a value: expected value=amount;value=amount, such as engineering=60.00;sales=40.00`,
+          )
           bad = true
           continue
         }
@@ -260,16 +294,24 @@ export class BillAssembler {
       if (this.billValue(first.cells, name) !== this.billValue(row.cells, name)) {
         const a = this.cell(first.cells, name)
         const b = this.cell(row.cells, name)
-        bill.errors.push({line: row.line, column: this.label(name), value: b,
-          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`})
+        bill.errors.push({
+          line: row.line,
+          column: this.label(name),
+          value: b,
+          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`,
+        })
       }
     }
     for (const {field, index} of this.layout.tags) {
       const a = first.cells[index] ?? ''
       const b = row.cells[index] ?? ''
       if (a.trim() !== b.trim()) {
-        bill.errors.push({line: row.line, column: this.label(`tag:${field}`), value: b,
-          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: tags apply to the whole bill and must be the same on every row`})
+        bill.errors.push({
+          line: row.line,
+          column: this.label(`tag:${field}`),
+          value: b,
+          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: tags apply to the whole bill and must be the same on every row`,
+        })
       }
     }
     this.addLine(bill, row)
@@ -277,7 +319,8 @@ export class BillAssembler {
 
   private addLine(bill: BillDraft, row: SourceRow): void {
     const {cells, line} = row
-    const err = (column: Column, value: string, message: string) => bill.errors.push({line, column: this.label(column), value, message})
+    const err = (column: Column, value: string, message: string) =>
+      bill.errors.push({line, column: this.label(column), value, message})
     const amount = this.cell(cells, 'line_amount').trim()
     const ap = amountProblem(amount)
     const ledger = this.cell(cells, 'line_ledger_id').trim()
@@ -302,6 +345,7 @@ export class BillAssembler {
 
 /** One line of an error for people: `bills.csv:12: column line_amount: "12,50" is not …`. */
 export function formatRowError(file: string, e: RowError): string {
-  const value = e.value === undefined || e.value === '' ? '' : `"${e.value.length > 80 ? e.value.slice(0, 77) + '...' : e.value}" `
+  const value =
+    e.value === undefined || e.value === '' ? '' : `"${e.value.length > 80 ? e.value.slice(0, 77) + '...' : e.value}" `
   return `${file}:${e.line}: ${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
 }

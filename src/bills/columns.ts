@@ -8,7 +8,16 @@ import {InputError} from '../errors.js'
 import {decodeUtf8} from '../utf8.js'
 
 /** Columns repeated on each row of a bill: every row of the bill must agree on them. */
-export const BILL_COLUMNS = ['business_id', 'number', 'vendor_id', 'description', 'issued_at', 'due_at', 'currency', 'metadata'] as const
+export const BILL_COLUMNS = [
+  'business_id',
+  'number',
+  'vendor_id',
+  'description',
+  'issued_at',
+  'due_at',
+  'currency',
+  'metadata',
+] as const
 /** Columns of one bill line. */
 export const LINE_COLUMNS = ['line_description', 'line_amount', 'line_ledger_id', 'line_metadata'] as const
 export const REQUIRED_COLUMNS = ['number', 'vendor_id', 'line_amount', 'line_ledger_id'] as const
@@ -82,7 +91,10 @@ export async function loadHeaderMap(file: string): Promise<HeaderMap> {
     return offset === undefined ? '' : ` line ${lineCounter.linePos(offset).line}`
   }
   const root = doc.contents
-  if (!isMap(root)) throw new InputError(`${file}: expected a mapping with "columns:" (and optionally "defaults:")`, {hint: 'See docs/bills.md "The --map file".'})
+  if (!isMap(root))
+    throw new InputError(`${file}: expected a mapping with "columns:" (and optionally "defaults:")`, {
+      hint: 'See docs/bills.md "The --map file".',
+    })
   const columns = new Map<string, string | null>()
   const defaults: Partial<Record<Column, string>> = {}
   for (const pair of root.items) {
@@ -102,12 +114,17 @@ export async function loadHeaderMap(file: string): Promise<HeaderMap> {
           continue
         }
         const to = canonicalColumn(String(raw))
-        if (!to) throw new InputError(`${where}: "${from}" maps to "${String(raw)}", which is not a bill column: expected one of ${KNOWN_COLUMNS.join(', ')}, tag:<field>, or ~ to ignore it`)
+        if (!to)
+          throw new InputError(
+            `${where}: "${from}" maps to "${String(raw)}", which is not a bill column: expected one of ${KNOWN_COLUMNS.join(', ')}, tag:<field>, or ~ to ignore it`,
+          )
         columns.set(from.toLowerCase(), to)
       } else {
         const to = canonicalColumn(from)
-        if (!to || to.startsWith('tag:')) throw new InputError(`${where}: "${from}" is not a bill column: expected one of ${KNOWN_COLUMNS.join(', ')}`)
-        if (raw === null || raw === undefined || typeof raw === 'object') throw new InputError(`${where}: the default of ${to} must be a plain value`)
+        if (!to || to.startsWith('tag:'))
+          throw new InputError(`${where}: "${from}" is not a bill column: expected one of ${KNOWN_COLUMNS.join(', ')}`)
+        if (raw === null || raw === undefined || typeof raw === 'object')
+          throw new InputError(`${where}: the default of ${to} must be a plain value`)
         defaults[to as Column] = String(raw)
       }
     }
@@ -137,23 +154,35 @@ export function layoutFor(header: string[], fileLabel: string, map?: HeaderMap):
     }
     const taken = names.indexOf(name)
     if (taken !== -1) {
-      throw new InputError(`${fileLabel}:1: columns ${taken + 1} ("${header[taken]}") and ${i + 1} ("${label}") are both ${name}`)
+      throw new InputError(
+        `${fileLabel}:1: columns ${taken + 1} ("${header[taken]}") and ${i + 1} ("${label}") are both ${name}`,
+      )
     }
     names.push(name)
     if (name.startsWith('tag:')) tags.push({field: name.slice(4), index: i})
     else index[name as Column] = i
   })
   if (unknown.length > 0) {
-    throw new InputError(`${fileLabel}:1: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${KNOWN_COLUMNS.join(', ')} or tag:<field>`, {
-      hint: map ? `Map ${unknown.length > 1 ? 'them' : 'it'} in ${map.file} (or map ${unknown.length > 1 ? 'them' : 'it'} to ~ to ignore).` : 'Rename the header, or pass --map FILE.yaml (see docs/bills.md).',
-    })
+    throw new InputError(
+      `${fileLabel}:1: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${KNOWN_COLUMNS.join(', ')} or tag:<field>`,
+      {
+        hint: map
+          ? `Map ${unknown.length > 1 ? 'them' : 'it'} in ${map.file} (or map ${unknown.length > 1 ? 'them' : 'it'} to ~ to ignore).`
+          : 'Rename the header, or pass --map FILE.yaml (see docs/bills.md).',
+      },
+    )
   }
   const defaults = map?.defaults ?? {}
   const missing = REQUIRED_COLUMNS.filter((c) => index[c] === -1 && defaults[c] === undefined)
   if (missing.length > 0) {
-    throw new InputError(`${fileLabel}:1: missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (header: ${header.map((h) => h.trim()).join(',')})`, {
-      hint: map ? `Map a column of the file to ${missing.join(', ')} in ${map.file}.` : 'Add the column, or pass --map FILE.yaml to name your own headers (see docs/bills.md).',
-    })
+    throw new InputError(
+      `${fileLabel}:1: missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (header: ${header.map((h) => h.trim()).join(',')})`,
+      {
+        hint: map
+          ? `Map a column of the file to ${missing.join(', ')} in ${map.file}.`
+          : 'Add the column, or pass --map FILE.yaml to name your own headers (see docs/bills.md).',
+      },
+    )
   }
   return {header, index, tags, defaults, names}
 }

@@ -129,14 +129,26 @@ function notUtf8(record: string[], header: string[], line: number): RowError | u
   for (let i = 0; i < record.length; i++) {
     const cell = record[i]!
     if (cell.includes('\uFFFD')) {
-      return {line, column: header[i]?.trim(), value: cell, message: 'holds bytes that are not UTF-8 (shown as \uFFFD): save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again'}
+      return {
+        line,
+        column: header[i]?.trim(),
+        value: cell,
+        message:
+          'holds bytes that are not UTF-8 (shown as \uFFFD): save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again',
+      }
     }
   }
   return undefined
 }
 
 /** Reads the file once; calls onBill for each complete bill. Returns the row count. */
-async function scan(input: CsvInput, options: ScanOptions, onBill: (bill: BillDraft) => void | Promise<void>, shouldStop: () => boolean, onHeader?: (header: string[]) => void): Promise<{rows: number; header: string[]; fatal?: RowError}> {
+async function scan(
+  input: CsvInput,
+  options: ScanOptions,
+  onBill: (bill: BillDraft) => void | Promise<void>,
+  shouldStop: () => boolean,
+  onHeader?: (header: string[]) => void,
+): Promise<{rows: number; header: string[]; fatal?: RowError}> {
   let assembler: BillAssembler | undefined
   let header: string[] = []
   let rows = 0
@@ -151,9 +163,13 @@ async function scan(input: CsvInput, options: ScanOptions, onBill: (bill: BillDr
         continue
       }
       rows++
-      const extra: RowError | undefined = record.length === header.length
-        ? notUtf8(record, header, line)
-        : {line, message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but the header (line 1) has ${header.length}: check for an unquoted comma, or a missing or extra separator`}
+      const extra: RowError | undefined =
+        record.length === header.length
+          ? notUtf8(record, header, line)
+          : {
+              line,
+              message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but the header (line 1) has ${header.length}: check for an unquoted comma, or a missing or extra separator`,
+            }
       const done = assembler.push({line, cells: record}, extra)
       if (done) {
         const r = onBill(done)
@@ -178,10 +194,20 @@ async function scan(input: CsvInput, options: ScanOptions, onBill: (bill: BillDr
   return {rows, header}
 }
 
-function progressTimer(input: CsvInput, options: ScanOptions, counts: () => {rows: number; bills: number; created: number}): () => void {
+function progressTimer(
+  input: CsvInput,
+  options: ScanOptions,
+  counts: () => {rows: number; bills: number; created: number},
+): () => void {
   if (!options.onProgress) return () => {}
   const started = performance.now()
-  const tick = () => options.onProgress?.({...counts(), bytes: input.bytesRead(), size: input.size, elapsedMs: performance.now() - started})
+  const tick = () =>
+    options.onProgress?.({
+      ...counts(),
+      bytes: input.bytesRead(),
+      size: input.size,
+      elapsedMs: performance.now() - started,
+    })
   const timer = setInterval(tick, 200)
   timer.unref()
   return () => {
@@ -204,28 +230,50 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     errorCount++
     if (errors.length < options.maxErrors) errors.push({...e, text: formatRowError(input.label, e)})
   }
-  const result = await scan(input, options, (bill) => {
-    bills++
-    rows += bill.rows.length
-    if (bill.errors.length > 0) {
-      invalid++
-      for (const e of bill.errors) record(e)
-    }
-  }, () => false)
+  const result = await scan(
+    input,
+    options,
+    (bill) => {
+      bills++
+      rows += bill.rows.length
+      if (bill.errors.length > 0) {
+        invalid++
+        for (const e of bill.errors) record(e)
+      }
+    },
+    () => false,
+  )
   if (result.fatal) record(result.fatal)
   stopProgress()
   errors.sort((a, b) => a.line - b.line)
-  return {file: input.label, rows: result.rows, bills, valid: bills - invalid, invalid, errorCount, errors, durationMs: Math.round(performance.now() - started)}
+  return {
+    file: input.label,
+    rows: result.rows,
+    bills,
+    valid: bills - invalid,
+    invalid,
+    errorCount,
+    errors,
+    durationMs: Math.round(performance.now() - started),
+  }
 }
 
 /**
  * The error for a file that cannot be read past a row. Exit 2 says "nothing was sent" only when
  * that is true; once bills were sent, the hint must not lead to sending them again.
  */
-function stoppedAtRow(message: string, line: number, sent: number, journaled: boolean, summary: ImportSummary): BkError {
+function stoppedAtRow(
+  message: string,
+  line: number,
+  sent: number,
+  journaled: boolean,
+  summary: ImportSummary,
+): BkError {
   if (sent === 0) {
     return new InputError(`${message}; nothing was sent`, {
-      hint: journaled ? 'Fix the file, then run the same command with --resume: bills already created are skipped.' : 'Fix the file and run the import again.',
+      hint: journaled
+        ? 'Fix the file, then run the same command with --resume: bills already created are skipped.'
+        : 'Fix the file and run the import again.',
       details: {summary},
     })
   }
@@ -241,7 +289,9 @@ function stoppedAtRow(message: string, line: number, sent: number, journaled: bo
 }
 
 /** What to do with the journal beside the input before sending anything. */
-async function prepareJournal(options: ImportOptions): Promise<{previous: JournalState | undefined; writer: JournalWriter | undefined}> {
+async function prepareJournal(
+  options: ImportOptions,
+): Promise<{previous: JournalState | undefined; writer: JournalWriter | undefined}> {
   const file = options.journalFile
   if (!file) return {previous: undefined, writer: undefined}
   let previous: JournalState | undefined
@@ -253,23 +303,42 @@ async function prepareJournal(options: ImportOptions): Promise<{previous: Journa
     } else if (!options.resume) {
       const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
-      throw new InputError(`${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created. Refusing to import it again, which could create them twice`, {
-        code: 'journal_exists',
-        hint: `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
-      })
+      throw new InputError(
+        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created. Refusing to import it again, which could create them twice`,
+        {
+          code: 'journal_exists',
+          hint: `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
+        },
+      )
     } else {
       previous = earlier!
       if (previous.header.business !== options.businessId) {
-        throw new InputError(`The journal ${file} is of an import into ${previous.header.business}, not ${options.businessId}`, {hint: `Resume with --business ${previous.header.business}, or pass --journal to keep a separate journal for this business.`})
+        throw new InputError(
+          `The journal ${file} is of an import into ${previous.header.business}, not ${options.businessId}`,
+          {
+            hint: `Resume with --business ${previous.header.business}, or pass --journal to keep a separate journal for this business.`,
+          },
+        )
       }
       if (previous.header.baseUrl !== options.baseUrl) {
-        throw new InputError(`The journal ${file} is of an import into ${previous.header.baseUrl}, not ${options.baseUrl}`, {hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.'})
+        throw new InputError(
+          `The journal ${file} is of an import into ${previous.header.baseUrl}, not ${options.baseUrl}`,
+          {hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.'},
+        )
       }
     }
   }
   const writer = await JournalWriter.open(file)
   if (!previous) {
-    await writer.append({t: 'header', format: 'bk-bills-journal', version: 1, input: options.file, business: options.businessId, baseUrl: options.baseUrl, at: new Date().toISOString()})
+    await writer.append({
+      t: 'header',
+      format: 'bk-bills-journal',
+      version: 1,
+      input: options.file,
+      business: options.businessId,
+      baseUrl: options.baseUrl,
+      at: new Date().toISOString(),
+    })
   }
   await writer.append({t: 'run', at: new Date().toISOString(), resume: Boolean(previous)})
   return {previous, writer}
@@ -284,7 +353,11 @@ type BatchResult =
   | {kind: 'not-sent'; error: BkError; retry: boolean}
 
 function classify(error: unknown, aborted: boolean): BatchResult {
-  if (aborted) return {kind: 'unknown', reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight'}
+  if (aborted)
+    return {
+      kind: 'unknown',
+      reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight',
+    }
   const outcome = classifyWriteFailure(error)
   switch (outcome.kind) {
     case 'not-acted':
@@ -309,11 +382,18 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
 async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promise<ImportOutcome> {
   const started = performance.now()
   const warn = options.warn ?? (() => {})
-  const outputs = [['--rejects', options.rejectsFile], ['--unconfirmed', options.unconfirmedFile], ['--results', options.resultsFile], ['--journal', options.journalFile]] as const
+  const outputs = [
+    ['--rejects', options.rejectsFile],
+    ['--unconfirmed', options.unconfirmedFile],
+    ['--results', options.resultsFile],
+    ['--journal', options.journalFile],
+  ] as const
   for (const [flag, path] of outputs) {
-    if (path && options.file !== '-' && resolve(path) === resolve(options.file)) throw new InputError(`${flag} ${path} is the input file itself`, {hint: `Give ${flag} another file name.`})
+    if (path && options.file !== '-' && resolve(path) === resolve(options.file))
+      throw new InputError(`${flag} ${path} is the input file itself`, {hint: `Give ${flag} another file name.`})
     for (const [other, otherPath] of outputs) {
-      if (other !== flag && path && otherPath && resolve(path) === resolve(otherPath)) throw new InputError(`${flag} and ${other} are the same file (${path})`)
+      if (other !== flag && path && otherPath && resolve(path) === resolve(otherPath))
+        throw new InputError(`${flag} and ${other} are the same file (${path})`)
     }
   }
   // Checked now: a file that cannot be written must not surface after bills were created.
@@ -323,7 +403,8 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const input = openCsv(options.file, 16 * 1024)
   const {previous, writer: journal} = await Promise.resolve()
     .then(() => {
-      if (options.journalFile) held.lock = acquireRunLock(options.journalFile, `The import journal ${options.journalFile}`)
+      if (options.journalFile)
+        held.lock = acquireRunLock(options.journalFile, `The import journal ${options.journalFile}`)
       return prepareJournal(options)
     })
     .catch((error: unknown) => {
@@ -335,8 +416,22 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const stale = [options.rejectsFile, options.unconfirmedFile].filter((path) => existing.get(path)?.isFile())
   await Promise.all(stale.map((path) => rm(path, {force: true})))
   const summary: ImportSummary = {
-    file: input.label, businessId: options.businessId, rows: 0, bills: 0, created: 0, failed: 0, invalid: 0, unconfirmed: 0, skipped: 0, notSent: 0,
-    rejectsFile: null, unconfirmedFile: null, resultsFile: options.resultsFile ?? null, journalFile: options.journalFile ?? null, interrupted: false, durationMs: 0,
+    file: input.label,
+    businessId: options.businessId,
+    rows: 0,
+    bills: 0,
+    created: 0,
+    failed: 0,
+    invalid: 0,
+    unconfirmed: 0,
+    skipped: 0,
+    notSent: 0,
+    rejectsFile: null,
+    unconfirmedFile: null,
+    resultsFile: options.resultsFile ?? null,
+    journalFile: options.journalFile ?? null,
+    interrupted: false,
+    durationMs: 0,
   }
   let rejects: RowFile | undefined
   let unconfirmedOut: RowFile | undefined
@@ -380,7 +475,13 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       const onAbort = () => request.abort(abort.reason)
       abort.addEventListener('abort', onAbort, {once: true})
       try {
-        result = {kind: 'answered', response: await options.send(batch.map((b) => b.input), request.signal)}
+        result = {
+          kind: 'answered',
+          response: await options.send(
+            batch.map((b) => b.input),
+            request.signal,
+          ),
+        }
       } catch (error) {
         result = classify(error, abort.aborted)
       } finally {
@@ -413,7 +514,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
         const error = errorsByNumber.get(n)
         if (billId !== undefined) created.push([n, billId])
         else if (error !== undefined) failed.push([n, `rejected by the service: ${error}`])
-        else unknown.push([n, 'outcome unknown: the service\'s answer names this bill neither as created nor as failed'])
+        else unknown.push([n, "outcome unknown: the service's answer names this bill neither as created nor as failed"])
       }
     } else if (result.kind === 'refused') {
       for (const n of numbers) failed.push([n, `rejected by the service: ${result.reason}`])
@@ -446,7 +547,8 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     void slot.then(() => inFlight.delete(slot))
     const p: Promise<void> = sendBatch(batch, release)
       .catch((error: unknown) => {
-        fatal ??= error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
+        fatal ??=
+          error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
       })
       .finally(() => {
         release()
@@ -466,34 +568,46 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     }
   }
 
-  const stopProgress = progressTimer(input, options, () => ({rows: summary.rows, bills: summary.bills, created: summary.created}))
+  const stopProgress = progressTimer(input, options, () => ({
+    rows: summary.rows,
+    bills: summary.bills,
+    created: summary.created,
+  }))
   let scanned: Awaited<ReturnType<typeof scan>>
   try {
-    scanned = await scan(input, options, async (bill) => {
-      summary.bills++
-      summary.rows += bill.rows.length
-      if (bill.errors.length > 0) {
-        summary.invalid++
-        for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
-        const reasons = bill.errors.map((e) => formatRowError(input.label, e))
-        await rejectsFile().add(bill, (line) => {
-          const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(input.label, e))
-          return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
-        })
-        summary.failed++
-        return
-      }
-      const outcome = previous?.outcomes.get(bill.number)
-      if (outcome) return fromJournal(bill, outcome)
-      pendingBatch.push(bill)
-      if (pendingBatch.length >= options.batchSize) {
-        const batch = pendingBatch
-        pendingBatch = []
-        await submit(batch)
-      }
-    }, stopped, (h) => {
-      header = h
-    })
+    scanned = await scan(
+      input,
+      options,
+      async (bill) => {
+        summary.bills++
+        summary.rows += bill.rows.length
+        if (bill.errors.length > 0) {
+          summary.invalid++
+          for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
+          const reasons = bill.errors.map((e) => formatRowError(input.label, e))
+          await rejectsFile().add(bill, (line) => {
+            const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(input.label, e))
+            return own.length > 0
+              ? own.join('; ')
+              : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
+          })
+          summary.failed++
+          return
+        }
+        const outcome = previous?.outcomes.get(bill.number)
+        if (outcome) return fromJournal(bill, outcome)
+        pendingBatch.push(bill)
+        if (pendingBatch.length >= options.batchSize) {
+          const batch = pendingBatch
+          pendingBatch = []
+          await submit(batch)
+        }
+      },
+      stopped,
+      (h) => {
+        header = h
+      },
+    )
     if (!stopped() && !scanned.fatal && pendingBatch.length > 0) {
       const batch = pendingBatch
       pendingBatch = []
@@ -501,26 +615,47 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     }
     summary.notSent += pendingBatch.length
     await Promise.all(settling)
-    if (scanned.fatal) fatal ??= stoppedAtRow(formatRowError(input.label, scanned.fatal), scanned.fatal.line, sentBills, Boolean(journal), summary)
+    if (scanned.fatal)
+      fatal ??= stoppedAtRow(
+        formatRowError(input.label, scanned.fatal),
+        scanned.fatal.line,
+        sentBills,
+        Boolean(journal),
+        summary,
+      )
   } finally {
     stopProgress()
     await Promise.all(settling)
     // Every file is closed even when one fails; a failure not already reported ends the run.
-    const closed = await Promise.allSettled([journal?.close(), rejects?.close(), unconfirmedOut?.close(), results?.close()])
+    const closed = await Promise.allSettled([
+      journal?.close(),
+      rejects?.close(),
+      unconfirmedOut?.close(),
+      results?.close(),
+    ])
     const failure = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected')?.reason as Error | undefined
     if (failure) fatal ??= new BkError(`Import failed: ${failure.message}`, {cause: failure})
   }
-  if (warned > options.maxErrors) warn(`… and ${warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`)
+  if (warned > options.maxErrors)
+    warn(
+      `… and ${warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
+    )
   summary.interrupted = Boolean(options.stop?.aborted)
   summary.rejectsFile = rejects?.path ?? null
   summary.unconfirmedFile = unconfirmedOut?.path ?? null
   summary.durationMs = Math.round(performance.now() - started)
   if (fatal && summary.notSent > 0 && !(fatal instanceof InputError)) {
-    fatal = new BkError(`${fatal.message}; ${summary.notSent} bill${summary.notSent === 1 ? ' was' : 's were'} not sent`, {
-      code: fatal.code, exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
-      hint: journal ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.' : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
-      details: {summary},
-    })
+    fatal = new BkError(
+      `${fatal.message}; ${summary.notSent} bill${summary.notSent === 1 ? ' was' : 's were'} not sent`,
+      {
+        code: fatal.code,
+        exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
+        hint: journal
+          ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.'
+          : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
+        details: {summary},
+      },
+    )
   }
   return {summary, fatal}
 }

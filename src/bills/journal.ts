@@ -19,7 +19,6 @@
 import {InputError} from '../errors.js'
 import {JournalFile, readJournalLines} from '../journal-file.js'
 
-
 export interface JournalHeader {
   t: 'header'
   format: 'bk-bills-journal'
@@ -34,14 +33,18 @@ export type JournalRecord =
   | JournalHeader
   | {t: 'run'; at: string; resume: boolean}
   | {t: 'sending'; batch: number; numbers: string[]}
-  | {t: 'result'; batch: number; created: Array<[string, string]>; failed: Array<[string, string]>; unconfirmed: Array<[string, string]>}
+  | {
+      t: 'result'
+      batch: number
+      created: Array<[string, string]>
+      failed: Array<[string, string]>
+      unconfirmed: Array<[string, string]>
+    }
   | {t: 'notsent'; batch: number; reason: string}
   | {t: 'settled'; at: string; created: Array<[string, string]>; absent: string[]}
 
 export type BillOutcome =
-  | {kind: 'created'; id: string}
-  | {kind: 'failed'; reason: string}
-  | {kind: 'unconfirmed'; reason: string}
+  {kind: 'created'; id: string} | {kind: 'failed'; reason: string} | {kind: 'unconfirmed'; reason: string}
 
 /** What an earlier run recorded, by bill number. */
 export interface JournalState {
@@ -50,12 +53,15 @@ export interface JournalState {
   batches: number
 }
 
-export const IN_FLIGHT_REASON = 'outcome unknown: bk stopped (killed or crashed) while this bill\'s batch was in flight; it may or may not have been created'
+export const IN_FLIGHT_REASON =
+  "outcome unknown: bk stopped (killed or crashed) while this bill's batch was in flight; it may or may not have been created"
 
 export async function readJournal(file: string): Promise<JournalState> {
   const {records, damagedLine} = readJournalLines(file)
   if (damagedLine !== undefined) {
-    throw new InputError(`The import journal ${file} is damaged at line ${damagedLine}`, {hint: 'Restore it from a backup if you have one, and check which bills exist before anything else: --restart would send every bill again, those already created included.'})
+    throw new InputError(`The import journal ${file} is damaged at line ${damagedLine}`, {
+      hint: 'Restore it from a backup if you have one, and check which bills exist before anything else: --restart would send every bill again, those already created included.',
+    })
   }
   let header: JournalHeader | undefined
   const outcomes = new Map<string, BillOutcome>()
@@ -90,7 +96,9 @@ export async function readJournal(file: string): Promise<JournalState> {
     }
   }
   if (!header || header.format !== 'bk-bills-journal') {
-    throw new InputError(`${file} is not a bk import journal`, {hint: 'Move it away, or run with --restart to replace it.'})
+    throw new InputError(`${file} is not a bk import journal`, {
+      hint: 'Move it away, or run with --restart to replace it.',
+    })
   }
   inFlightUnconfirmed(pending, outcomes)
   return {header, outcomes, batches}

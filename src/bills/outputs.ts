@@ -25,7 +25,10 @@ function csvLine(cells: readonly string[]): string {
 class LazyFile {
   private out: StreamWriter | undefined
 
-  constructor(readonly path: string, private readonly first: () => string) {}
+  constructor(
+    readonly path: string,
+    private readonly first: () => string,
+  ) {}
 
   get written(): boolean {
     return this.out !== undefined
@@ -48,7 +51,10 @@ class LazyFile {
 export class RowFile {
   private readonly file: LazyFile
 
-  constructor(path: string, private readonly header: string[]) {
+  constructor(
+    path: string,
+    private readonly header: string[],
+  ) {
     this.file = new LazyFile(path, () => csvLine([...this.header, 'error']))
   }
 
@@ -59,9 +65,10 @@ export class RowFile {
   async add(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
     let text = ''
     for (const row of bill.rows) {
-      const cells = row.cells.length < this.header.length
-        ? [...row.cells, ...Array.from({length: this.header.length - row.cells.length}, () => '')]
-        : row.cells
+      const cells =
+        row.cells.length < this.header.length
+          ? [...row.cells, ...Array.from({length: this.header.length - row.cells.length}, () => '')]
+          : row.cells
       text += csvLine([...cells, errorFor(row.line)])
     }
     await this.file.write(text)

@@ -40,7 +40,9 @@ export function openCsv(file: string, chunkBytes = 256 * 1024): CsvInput {
       size = stat.size
     } catch (error) {
       if (error instanceof InputError) throw error
-      throw new InputError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
+      throw new InputError(
+        `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      )
     }
     source = createReadStream(file, {highWaterMark: chunkBytes})
   }
@@ -49,7 +51,9 @@ export function openCsv(file: string, chunkBytes = 256 * 1024): CsvInput {
     bytes += chunk.length
   })
   const parser = parse({bom: true, relax_column_count: true, relax_quotes: true})
-  source.on('error', (error) => parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)))
+  source.on('error', (error) =>
+    parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
+  )
   source.pipe(parser)
   const input: CsvInput = {
     label: file === '-' ? 'stdin' : file,

@@ -20,10 +20,13 @@ export interface Settlement {
   absent: string[]
 }
 
-export async function listUnconfirmed(journalFile: string): Promise<{business: string; baseUrl: string; bills: UnconfirmedBill[]}> {
+export async function listUnconfirmed(
+  journalFile: string,
+): Promise<{business: string; baseUrl: string; bills: UnconfirmedBill[]}> {
   const state = await readJournal(journalFile)
   const bills: UnconfirmedBill[] = []
-  for (const [number, outcome] of state.outcomes) if (outcome.kind === 'unconfirmed') bills.push({number, reason: outcome.reason})
+  for (const [number, outcome] of state.outcomes)
+    if (outcome.kind === 'unconfirmed') bills.push({number, reason: outcome.reason})
   return {business: state.header.business, baseUrl: state.header.baseUrl, bills}
 }
 
@@ -31,7 +34,10 @@ export async function listUnconfirmed(journalFile: string): Promise<{business: s
  * Records a settlement of the journal's unconfirmed bills, given the bills the service holds (by
  * number). Holds the journal's lock, so no import of the file runs meanwhile.
  */
-export async function settleUnconfirmed(journalFile: string, existing: ReadonlyMap<string, string>): Promise<Settlement> {
+export async function settleUnconfirmed(
+  journalFile: string,
+  existing: ReadonlyMap<string, string>,
+): Promise<Settlement> {
   const lock = acquireRunLock(journalFile, `The import journal ${journalFile}`)
   try {
     const {bills} = await listUnconfirmed(journalFile)
@@ -44,7 +50,12 @@ export async function settleUnconfirmed(journalFile: string, existing: ReadonlyM
     if (bills.length === 0) return settlement
     const writer = await JournalWriter.open(journalFile)
     try {
-      await writer.append({t: 'settled', at: new Date().toISOString(), created: settlement.created.map((c) => [c.number, c.id]), absent: settlement.absent})
+      await writer.append({
+        t: 'settled',
+        at: new Date().toISOString(),
+        created: settlement.created.map((c) => [c.number, c.id]),
+        absent: settlement.absent,
+      })
     } finally {
       await writer.close()
     }

@@ -7,7 +7,8 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const
 
 export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   static override summary = 'Call any endpoint of the service with your credentials (like `gh api`).'
-  static override description = 'PATH is relative to the base URL, e.g. /v0/business. {business_id} in PATH is replaced with the resolved business. --field k=v goes to the query string for GET and DELETE, and into a JSON body otherwise (values that parse as JSON are sent as JSON).'
+  static override description =
+    'PATH is relative to the base URL, e.g. /v0/business. {business_id} in PATH is replaced with the resolved business. --field k=v goes to the query string for GET and DELETE, and into a JSON body otherwise (values that parse as JSON are sent as JSON).'
   static override examples = [
     '<%= config.bin %> <%= command.id %> GET /v0/business --paginate',
     '<%= config.bin %> <%= command.id %> GET /v0/business/{business_id}/invoice --field status=open --field page_size=5',
@@ -16,7 +17,11 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   ]
 
   static override args = {
-    method: Args.string({required: true, options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())], description: 'HTTP method'}),
+    method: Args.string({
+      required: true,
+      options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())],
+      description: 'HTTP method',
+    }),
     path: Args.string({required: true, description: 'Path, e.g. /v0/business'}),
   }
 
@@ -32,7 +37,8 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     const {InputError} = await import('../errors.js')
     const method = args.method.toUpperCase() as (typeof METHODS)[number]
     let rawPath = args.path.startsWith('/') ? args.path : `/${args.path}`
-    if (rawPath.includes('{business_id}')) rawPath = rawPath.replaceAll('{business_id}', encodeURIComponent(await this.businessId()))
+    if (rawPath.includes('{business_id}'))
+      rawPath = rawPath.replaceAll('{business_id}', encodeURIComponent(await this.businessId()))
     const [pathPart, queryPart] = rawPath.split('?', 2) as [string, string | undefined]
     const query: Record<string, string> = Object.fromEntries(new URLSearchParams(queryPart ?? ''))
     let json: unknown
@@ -47,7 +53,9 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
       try {
         json = JSON.parse(source)
       } catch (error) {
-        throw new InputError(`${flags.input === '-' ? 'stdin' : flags.input} is not valid JSON: ${(error as Error).message}`)
+        throw new InputError(
+          `${flags.input === '-' ? 'stdin' : flags.input} is not valid JSON: ${(error as Error).message}`,
+        )
       }
     } else if (Object.keys(fields).length) {
       json = jsonFields(fields)
@@ -59,7 +67,11 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
       const items: unknown[] = []
       let token: string | undefined = query.page_token
       do {
-        const res: {data: unknown} = await client.request({method, path: pathPart, query: {...query, page_token: token}})
+        const res: {data: unknown} = await client.request({
+          method,
+          path: pathPart,
+          query: {...query, page_token: token},
+        })
         const body = res.data as {data?: unknown[]; pagination?: {next_page_token?: string | null}}
         if (!Array.isArray(body?.data)) throw new InputError(`${pathPart} did not answer with a paginated list`)
         items.push(...body.data)

@@ -39,19 +39,28 @@ export interface TokenOptions {
   now?: () => number
 }
 
-export function issueToken(state: EmulatorState, form: URLSearchParams, options: TokenOptions): {access_token: string; token_type: string; expires_in: number} {
+export function issueToken(
+  state: EmulatorState,
+  form: URLSearchParams,
+  options: TokenOptions,
+): {access_token: string; token_type: string; expires_in: number} {
   const clientId = form.get('client_id')
   const clientSecret = form.get('client_secret')
-  if (!clientId || !clientSecret) throw new HttpError(422, 'client_id and client_secret are required', {fields: ['client_id', 'client_secret']})
+  if (!clientId || !clientSecret)
+    throw new HttpError(422, 'client_id and client_secret are required', {fields: ['client_id', 'client_secret']})
   if (state.clients.get(clientId) !== clientSecret) throw new HttpError(401, 'Invalid client credentials')
   const businessId = form.get('business_id') || undefined
-  if (businessId && !state.businesses.has(businessId)) throw new HttpError(404, `Business ${businessId} not found`, {business_id: businessId})
+  if (businessId && !state.businesses.has(businessId))
+    throw new HttpError(404, `Business ${businessId} not found`, {business_id: businessId})
   const scopeText = form.get('scope')?.trim()
   const scopes = scopeText ? new Set(scopeText.split(/\s+/)) : undefined
   if (scopes) {
     // The spec's scope list is not complete, so any <resource>:<action> name is accepted.
     const unknown = [...scopes].filter((s) => !/^[a-z_]+:[a-z_]+$/.test(s))
-    if (unknown.length) throw new HttpError(422, `Invalid scope ${unknown.join(', ')}: scopes are written <resource>:<action>`, {scope: unknown})
+    if (unknown.length)
+      throw new HttpError(422, `Invalid scope ${unknown.join(', ')}: scopes are written <resource>:<action>`, {
+        scope: unknown,
+      })
   }
   const token = 'emu_' + randomBytes(24).toString('base64url')
   const now = options.now?.() ?? Date.now()
@@ -70,13 +79,15 @@ export function requireAuth(state: EmulatorState, ctx: RequestContext, scope: st
   const grant = state.tokens.get(match[1] as string)
   if (!grant) throw new HttpError(401, 'Invalid access token')
   if (grant.expiresAt <= now) throw new HttpError(401, 'Access token expired')
-  if (grant.scopes && !grant.scopes.has(scope)) throw new HttpError(403, `Token lacks the scope ${scope}`, {required_scope: scope})
+  if (grant.scopes && !grant.scopes.has(scope))
+    throw new HttpError(403, `Token lacks the scope ${scope}`, {required_scope: scope})
   const businessId = ctx.params.business_id
   if (businessId !== undefined) {
     if (grant.businessId && grant.businessId !== businessId) {
       throw new HttpError(403, `Token is limited to business ${grant.businessId}`, {business_id: businessId})
     }
-    if (!state.businesses.has(businessId)) throw new HttpError(404, `Business ${businessId} not found`, {business_id: businessId})
+    if (!state.businesses.has(businessId))
+      throw new HttpError(404, `Business ${businessId} not found`, {business_id: businessId})
   }
   ctx.grant = grant
   return grant

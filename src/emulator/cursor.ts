@@ -21,7 +21,10 @@ export interface PageResult<T> {
 }
 
 export function filterKey(filters: unknown): string {
-  return createHash('sha256').update(JSON.stringify(filters ?? null)).digest('base64url').slice(0, 12)
+  return createHash('sha256')
+    .update(JSON.stringify(filters ?? null))
+    .digest('base64url')
+    .slice(0, 12)
 }
 
 function encode(cursor: Cursor): string {
@@ -35,10 +38,15 @@ function decode(token: string, f: string): Cursor {
   } catch {
     throw new HttpError(422, 'Invalid page_token', {field: 'page_token', value: token})
   }
-  if (typeof cursor !== 'object' || !cursor || (typeof cursor.after !== 'string' && typeof cursor.before !== 'string')) {
+  if (
+    typeof cursor !== 'object' ||
+    !cursor ||
+    (typeof cursor.after !== 'string' && typeof cursor.before !== 'string')
+  ) {
     throw new HttpError(422, 'Invalid page_token', {field: 'page_token', value: token})
   }
-  if (cursor.f !== f) throw new HttpError(422, 'page_token belongs to a query with other filters', {field: 'page_token'})
+  if (cursor.f !== f)
+    throw new HttpError(422, 'page_token belongs to a query with other filters', {field: 'page_token'})
   return cursor
 }
 
@@ -73,14 +81,27 @@ export function paginate<T extends {id: string}>(
     let i = upperBound(items, cursor.before) - 1
     if (i >= 0 && (items[i] as T).id === cursor.before) i--
     for (; i >= 0 && data.length < options.pageSize; i--) if (keep(items[i] as T)) data.push(items[i] as T)
-    for (; i >= 0; i--) if (keep(items[i] as T)) { hasBefore = true; break }
+    for (; i >= 0; i--)
+      if (keep(items[i] as T)) {
+        hasBefore = true
+        break
+      }
     data.reverse()
     hasAfter = true
   } else {
     let i = cursor?.after !== undefined ? upperBound(items, cursor.after) : 0
-    if (cursor?.after !== undefined) for (let j = i - 1; j >= 0; j--) if (keep(items[j] as T)) { hasBefore = true; break }
+    if (cursor?.after !== undefined)
+      for (let j = i - 1; j >= 0; j--)
+        if (keep(items[j] as T)) {
+          hasBefore = true
+          break
+        }
     for (; i < items.length && data.length < options.pageSize; i++) if (keep(items[i] as T)) data.push(items[i] as T)
-    for (; i < items.length; i++) if (keep(items[i] as T)) { hasAfter = true; break }
+    for (; i < items.length; i++)
+      if (keep(items[i] as T)) {
+        hasAfter = true
+        break
+      }
   }
   const first = data[0]
   const last = data.at(-1)

@@ -76,7 +76,8 @@ function invalid(field: string, value: unknown, expected: string): HttpError {
 
 function check(type: EventType, field: string, value: unknown): void {
   if (field === 'task_types') {
-    if (!Array.isArray(value) || value.length === 0) throw invalid(field, value, `a non-empty array of ${TASK_TYPES.join(', ')}`)
+    if (!Array.isArray(value) || value.length === 0)
+      throw invalid(field, value, `a non-empty array of ${TASK_TYPES.join(', ')}`)
     const bad = value.find((v) => !(TASK_TYPES as readonly unknown[]).includes(v))
     if (bad !== undefined) throw invalid(field, bad, `one of ${TASK_TYPES.join(', ')}`)
     return
@@ -105,7 +106,8 @@ function fill(state: EmulatorState, field: string, content: Record<string, unkno
     case 'task_types':
       return ['categorize_transaction', 'request_receipt']
     case 'account_id':
-      if (type === 'STATEMENT_IMPORTED') return (businessId && state.externalAccounts.all(businessId)[0]?.id) ?? 'eac_' + randomBytes(6).toString('hex')
+      if (type === 'STATEMENT_IMPORTED')
+        return (businessId && state.externalAccounts.all(businessId)[0]?.id) ?? 'eac_' + randomBytes(6).toString('hex')
       return 'item_' + randomBytes(8).toString('hex')
     case 'document_id':
       return (businessId && state.documents.all(businessId)[0]?.id) ?? 'doc_' + randomBytes(6).toString('hex')
@@ -124,11 +126,17 @@ function fill(state: EmulatorState, field: string, content: Record<string, unkno
  */
 export function buildEventContent(state: EmulatorState, type: EventType, given: unknown = {}): Record<string, unknown> {
   if (given === null || given === undefined) given = {}
-  if (typeof given !== 'object' || Array.isArray(given)) throw new HttpError(422, 'content must be a JSON object', {field: 'content'})
+  if (typeof given !== 'object' || Array.isArray(given))
+    throw new HttpError(422, 'content must be a JSON object', {field: 'content'})
   const fields: readonly string[] = EVENT_FIELDS[type]
   const input = given as Record<string, unknown>
   const extra = Object.keys(input).filter((k) => !fields.includes(k))
-  if (extra.length) throw new HttpError(422, `${type} content has no field ${extra.join(', ')}; its fields are ${fields.join(', ')}`, {field: 'content', unknown: extra, allowed: fields})
+  if (extra.length)
+    throw new HttpError(422, `${type} content has no field ${extra.join(', ')}; its fields are ${fields.join(', ')}`, {
+      field: 'content',
+      unknown: extra,
+      allowed: fields,
+    })
   for (const [field, value] of Object.entries(input)) check(type, field, value)
   const content: Record<string, unknown> = {}
   for (const field of fields) content[field] = field in input ? input[field] : fill(state, field, input, type)

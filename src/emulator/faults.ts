@@ -38,7 +38,9 @@ function isFaultExempt(path: string): boolean {
   return EXEMPT.test(path) && !LIFECYCLE.test(path)
 }
 
-export function createFaultPlan(options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed' | 'faultKinds'>): FaultPlan {
+export function createFaultPlan(
+  options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed' | 'faultKinds'>,
+): FaultPlan {
   const random = seededRandom(options.faultSeed)
   const kinds = options.faultKinds
   const counts: Record<FaultKind, number> = {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0}

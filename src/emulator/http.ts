@@ -12,7 +12,12 @@ export interface Reply {
 
 /** A failure the emulator answers with the spec's error body. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly data: unknown = null, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly data: unknown = null,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message)
   }
 
@@ -47,14 +52,23 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /** A JSON object body, or 422 naming the shape expected; with `optional`, an empty body is `{}`. */
-export function parseJsonObject(text: string, shape: string, options: {optional?: boolean} = {}): Record<string, unknown> {
+export function parseJsonObject(
+  text: string,
+  shape: string,
+  options: {optional?: boolean} = {},
+): Record<string, unknown> {
   const body = options.optional && text.trim() === '' ? {} : parseJsonBody(text)
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, `Body must be a JSON object ${shape}`)
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HttpError(422, `Body must be a JSON object ${shape}`)
   return body as Record<string, unknown>
 }
 
 /** Reads an integer query parameter within bounds, or answers 422 naming it. */
-export function intParam(query: URLSearchParams, name: string, options: {min: number; max: number; default: number}): number {
+export function intParam(
+  query: URLSearchParams,
+  name: string,
+  options: {min: number; max: number; default: number},
+): number {
   const raw = query.get(name)
   if (raw === null || raw === '') return options.default
   if (!/^-?\d+$/.test(raw)) throw new HttpError(422, `${name} must be an integer`, {field: name, value: raw})
@@ -69,10 +83,14 @@ export function intParam(query: URLSearchParams, name: string, options: {min: nu
 export function listParam(query: URLSearchParams, name: string, allowed?: readonly string[]): string[] | undefined {
   const raw = query.get(name)
   if (raw === null || raw === '') return undefined
-  const values = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  const values = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (allowed) {
     const bad = values.find((v) => !allowed.includes(v))
-    if (bad !== undefined) throw new HttpError(422, `${name}: "${bad}" is not one of ${allowed.join(', ')}`, {field: name, value: bad})
+    if (bad !== undefined)
+      throw new HttpError(422, `${name}: "${bad}" is not one of ${allowed.join(', ')}`, {field: name, value: bad})
   }
   return values
 }

@@ -25,7 +25,8 @@ export interface EmulatorOptions {
   retryAfterSeconds?: number
 }
 
-export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'webhookUrl' | 'keyFile'>> & Pick<EmulatorOptions, 'webhookUrl' | 'keyFile'>
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'webhookUrl' | 'keyFile'>> &
+  Pick<EmulatorOptions, 'webhookUrl' | 'keyFile'>
 
 export const DEFAULT_PORT = 4010
 

@@ -34,10 +34,14 @@ export class Router {
 
   add(method: string, pattern: string, handler: Handler): void {
     const names: string[] = []
-    const regex = new RegExp('^' + pattern.replace(/:([a-z_]+)/g, (_, name: string) => {
-      names.push(name)
-      return '([^/]+)'
-    }) + '/?$')
+    const regex = new RegExp(
+      '^' +
+        pattern.replace(/:([a-z_]+)/g, (_, name: string) => {
+          names.push(name)
+          return '([^/]+)'
+        }) +
+        '/?$',
+    )
     this.routes.push({method, pattern, regex, names, handler})
   }
 

@@ -32,7 +32,13 @@ export const DEMO_RECORD_IDS = {
 } as const
 
 /** Numbers and descriptions a spreadsheet would run as formulas: the CSV guard must defuse them. */
-const FORMULA_TEXTS = ['=HYPERLINK("http://x","y")', '@SUM(A1:A2)', '+1 555 0100', '-1 credit adjustment', '=1+2'] as const
+const FORMULA_TEXTS = [
+  '=HYPERLINK("http://x","y")',
+  '@SUM(A1:A2)',
+  '+1 555 0100',
+  '-1 credit adjustment',
+  '=1+2',
+] as const
 
 const DEMO_INVOICES_FIRST = 300
 const DEMO_INVOICES_OTHER = 24
@@ -47,13 +53,23 @@ function recordId(base: string, businessId: string, first: boolean): string {
 const cents = (n: number) => n / 100
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
 
-export function seedRecords(state: EmulatorState, businessId: string, index: number, options: ResolvedEmulatorOptions): void {
+export function seedRecords(
+  state: EmulatorState,
+  businessId: string,
+  index: number,
+  options: ResolvedEmulatorOptions,
+): void {
   const first = index === 0
   if (options.seed !== 'demo' && !(first && options.scale > 0)) return
   const ledger = (name: string) => state.ledgers.all(businessId).find((l) => l.name === name)?.id ?? `ldg_${name}`
 
-  const customers = ['Northwind Traders', 'Blue Bottle Cafe', 'Contoso Catering', 'Fabrikam Hotels', 'Tailspin Events']
-    .map((name) => state.customers.add(businessId, {id: state.newId('cus_'), business_id: businessId, name}))
+  const customers = [
+    'Northwind Traders',
+    'Blue Bottle Cafe',
+    'Contoso Catering',
+    'Fabrikam Hotels',
+    'Tailspin Events',
+  ].map((name) => state.customers.add(businessId, {id: state.newId('cus_'), business_id: businessId, name}))
   const revenue = ledger('revenue')
 
   const count = first && options.scale > 0 ? options.scale : first ? DEMO_INVOICES_FIRST : DEMO_INVOICES_OTHER
@@ -66,16 +82,34 @@ export function seedRecords(state: EmulatorState, businessId: string, index: num
   if (options.seed !== 'demo') return
 
   // Accounts and a journal entry the documents and transactions refer to.
-  const checking = state.externalAccounts.add(businessId, {id: recordId(DEMO_RECORD_IDS.externalAccount, businessId, first), business_id: businessId, name: 'Checking'})
-  const card = state.externalAccounts.add(businessId, {id: state.newId('eac_'), business_id: businessId, name: 'Company card'})
+  const checking = state.externalAccounts.add(businessId, {
+    id: recordId(DEMO_RECORD_IDS.externalAccount, businessId, first),
+    business_id: businessId,
+    name: 'Checking',
+  })
+  const card = state.externalAccounts.add(businessId, {
+    id: state.newId('eac_'),
+    business_id: businessId,
+    name: 'Company card',
+  })
   const journalEntryId = recordId(DEMO_RECORD_IDS.journalEntry, businessId, first)
 
   // Transactions: one paying the first two paid invoices, one per other paid invoice, and a spend.
   const paid = invoices.filter((i) => i.status === 'paid' || i.status === 'partially_paid')
   const paying = paid.slice(0, 2)
   const transactions: Transaction[] = []
-  transactions.push(paymentTransaction(state, businessId, recordId(DEMO_RECORD_IDS.transaction, businessId, first), checking.id, paying, revenue))
-  for (const inv of paid.slice(2, 8)) transactions.push(paymentTransaction(state, businessId, state.newId('txn_'), checking.id, [inv], revenue))
+  transactions.push(
+    paymentTransaction(
+      state,
+      businessId,
+      recordId(DEMO_RECORD_IDS.transaction, businessId, first),
+      checking.id,
+      paying,
+      revenue,
+    ),
+  )
+  for (const inv of paid.slice(2, 8))
+    transactions.push(paymentTransaction(state, businessId, state.newId('txn_'), checking.id, [inv], revenue))
   transactions.push({
     id: recordId(DEMO_RECORD_IDS.expenseTransaction, businessId, first),
     external_id: 'card-20260212-0042',
@@ -88,9 +122,18 @@ export function seedRecords(state: EmulatorState, businessId: string, index: num
     reviewed: false,
     status: 'confirmed',
     metadata_: {},
-    category: [{amount: '100.00', name: 'Office supplies'}, {amount: '20.50', name: 'Sales tax'}],
+    category: [
+      {amount: '100.00', name: 'Office supplies'},
+      {amount: '20.50', name: 'Sales tax'},
+    ],
     line_items: [
-      {id: state.newId('le_'), ledger_id: ledger('expenses'), category: 'Office supplies', description: 'Paper and toner', amount: -100},
+      {
+        id: state.newId('le_'),
+        ledger_id: ledger('expenses'),
+        category: 'Office supplies',
+        description: 'Paper and toner',
+        amount: -100,
+      },
       {id: state.newId('le_'), ledger_id: ledger('expenses'), category: 'Sales tax', description: 'Tax', amount: -20.5},
     ],
     invoice_payments: null,
@@ -103,16 +146,43 @@ export function seedRecords(state: EmulatorState, businessId: string, index: num
   seedRefunds(state, businessId, first ? 60 : 6, invoices, transactions[0]!.id)
 
   state.documents.add(businessId, {
-    id: recordId(DEMO_RECORD_IDS.document, businessId, first), business_id: businessId, name: 'receipt-2026-02-12.pdf',
+    id: recordId(DEMO_RECORD_IDS.document, businessId, first),
+    business_id: businessId,
+    name: 'receipt-2026-02-12.pdf',
     associations: new Set([checking.id, transactions[0]!.id, journalEntryId]),
   })
-  state.documents.add(businessId, {id: recordId(DEMO_RECORD_IDS.unlinkedDocument, businessId, first), business_id: businessId, name: 'statement-2026-01.pdf', associations: new Set()})
-  state.documents.add(businessId, {id: state.newId('doc_'), business_id: businessId, name: 'invoice-scan.png', associations: new Set([card.id, transactions.at(-1)!.id])})
+  state.documents.add(businessId, {
+    id: recordId(DEMO_RECORD_IDS.unlinkedDocument, businessId, first),
+    business_id: businessId,
+    name: 'statement-2026-01.pdf',
+    associations: new Set(),
+  })
+  state.documents.add(businessId, {
+    id: state.newId('doc_'),
+    business_id: businessId,
+    name: 'invoice-scan.png',
+    associations: new Set([card.id, transactions.at(-1)!.id]),
+  })
 
-  state.tasks.add(businessId, {id: recordId(DEMO_RECORD_IDS.openTask, businessId, first), business_id: businessId, type: 'request_receipt', status: 'open'})
-  state.tasks.add(businessId, {id: recordId(DEMO_RECORD_IDS.completedTask, businessId, first), business_id: businessId, type: 'reconnect_account', status: 'completed'})
+  state.tasks.add(businessId, {
+    id: recordId(DEMO_RECORD_IDS.openTask, businessId, first),
+    business_id: businessId,
+    type: 'request_receipt',
+    status: 'open',
+  })
+  state.tasks.add(businessId, {
+    id: recordId(DEMO_RECORD_IDS.completedTask, businessId, first),
+    business_id: businessId,
+    type: 'reconnect_account',
+    status: 'completed',
+  })
   for (const type of ['categorize_transaction', 'request_statement', 'other'] as const) {
-    state.tasks.add(businessId, {id: state.newId('tsk_'), business_id: businessId, type, status: state.rand() < 0.5 ? 'open' : 'completed'})
+    state.tasks.add(businessId, {
+      id: state.newId('tsk_'),
+      business_id: businessId,
+      type,
+      status: state.rand() < 0.5 ? 'open' : 'completed',
+    })
   }
 }
 
@@ -121,7 +191,13 @@ export function seedRecords(state: EmulatorState, businessId: string, index: num
  * quantity, discount, tax and prepayment. Amounts are whole cents divided by 100, so each JSON
  * number is the shortest text of its decimal (no float artefacts).
  */
-function makeInvoice(state: EmulatorState, businessId: string, k: number, customerId: string, ledgerId: string): Invoice {
+function makeInvoice(
+  state: EmulatorState,
+  businessId: string,
+  k: number,
+  customerId: string,
+  ledgerId: string,
+): Invoice {
   const id = state.newId('inv_')
   const status = INVOICE_STATUSES[(k * 7 + 3) % INVOICE_STATUSES.length]!
   const due = DUE_BASE + ((k * 37) % 365) * DAY_MS + (k % 4 === 3 ? 17 * 3_600_000 : 0)
@@ -146,9 +222,18 @@ function makeInvoice(state: EmulatorState, businessId: string, k: number, custom
       const tax = Math.round((gross - discount) * taxRate)
       totalCents += gross - discount + tax
       lines.push({
-        id: lineId, invoice_id: id, description, ledger_id: ledgerId, metadata_: {},
-        unit_price: cents(unit), quantity, discount_amount: cents(discount), discount_rate: discountRate,
-        tax_amount: cents(tax), tax_rate: taxRate, is_prepayment: (k + j) % 11 === 0,
+        id: lineId,
+        invoice_id: id,
+        description,
+        ledger_id: ledgerId,
+        metadata_: {},
+        unit_price: cents(unit),
+        quantity,
+        discount_amount: cents(discount),
+        discount_rate: discountRate,
+        tax_amount: cents(tax),
+        tax_rate: taxRate,
+        is_prepayment: (k + j) % 11 === 0,
       })
     }
   }
@@ -175,14 +260,25 @@ function makeInvoice(state: EmulatorState, businessId: string, k: number, custom
 }
 
 /** A transaction paying the given invoices in full (or half, when partially paid). */
-function paymentTransaction(state: EmulatorState, businessId: string, id: string, accountId: string, invoices: Invoice[], revenue: string): Transaction {
+function paymentTransaction(
+  state: EmulatorState,
+  businessId: string,
+  id: string,
+  accountId: string,
+  invoices: Invoice[],
+  revenue: string,
+): Transaction {
   let totalCents = 0
   const payments = invoices.map((inv, i) => {
     const amountCents = Math.round((inv.total_paid ?? 0) * 100)
     totalCents += amountCents
     const payment = {
-      id: state.newId('inp_'), invoice_id: inv.id, transaction_id: id, payment_id: `pay_${inv.id.slice(4)}`,
-      datetime: iso(Date.UTC(2026, 1, 1 + i, 10)), payment_amount: cents(amountCents),
+      id: state.newId('inp_'),
+      invoice_id: inv.id,
+      transaction_id: id,
+      payment_id: `pay_${inv.id.slice(4)}`,
+      datetime: iso(Date.UTC(2026, 1, 1 + i, 10)),
+      payment_amount: cents(amountCents),
     }
     inv.payments = [...(inv.payments ?? []), payment]
     return payment
@@ -200,7 +296,15 @@ function paymentTransaction(state: EmulatorState, businessId: string, id: string
     status: 'confirmed',
     metadata_: {source: 'bank-feed'},
     category: [{amount: (totalCents / 100).toFixed(2), name: 'Sales'}],
-    line_items: [{id: state.newId('le_'), ledger_id: revenue, category: 'Sales', description: 'Invoice payments', amount: cents(totalCents)}],
+    line_items: [
+      {
+        id: state.newId('le_'),
+        ledger_id: revenue,
+        category: 'Sales',
+        description: 'Invoice payments',
+        amount: cents(totalCents),
+      },
+    ],
     invoice_payments: payments,
     refund_payments: null,
     bill_payments: null,
@@ -208,7 +312,13 @@ function paymentTransaction(state: EmulatorState, businessId: string, id: string
   }
 }
 
-function seedRefunds(state: EmulatorState, businessId: string, count: number, invoices: Invoice[], transactionId: string): void {
+function seedRefunds(
+  state: EmulatorState,
+  businessId: string,
+  count: number,
+  invoices: Invoice[],
+  transactionId: string,
+): void {
   for (let k = 0; k < count; k++) {
     const status = REFUND_STATUSES[k % REFUND_STATUSES.length]!
     const amountCents = 500 + Math.floor(state.rand() * 20_000)
@@ -226,9 +336,21 @@ function seedRefunds(state: EmulatorState, businessId: string, count: number, in
       refund_credit: k % 5 === 0,
       refunded_at: iso(Date.UTC(2026, 2, 1 + (k % 28), 12)),
       status,
-      payments: status === 'completed' ? [{id: state.newId('rfp_'), amount: cents(amountCents), transaction_id: transactionId}] : [],
+      payments:
+        status === 'completed'
+          ? [{id: state.newId('rfp_'), amount: cents(amountCents), transaction_id: transactionId}]
+          : [],
       refund_invoices: inv
-        ? [{id: state.newId('rfi_'), external_id: `ri_${7000 + k}`, amount: cents(amountCents), memo: 'Returned goods', invoice_id: inv.id, invoice_line_id: inv.lines?.[0]?.id ?? null}]
+        ? [
+            {
+              id: state.newId('rfi_'),
+              external_id: `ri_${7000 + k}`,
+              amount: cents(amountCents),
+              memo: 'Returned goods',
+              invoice_id: inv.id,
+              invoice_line_id: inv.lines?.[0]?.id ?? null,
+            },
+          ]
         : [],
     }
     state.refunds.add(businessId, refund)

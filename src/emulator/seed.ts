@@ -11,19 +11,46 @@ export const DEMO_IDS = {
   business: 'biz_demo_acme',
   otherBusiness: 'biz_demo_globex',
   vendors: {office: 'ven_demo_office', cloud: 'ven_demo_cloud', travel: 'ven_demo_travel'},
-  ledgers: {expenses: 'ldg_demo_expenses', software: 'ldg_demo_software', travel: 'ldg_demo_travel', cash: 'ldg_demo_cash', revenue: 'ldg_demo_revenue'},
+  ledgers: {
+    expenses: 'ldg_demo_expenses',
+    software: 'ldg_demo_software',
+    travel: 'ldg_demo_travel',
+    cash: 'ldg_demo_cash',
+    revenue: 'ldg_demo_revenue',
+  },
   tagFields: {department: ['engineering', 'sales', 'operations'], project: ['apollo', 'gemini']},
 } as const
 
 export function seedState(state: EmulatorState, options: ResolvedEmulatorOptions): string[] {
   const created = '2026-01-05T09:00:00Z'
-  const businesses = options.seed === 'demo'
-    ? [{id: DEMO_IDS.business, name: 'Acme Bakery'}, {id: DEMO_IDS.otherBusiness, name: 'Globex Consulting'}, {id: 'biz_demo_initech', name: 'Initech Supplies', active: false}]
-    : [{id: DEMO_IDS.business, name: 'Acme Bakery'}]
+  const businesses =
+    options.seed === 'demo'
+      ? [
+          {id: DEMO_IDS.business, name: 'Acme Bakery'},
+          {id: DEMO_IDS.otherBusiness, name: 'Globex Consulting'},
+          {id: 'biz_demo_initech', name: 'Initech Supplies', active: false},
+        ]
+      : [{id: DEMO_IDS.business, name: 'Acme Bakery'}]
   for (const b of businesses) {
-    state.businesses.set(b.id, {id: b.id, external_id: `ext-${b.name.toLowerCase().replace(/\W+/g, '-')}`, name: b.name, active: 'active' in b ? b.active : true, created_at: created})
-    for (const [key, id] of Object.entries(DEMO_IDS.vendors)) state.vendors.add(b.id, {id: b.id === DEMO_IDS.business ? id : `${id}_${b.id.slice(9)}`, business_id: b.id, name: key})
-    for (const [key, id] of Object.entries(DEMO_IDS.ledgers)) state.ledgers.add(b.id, {id: b.id === DEMO_IDS.business ? id : `${id}_${b.id.slice(9)}`, business_id: b.id, name: key})
+    state.businesses.set(b.id, {
+      id: b.id,
+      external_id: `ext-${b.name.toLowerCase().replace(/\W+/g, '-')}`,
+      name: b.name,
+      active: 'active' in b ? b.active : true,
+      created_at: created,
+    })
+    for (const [key, id] of Object.entries(DEMO_IDS.vendors))
+      state.vendors.add(b.id, {
+        id: b.id === DEMO_IDS.business ? id : `${id}_${b.id.slice(9)}`,
+        business_id: b.id,
+        name: key,
+      })
+    for (const [key, id] of Object.entries(DEMO_IDS.ledgers))
+      state.ledgers.add(b.id, {
+        id: b.id === DEMO_IDS.business ? id : `${id}_${b.id.slice(9)}`,
+        business_id: b.id,
+        name: key,
+      })
     const fields = new Map<string, Map<string, string>>()
     for (const [field, values] of Object.entries(DEMO_IDS.tagFields)) {
       fields.set(field, new Map(values.map((v) => [v, state.newId('tv_')])))

@@ -53,24 +53,48 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       if (options.latencyMs > 0) await new Promise((r) => setTimeout(r, options.latencyMs))
       if (fault === 'reset-before') return void req.socket.destroy()
       if (fault === '503' || fault === '429') {
-        throw new HttpError(Number(fault), fault === '503' ? 'Service temporarily unavailable' : 'Too many requests', null, {'retry-after': String(options.retryAfterSeconds)})
+        throw new HttpError(
+          Number(fault),
+          fault === '503' ? 'Service temporarily unavailable' : 'Too many requests',
+          null,
+          {'retry-after': String(options.retryAfterSeconds)},
+        )
       }
       const {handler, params} = router.match(req.method ?? 'GET', url.pathname)
-      const ctx: RequestContext = {method: req.method ?? 'GET', path: url.pathname, params, query: url.searchParams, headers: req.headers, rawBody}
+      const ctx: RequestContext = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        params,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+      }
       reply = await handler(ctx)
     } catch (error) {
-      reply = error instanceof HttpError
-        ? {status: error.status, body: error.body(), headers: error.headers}
-        : {status: 500, body: {error: 'Internal error', data: String((error as Error)?.message ?? error)}}
+      reply =
+        error instanceof HttpError
+          ? {status: error.status, body: error.body(), headers: error.headers}
+          : {status: 500, body: {error: 'Internal error', data: String((error as Error)?.message ?? error)}}
     }
     // The request was handled and its effects kept; the answer never arrives.
     if (fault === 'reset-after') return void req.socket.destroy()
     if (fault === 'commit-5xx') {
       const status = faults.commitStatus()
-      reply = {status, body: {error: status === 500 ? 'Internal error' : status === 502 ? 'Bad gateway' : 'Gateway timeout', data: null}}
+      reply = {
+        status,
+        body: {
+          error: status === 500 ? 'Internal error' : status === 502 ? 'Bad gateway' : 'Gateway timeout',
+          data: null,
+        },
+      }
     }
-    const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
-    res.writeHead(reply.status, {'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...reply.headers})
+    const body =
+      reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+    res.writeHead(reply.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...reply.headers,
+    })
     res.end(body)
   }
 

@@ -34,12 +34,18 @@ const AMOUNT_TEXT = /^\d+(?:\.\d+)?$/
 /** Parses an amount as written in the file: a positive decimal such as 120.50. */
 export function parseAmount(text: string): ParseMoneyResult {
   const t = text.trim()
-  if (t === '' || t === '~' || t === 'null') return {ok: false, reason: 'is empty; expected a positive decimal amount such as 120.50'}
-  if (/^-\d/.test(t)) return {ok: false, reason: `"${t}" is negative; amounts are positive: put the line on the other side (debit or credit) instead`}
+  if (t === '' || t === '~' || t === 'null')
+    return {ok: false, reason: 'is empty; expected a positive decimal amount such as 120.50'}
+  if (/^-\d/.test(t))
+    return {
+      ok: false,
+      reason: `"${t}" is negative; amounts are positive: put the line on the other side (debit or credit) instead`,
+    }
   const parsed = parseMoney(t)
   if (!parsed.ok) return {ok: false, reason: `"${t}" is ${parsed.reason}`}
   // parseMoney also takes a sign and a leading or trailing dot; an amount in a file is plainer.
-  if (!AMOUNT_TEXT.test(t)) return {ok: false, reason: `"${t}" is not a decimal amount (expected digits with an optional dot, such as 120.50)`}
+  if (!AMOUNT_TEXT.test(t))
+    return {ok: false, reason: `"${t}" is not a decimal amount (expected digits with an optional dot, such as 120.50)`}
   if (parsed.value.isZero()) return {ok: false, reason: `"${t}" is zero; amounts must be greater than 0`}
   return parsed
 }
@@ -58,8 +64,10 @@ export function checkBalance(lines: readonly BalanceLine[]): BalanceResult {
   const credits = sum(creditLines.map((l) => new Decimal(l.amount.trim())))
   const difference = debits.minus(credits)
   const problems: BalanceProblem[] = []
-  if (debitLines.length === 0) problems.push({kind: 'no_debit', message: 'has no debit line; an entry needs at least one debit and one credit'})
-  if (creditLines.length === 0) problems.push({kind: 'no_credit', message: 'has no credit line; an entry needs at least one debit and one credit'})
+  if (debitLines.length === 0)
+    problems.push({kind: 'no_debit', message: 'has no debit line; an entry needs at least one debit and one credit'})
+  if (creditLines.length === 0)
+    problems.push({kind: 'no_credit', message: 'has no credit line; an entry needs at least one debit and one credit'})
   const fmt = (d: Money) => d.toFixed(scale)
   if (!difference.isZero()) {
     problems.push({

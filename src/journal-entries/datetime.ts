@@ -11,11 +11,18 @@ export function parseUtcDatetime(text: string): DatetimeResult {
   const t = text.trim()
   const parsed = parseIsoDatetime(t)
   if (!parsed.ok) {
-    return {ok: false, reason: parsed.problem === 'syntax' ? `"${t}" is not an ISO 8601 datetime; expected e.g. 2026-03-31T12:00:00Z` : `"${t}" is not a real date and time`}
+    return {
+      ok: false,
+      reason:
+        parsed.problem === 'syntax'
+          ? `"${t}" is not an ISO 8601 datetime; expected e.g. 2026-03-31T12:00:00Z`
+          : `"${t}" is not a real date and time`,
+    }
   }
   const v = parsed.value
   if (v.time === undefined) return {ok: true, value: toUtcText(v)}
-  if (v.offsetMinutes === undefined) return {ok: false, reason: `"${t}" has no time zone; add Z for UTC (${v.date}T${v.time}${v.fraction}Z)`}
+  if (v.offsetMinutes === undefined)
+    return {ok: false, reason: `"${t}" has no time zone; add Z for UTC (${v.date}T${v.time}${v.fraction}Z)`}
   if (v.offsetMinutes === 0) return {ok: true, value: toUtcText(v)}
   return {ok: false, reason: `"${t}" is not in UTC (offset ${v.zone}); write it in UTC: ${toUtcText(v)}`}
 }

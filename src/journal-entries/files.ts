@@ -24,7 +24,8 @@ export interface Validation {
 }
 
 export async function validateFiles(paths: readonly string[], readStdin: () => Promise<Buffer>): Promise<Validation> {
-  if (paths.length === 0) throw new InputError('No file given', {hint: 'Pass one or more YAML files, or - to read stdin.'})
+  if (paths.length === 0)
+    throw new InputError('No file given', {hint: 'Pass one or more YAML files, or - to read stdin.'})
   if (paths.filter((p) => p === STDIN).length > 1) throw new InputError('- (stdin) can be given only once')
   const seen = new Set<string>()
   const results: LoadResult[] = []
@@ -47,7 +48,11 @@ export async function validateFiles(paths: readonly string[], readStdin: () => P
   return {
     results,
     problems: results.flatMap((r) => r.problems),
-    files: results.map((r) => ({file: r.file, entries: r.count, lines: r.entries.reduce((n, e) => n + e.input.lines.length, 0)})),
+    files: results.map((r) => ({
+      file: r.file,
+      entries: r.count,
+      lines: r.entries.reduce((n, e) => n + e.input.lines.length, 0),
+    })),
   }
 }
 
@@ -56,11 +61,14 @@ export function problemsError(v: Validation, print: (line: string) => void, noth
   for (const p of v.problems) print(formatProblem(p))
   const n = v.problems.length
   const files = new Set(v.problems.map((p) => p.file)).size
-  return new InputError(`${n} problem${n === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${nothingSent ? '; nothing was sent' : ''}`, {
-    code: 'invalid_journal_entries',
-    details: {problems: v.problems.map((p) => ({...p, text: formatProblem(p)}))},
-    hint: 'Fix the lines named above, then run the command again.',
-  })
+  return new InputError(
+    `${n} problem${n === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${nothingSent ? '; nothing was sent' : ''}`,
+    {
+      code: 'invalid_journal_entries',
+      details: {problems: v.problems.map((p) => ({...p, text: formatProblem(p)}))},
+      hint: 'Fix the lines named above, then run the command again.',
+    },
+  )
 }
 
 export async function readAllStdin(): Promise<Buffer> {

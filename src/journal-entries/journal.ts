@@ -61,7 +61,13 @@ export class JournalWriter {
   static open(path: string, businessId: string): JournalWriter {
     const isNew = !existsSync(path)
     const writer = new JournalWriter(JournalFile.open(path))
-    if (isNew) writer.journal.append({kind: KIND, version: 1, business_id: businessId, started_at: new Date().toISOString()} satisfies JournalHeader)
+    if (isNew)
+      writer.journal.append({
+        kind: KIND,
+        version: 1,
+        business_id: businessId,
+        started_at: new Date().toISOString(),
+      } satisfies JournalHeader)
     return writer
   }
 

@@ -7,7 +7,19 @@
  * Accepted shapes: one entry (a mapping with `lines`), a list of entries under `entries:`, or a
  * bare list of entries. A line is `debit: 120.00` / `credit: 120.00`, or `debit_credit` + `amount`.
  */
-import {isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type Scalar, type YAMLMap} from 'yaml'
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+} from 'yaml'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {checkBalance, parseAmount, type Side} from './check.js'
@@ -56,7 +68,13 @@ export function formatProblem(p: Problem): string {
 
 export function loadJournalEntries(text: string, file: string): LoadResult {
   const lineCounter = new LineCounter()
-  const doc = parseDocument(text, {schema: 'failsafe', lineCounter, keepSourceTokens: true, prettyErrors: false, uniqueKeys: true})
+  const doc = parseDocument(text, {
+    schema: 'failsafe',
+    lineCounter,
+    keepSourceTokens: true,
+    prettyErrors: false,
+    uniqueKeys: true,
+  })
   const problems: Problem[] = []
   const at = (offset: number | undefined) => {
     const pos = lineCounter.linePos(offset ?? 0)
@@ -64,14 +82,20 @@ export function loadJournalEntries(text: string, file: string): LoadResult {
   }
   if (doc.errors.length > 0) {
     for (const e of doc.errors) {
-      const message = e.code === 'DUPLICATE_KEY' ? 'a key appears twice in the same mapping' : `YAML syntax: ${e.message}`
+      const message =
+        e.code === 'DUPLICATE_KEY' ? 'a key appears twice in the same mapping' : `YAML syntax: ${e.message}`
       problems.push({file, ...at(e.pos[0]), message})
     }
     return {file, count: 0, entries: [], problems}
   }
   const root = doc.contents
   if (root === null || (isScalar(root) && String(root.value).trim() === '')) {
-    problems.push({file, line: 1, column: 1, message: 'the file holds no journal entry; expected an entry with lines, or a list under entries:'})
+    problems.push({
+      file,
+      line: 1,
+      column: 1,
+      message: 'the file holds no journal entry; expected an entry with lines, or a list under entries:',
+    })
     return {file, count: 0, entries: [], problems}
   }
 
@@ -79,11 +103,20 @@ export function loadJournalEntries(text: string, file: string): LoadResult {
   if (isMap(root) && root.items.some((p) => keyText(p) === 'entries')) {
     for (const pair of root.items) {
       const key = keyText(pair)
-      if (key !== 'entries') problems.push({file, ...at(nodeStart(pair.key)), message: `unknown key "${key ?? '?'}" beside entries: (only entries: is expected at the top)`})
+      if (key !== 'entries')
+        problems.push({
+          file,
+          ...at(nodeStart(pair.key)),
+          message: `unknown key "${key ?? '?'}" beside entries: (only entries: is expected at the top)`,
+        })
     }
     const list = root.items.find((p) => keyText(p) === 'entries')?.value
     if (!isSeq(list) || list.items.length === 0) {
-      problems.push({file, ...at(nodeStart(list as Node | null) ?? nodeStart(root.items[0]?.key)), message: 'entries: must be a list of at least one entry'})
+      problems.push({
+        file,
+        ...at(nodeStart(list as Node | null) ?? nodeStart(root.items[0]?.key)),
+        message: 'entries: must be a list of at least one entry',
+      })
     } else {
       entryNodes = list.items as Node[]
     }
@@ -92,7 +125,11 @@ export function loadJournalEntries(text: string, file: string): LoadResult {
   } else if (isSeq(root)) {
     entryNodes = root.items as Node[]
   } else {
-    problems.push({file, ...at(nodeStart(root)), message: 'expected a journal entry (a mapping with lines) or a list under entries:'})
+    problems.push({
+      file,
+      ...at(nodeStart(root)),
+      message: 'expected a journal entry (a mapping with lines) or a list under entries:',
+    })
   }
 
   const entries: LoadedEntry[] = []
@@ -133,21 +170,29 @@ function suggestion(key: string, allowed: readonly string[]): string {
 
 /** Damerau-Levenshtein distance (optimal string alignment), for "did you mean". */
 function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  const d: number[][] = Array.from({length: a.length + 1}, (_, i) =>
+    Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       const row = d[i] as number[]
       const prev = d[i - 1] as number[]
       row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1)
     }
   }
   return (d[a.length] as number[])[b.length] as number
 }
 
 /** The pairs of a mapping by key, reporting unknown, non-text and alias keys. */
-function fields(map: YAMLMap, allowed: readonly string[], report: (offset: number | undefined, message: string) => void, what: string): Map<string, Pair> {
+function fields(
+  map: YAMLMap,
+  allowed: readonly string[],
+  report: (offset: number | undefined, message: string) => void,
+  what: string,
+): Map<string, Pair> {
   const out = new Map<string, Pair>()
   for (const pair of map.items) {
     if (!isPair(pair)) continue
@@ -170,7 +215,11 @@ function fields(map: YAMLMap, allowed: readonly string[], report: (offset: numbe
 }
 
 /** The text of a scalar field, or undefined with a problem when it is a list or mapping. */
-function textField(pair: Pair | undefined, name: string, report: (offset: number | undefined, message: string) => void): string | undefined {
+function textField(
+  pair: Pair | undefined,
+  name: string,
+  report: (offset: number | undefined, message: string) => void,
+): string | undefined {
   if (!pair) return undefined
   if (pair.value === null || pair.value === undefined) return ''
   if (!isScalar(pair.value)) {
@@ -217,7 +266,10 @@ function readEntry(node: Node, index: number, file: string, at: At, problems: Pr
   if (!linesPair) {
     report(nodeStart(node), 'lines is missing; an entry needs at least one debit line and one credit line')
   } else if (!isSeq(linesPair.value) || linesPair.value.items.length === 0) {
-    report(nodeStart(linesPair.value) ?? nodeStart(linesPair.key), 'lines must be a list with at least one debit line and one credit line')
+    report(
+      nodeStart(linesPair.value) ?? nodeStart(linesPair.key),
+      'lines must be a list with at least one debit line and one credit line',
+    )
   } else {
     linesValid = true
     linesPair.value.items.forEach((lineNode, i) => {
@@ -239,7 +291,11 @@ function readEntry(node: Node, index: number, file: string, at: At, problems: Pr
   return {index, ...start, description, input, ...totals}
 }
 
-function readLine(node: Node, n: number, report: (offset: number | undefined, message: string) => void): JournalEntryInput['lines'][number] | undefined {
+function readLine(
+  node: Node,
+  n: number,
+  report: (offset: number | undefined, message: string) => void,
+): JournalEntryInput['lines'][number] | undefined {
   const where = `line ${n}`
   if (isAlias(node) || !isMap(node)) {
     report(nodeStart(node), `${where} must be a mapping with ledger_id and a debit or credit amount`)
@@ -256,7 +312,8 @@ function readLine(node: Node, n: number, report: (offset: number | undefined, me
 
   const ledgerId = textField(f.get('ledger_id'), 'ledger_id', fail)
   if (!f.has('ledger_id')) fail(nodeStart(node), 'ledger_id is missing')
-  else if (ledgerId !== undefined && !/^ldg_\S+$/.test(ledgerId.trim())) fail(pos('ledger_id'), `ledger_id "${ledgerId}" is not a ledger id (expected ldg_…)`)
+  else if (ledgerId !== undefined && !/^ldg_\S+$/.test(ledgerId.trim()))
+    fail(pos('ledger_id'), `ledger_id "${ledgerId}" is not a ledger id (expected ldg_…)`)
 
   const description = textField(f.get('description'), 'description', fail)
 
@@ -266,14 +323,21 @@ function readLine(node: Node, n: number, report: (offset: number | undefined, me
   const hasCredit = f.has('credit')
   const hasPair = f.has('debit_credit') || f.has('amount')
   if (hasDebit && hasCredit) {
-    fail(nodeStart(f.get('credit')?.key), 'has both a debit and a credit; a line is one or the other (split it into two lines)')
+    fail(
+      nodeStart(f.get('credit')?.key),
+      'has both a debit and a credit; a line is one or the other (split it into two lines)',
+    )
   } else if ((hasDebit || hasCredit) && hasPair) {
-    fail(nodeStart((f.get('debit_credit') ?? f.get('amount'))?.key), `mixes ${hasDebit ? 'debit' : 'credit'}: with debit_credit/amount; use one form`)
+    fail(
+      nodeStart((f.get('debit_credit') ?? f.get('amount'))?.key),
+      `mixes ${hasDebit ? 'debit' : 'credit'}: with debit_credit/amount; use one form`,
+    )
   } else if (hasDebit || hasCredit) {
     side = hasDebit ? 'debit' : 'credit'
     amountKey = side
   } else if (hasPair) {
-    if (!f.has('debit_credit')) fail(nodeStart(f.get('amount')?.key), 'amount is given without debit_credit (debit or credit)')
+    if (!f.has('debit_credit'))
+      fail(nodeStart(f.get('amount')?.key), 'amount is given without debit_credit (debit or credit)')
     else if (!f.has('amount')) fail(nodeStart(f.get('debit_credit')?.key), 'debit_credit is given without amount')
     else {
       const dc = textField(f.get('debit_credit'), 'debit_credit', fail)?.trim()

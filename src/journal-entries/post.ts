@@ -48,7 +48,10 @@ export interface PostResult {
 }
 
 /** Decides what to send; throws InputError (nothing sent) when a journal is in the way. */
-export function planPosting(files: readonly FileEntries[], options: {mode: JournalMode; businessId: string}): PlannedFile[] {
+export function planPosting(
+  files: readonly FileEntries[],
+  options: {mode: JournalMode; businessId: string},
+): PlannedFile[] {
   const plans: PlannedFile[] = []
   for (const f of files) {
     const {journalPath} = f
@@ -58,7 +61,9 @@ export function planPosting(files: readonly FileEntries[], options: {mode: Journ
       try {
         state = readJournal(journalPath)
       } catch (error) {
-        throw new InputError(`Cannot read the journal ${journalPath}: ${(error as Error).message}`, {hint: 'Check what was posted, then run again with --restart to start a new journal.'})
+        throw new InputError(`Cannot read the journal ${journalPath}: ${(error as Error).message}`, {
+          hint: 'Check what was posted, then run again with --restart to start a new journal.',
+        })
       }
     }
     const records = [...(state?.entries.values() ?? [])]
@@ -67,10 +72,13 @@ export function planPosting(files: readonly FileEntries[], options: {mode: Journ
     // A journal of failures only (nothing created, nothing in doubt) cannot lead to a duplicate.
     if (state && options.mode === 'new' && created + unknown > 0) {
       const doubt = unknown > 0 ? ` and ${unknown} whose outcome is unknown` : ''
-      throw new InputError(`${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}${doubt}`, {
-        code: 'journal_exists',
-        hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again (entries already created would be created twice).',
-      })
+      throw new InputError(
+        `${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}${doubt}`,
+        {
+          code: 'journal_exists',
+          hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again (entries already created would be created twice).',
+        },
+      )
     }
     const plan: PlannedFile = {file: f.file, journalPath, toSend: [], skipped: [], unconfirmed: []}
     if (!state || options.mode === 'restart') {
@@ -79,20 +87,30 @@ export function planPosting(files: readonly FileEntries[], options: {mode: Journ
       continue
     }
     if (state.header.business_id !== options.businessId) {
-      throw new InputError(`The journal ${journalPath} is for business ${state.header.business_id}, not ${options.businessId}`, {
-        hint: `Pass --business ${state.header.business_id} to resume it, or --restart to post to ${options.businessId} anew.`,
-      })
+      throw new InputError(
+        `The journal ${journalPath} is for business ${state.header.business_id}, not ${options.businessId}`,
+        {
+          hint: `Pass --business ${state.header.business_id} to resume it, or --restart to post to ${options.businessId} anew.`,
+        },
+      )
     }
     for (const entry of f.entries) {
       const record = state.entries.get(entry.index)
       const outcome = {file: f.file, index: entry.index, description: entry.description}
       if (record && record.fingerprint !== fingerprint(entry.input) && record.status !== 'failed') {
-        throw new InputError(`${f.file} changed since it was posted: entry ${entry.index} differs from the one the journal records${record.id ? ` as ${record.id}` : ''}`, {
-          hint: 'Put new entries in a new file, or check what was posted and run again with --restart.',
-        })
+        throw new InputError(
+          `${f.file} changed since it was posted: entry ${entry.index} differs from the one the journal records${record.id ? ` as ${record.id}` : ''}`,
+          {
+            hint: 'Put new entries in a new file, or check what was posted and run again with --restart.',
+          },
+        )
       }
       if (record?.status === 'created') plan.skipped.push({...outcome, id: record.id})
-      else if (record?.status === 'sending') plan.unconfirmed.push({...outcome, error: 'sent by an earlier run whose answer never came back; not sent again'})
+      else if (record?.status === 'sending')
+        plan.unconfirmed.push({
+          ...outcome,
+          error: 'sent by an earlier run whose answer never came back; not sent again',
+        })
       else plan.toSend.push(entry)
     }
     plans.push(plan)

@@ -30,7 +30,11 @@ export function listFormat(flags: ListFlags, json: boolean): OutputFormat {
  * What the list flags ask of a Pager: --page-size, else pages no larger than --limit, else the
  * largest page the service allows with --all (the service's default otherwise); prefetch with --all.
  */
-export function pagingOptions(flags: ListFlags): {pageSize: number | undefined; pageToken: string | undefined; prefetch: boolean} {
+export function pagingOptions(flags: ListFlags): {
+  pageSize: number | undefined
+  pageToken: string | undefined
+  prefetch: boolean
+} {
   const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : flags.all ? 100 : undefined)
   return {pageSize, pageToken: flags['page-token'], prefetch: Boolean(flags.all)}
 }
@@ -73,7 +77,9 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
   }
   const format = listFormat(flags, options.json)
   const columns = typeof options.columns === 'function' ? options.columns(format) : options.columns
-  const writer = await createListWriter<R>(format, await openSink(flags.file), columns, {rawCsv: Boolean(flags['raw-csv'])})
+  const writer = await createListWriter<R>(format, await openSink(flags.file), columns, {
+    rawCsv: Boolean(flags['raw-csv']),
+  })
   const tabular = format === 'csv' || format === 'table'
   const pages: Pager<unknown> = tabular && options.view ? pager.checking(options.view) : pager
   const toRows = tabular ? options.rows : undefined

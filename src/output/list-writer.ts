@@ -36,7 +36,12 @@ function cellText(value: unknown): string {
 
 const CSV_CHUNK = 64 * 1024
 
-export async function createListWriter<T>(format: OutputFormat, sink: Sink, columns: Array<Column<T>>, writerOptions: ListWriterOptions = {}): Promise<ListWriter<T>> {
+export async function createListWriter<T>(
+  format: OutputFormat,
+  sink: Sink,
+  columns: Array<Column<T>>,
+  writerOptions: ListWriterOptions = {},
+): Promise<ListWriter<T>> {
   switch (format) {
     case 'json': {
       let first = true
@@ -102,7 +107,10 @@ export async function createListWriter<T>(format: OutputFormat, sink: Sink, colu
         },
         async end() {
           const {default: Table} = await import('cli-table3')
-          const table = new Table({head: columns.map((c) => c.header), style: {head: sink.isTty ? ['cyan'] : [], border: sink.isTty ? ['grey'] : []}})
+          const table = new Table({
+            head: columns.map((c) => c.header),
+            style: {head: sink.isTty ? ['cyan'] : [], border: sink.isTty ? ['grey'] : []},
+          })
           table.push(...rows)
           await sink.write(rows.length ? table.toString() + '\n' : 'No results.\n')
           await sink.end()

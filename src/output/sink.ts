@@ -37,7 +37,9 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
   // A file replaced keeps its permissions (an export kept private stays private).
   const mode = existing ? existing.mode & 0o777 : 0o666
   const handle = await open(partial, 'w', mode).catch((error: NodeJS.ErrnoException) => {
-    throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {details: {flag: '--file', value: file}})
+    throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {
+      details: {flag: '--file', value: file},
+    })
   })
   const stream = handle.createWriteStream()
   const out = streamWriter(stream)
@@ -90,12 +92,20 @@ export function streamWriter(stream: Writable): StreamWriter {
  * Returns the file's stats when it exists.
  */
 export async function checkWritable(what: string, path: string): Promise<Stats | undefined> {
-  const refuse = (why: string) => new InputError(`${what} ${path}: ${why}`, {hint: 'Give the path of a file in a folder you can write to.', details: {what, path}})
+  const refuse = (why: string) =>
+    new InputError(`${what} ${path}: ${why}`, {
+      hint: 'Give the path of a file in a folder you can write to.',
+      details: {what, path},
+    })
   const existing = await stat(path).catch(() => undefined)
   if (existing?.isDirectory()) throw refuse('is a directory')
   const folder = dirname(resolve(path))
   await access(folder, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
-    throw refuse(error.code === 'ENOENT' ? `the folder ${folder} does not exist` : `cannot write in ${folder} (${error.code ?? error.message})`)
+    throw refuse(
+      error.code === 'ENOENT'
+        ? `the folder ${folder} does not exist`
+        : `cannot write in ${folder} (${error.code ?? error.message})`,
+    )
   })
   return existing
 }

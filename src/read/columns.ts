@@ -19,15 +19,32 @@ function mask<K extends string>(keys: readonly K[]): {[P in K]: true} {
 
 /** Column header → invoice field, in column order. */
 const INVOICE_FIELDS = {
-  ID: 'id', NUMBER: 'number', STATUS: 'status', 'CUSTOMER ID': 'customer_id', DESCRIPTION: 'description',
-  'TOTAL AMOUNT': 'total_amount', 'TOTAL PAID': 'total_paid', 'CREDIT AMOUNT': 'credit_amount',
-  'DUE AT': 'due_at', 'SENT AT': 'sent_at', 'VOIDED AT': 'voided_at', SOURCE: 'source',
+  ID: 'id',
+  NUMBER: 'number',
+  STATUS: 'status',
+  'CUSTOMER ID': 'customer_id',
+  DESCRIPTION: 'description',
+  'TOTAL AMOUNT': 'total_amount',
+  'TOTAL PAID': 'total_paid',
+  'CREDIT AMOUNT': 'credit_amount',
+  'DUE AT': 'due_at',
+  'SENT AT': 'sent_at',
+  'VOIDED AT': 'voided_at',
+  SOURCE: 'source',
 } as const
 /** Column header → invoice line field (--lines). */
 const LINE_FIELDS = {
-  'LINE ID': 'id', 'LINE DESCRIPTION': 'description', 'LINE LEDGER ID': 'ledger_id', 'LINE AMOUNT': 'amount',
-  'UNIT PRICE': 'unit_price', QUANTITY: 'quantity', 'DISCOUNT AMOUNT': 'discount_amount', 'DISCOUNT RATE': 'discount_rate',
-  'TAX AMOUNT': 'tax_amount', 'TAX RATE': 'tax_rate', 'IS PREPAYMENT': 'is_prepayment',
+  'LINE ID': 'id',
+  'LINE DESCRIPTION': 'description',
+  'LINE LEDGER ID': 'ledger_id',
+  'LINE AMOUNT': 'amount',
+  'UNIT PRICE': 'unit_price',
+  QUANTITY: 'quantity',
+  'DISCOUNT AMOUNT': 'discount_amount',
+  'DISCOUNT RATE': 'discount_rate',
+  'TAX AMOUNT': 'tax_amount',
+  'TAX RATE': 'tax_rate',
+  'IS PREPAYMENT': 'is_prepayment',
 } as const
 
 const invoiceLineView = z.object(invoiceLine.pick(mask(Object.values(LINE_FIELDS))).shape)
@@ -55,16 +72,24 @@ const INVOICE_COLUMNS: Array<Column<InvoiceRow>> = [
   {header: 'PAYMENTS', get: (r) => r.invoice.payments?.length ?? 0},
 ]
 
-const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({header, get: (r) => r.line?.[field]}))
+const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({
+  header,
+  get: (r) => r.line?.[field],
+}))
 
 /** The narrower table for a terminal. */
 const TABLE_HEADERS = new Set(['ID', 'NUMBER', 'STATUS', 'CUSTOMER ID', 'TOTAL AMOUNT', 'TOTAL PAID', 'DUE AT'])
 const TABLE_LINE_HEADERS = new Set(['LINE DESCRIPTION', 'LINE AMOUNT', 'UNIT PRICE', 'QUANTITY', 'TAX AMOUNT'])
 
 export function invoiceColumns(options: {lines: boolean; table: boolean}): Array<Column<InvoiceRow>> {
-  const head = options.table ? INVOICE_COLUMNS.filter((c) => TABLE_HEADERS.has(c.header) && !(options.lines && c.header === 'TOTAL PAID')) : INVOICE_COLUMNS
+  const head = options.table
+    ? INVOICE_COLUMNS.filter((c) => TABLE_HEADERS.has(c.header) && !(options.lines && c.header === 'TOTAL PAID'))
+    : INVOICE_COLUMNS
   if (!options.lines) return head
-  return [...head, ...(options.table ? INVOICE_LINE_COLUMNS.filter((c) => TABLE_LINE_HEADERS.has(c.header)) : INVOICE_LINE_COLUMNS)]
+  return [
+    ...head,
+    ...(options.table ? INVOICE_LINE_COLUMNS.filter((c) => TABLE_LINE_HEADERS.has(c.header)) : INVOICE_LINE_COLUMNS),
+  ]
 }
 
 /** One row per line; an invoice with no lines still gets one row, with empty line cells. */
@@ -76,8 +101,17 @@ export function invoiceRows(invoice: InvoiceView, lines: boolean): InvoiceRow[] 
 
 /** Column header → refund field, in column order. */
 const REFUND_FIELDS = {
-  ID: 'id', STATUS: 'status', AMOUNT: 'amount', 'AMOUNT PAID': 'amount_paid', METHOD: 'method', PROCESSOR: 'processor',
-  'REFUNDED AT': 'refunded_at', MEMO: 'memo', 'EXTERNAL ID': 'external_id', 'IS RETURN': 'is_return', 'REFUND CREDIT': 'refund_credit',
+  ID: 'id',
+  STATUS: 'status',
+  AMOUNT: 'amount',
+  'AMOUNT PAID': 'amount_paid',
+  METHOD: 'method',
+  PROCESSOR: 'processor',
+  'REFUNDED AT': 'refunded_at',
+  MEMO: 'memo',
+  'EXTERNAL ID': 'external_id',
+  'IS RETURN': 'is_return',
+  'REFUND CREDIT': 'refund_credit',
 } as const
 
 /** What the refund columns read: their fields, the invoice ids of the refund invoices, and the payments they count. */
@@ -90,7 +124,14 @@ export type RefundView = z.infer<typeof refundView>
 
 const REFUND_COLUMNS: Array<Column<RefundView>> = [
   ...Object.entries(REFUND_FIELDS).map(([header, field]) => ({header, get: (r: RefundView) => r[field]})),
-  {header: 'INVOICE IDS', get: (r) => (r.refund_invoices ?? []).map((i) => i.invoice_id).filter(Boolean).join(' ')},
+  {
+    header: 'INVOICE IDS',
+    get: (r) =>
+      (r.refund_invoices ?? [])
+        .map((i) => i.invoice_id)
+        .filter(Boolean)
+        .join(' '),
+  },
   {header: 'PAYMENTS', get: (r) => r.payments?.length ?? 0},
 ]
 

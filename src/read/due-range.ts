@@ -15,7 +15,9 @@ export function dueRange(from: string | undefined, to: string | undefined): DueR
   const start = from === undefined ? undefined : instant('--due-from', from, false)
   const end = to === undefined ? undefined : instant('--due-to', to, true)
   if (start !== undefined && end !== undefined && start > end) {
-    throw new InputError(`--due-from ${from} is after --due-to ${to}`, {hint: 'Give --due-from a date on or before --due-to.'})
+    throw new InputError(`--due-from ${from} is after --due-to ${to}`, {
+      hint: 'Give --due-from a date on or before --due-to.',
+    })
   }
   return {
     dueAtStart: start === undefined ? undefined : new Date(start).toISOString(),

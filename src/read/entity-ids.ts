@@ -7,7 +7,9 @@ const isIdOf = (value: string, prefix: string): boolean => value.startsWith(pref
 
 export function checkPrefix(what: string, value: string, prefix: string): void {
   if (!isIdOf(value, prefix)) {
-    throw new InputError(`Invalid ${what} "${value}": expected an id starting with ${prefix}`, {details: {value, expected: prefix}})
+    throw new InputError(`Invalid ${what} "${value}": expected an id starting with ${prefix}`, {
+      details: {value, expected: prefix},
+    })
   }
 }
 
@@ -17,9 +19,12 @@ export function unlinkTargets(ids: readonly string[]): string[] {
   if (!list.length) throw new InputError('--from needs at least one id (eac_…, txn_… or je_…)')
   const bad = list.filter((id) => !UNLINKABLE_PREFIXES.some((p) => isIdOf(id, p)))
   if (bad.length) {
-    throw new InputError(`--from: ${bad.map((b) => `"${b}"`).join(', ')} cannot be unlinked: only external accounts (eac_…), transactions (txn_…) and journal entries (je_…)`, {
-      details: {invalid: bad},
-    })
+    throw new InputError(
+      `--from: ${bad.map((b) => `"${b}"`).join(', ')} cannot be unlinked: only external accounts (eac_…), transactions (txn_…) and journal entries (je_…)`,
+      {
+        details: {invalid: bad},
+      },
+    )
   }
   return list
 }

@@ -3,15 +3,24 @@ import type {ReceiptRequestConfig, ReceiptRequestConfigUpdate} from '../api/sche
 import {InputError} from '../errors.js'
 import {parseMoney} from '../money.js'
 
-export function receiptRulesUpdate(enabled: boolean | undefined, threshold: string | undefined): ReceiptRequestConfigUpdate {
+export function receiptRulesUpdate(
+  enabled: boolean | undefined,
+  threshold: string | undefined,
+): ReceiptRequestConfigUpdate {
   if (enabled === undefined && threshold === undefined) {
-    throw new InputError('Nothing to change: give --enabled, --no-enabled or --threshold AMOUNT', {hint: 'For example: bk rules receipts set --enabled --threshold 25.00'})
+    throw new InputError('Nothing to change: give --enabled, --no-enabled or --threshold AMOUNT', {
+      hint: 'For example: bk rules receipts set --enabled --threshold 25.00',
+    })
   }
   const update: ReceiptRequestConfigUpdate = {}
   if (enabled !== undefined) update.is_enabled = enabled
   if (threshold !== undefined) {
     const parsed = parseMoney(threshold, {min: 'non-negative'})
-    if (!parsed.ok) throw new InputError(`--threshold "${threshold}": ${parsed.reason}`, {hint: 'Give a decimal amount of 0 or more, such as 25.00.', details: {flag: '--threshold', value: threshold}})
+    if (!parsed.ok)
+      throw new InputError(`--threshold "${threshold}": ${parsed.reason}`, {
+        hint: 'Give a decimal amount of 0 or more, such as 25.00.',
+        details: {flag: '--threshold', value: threshold},
+      })
     // Sent as a decimal string (the spec allows one), so the amount travels exactly as typed.
     update.threshold_amount = parsed.value.abs().toFixed()
   }

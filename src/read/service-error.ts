@@ -12,9 +12,18 @@ export function explainApiError(error: unknown, doing: string): unknown {
   // `body` is an object here, so a text body is not quoted: the status stands in for it.
   const said = serviceMessage(body)
   const data = body.data
-  const dataText = data === null || data === undefined || data === '' ? ''
-    : typeof data === 'string' ? data : JSON.stringify(data)
-  const extra = dataText && !(said ?? '').includes(dataText) ? ` [${dataText.length > 300 ? dataText.slice(0, 300) + '…' : dataText}]` : ''
+  const dataText =
+    data === null || data === undefined || data === '' ? '' : typeof data === 'string' ? data : JSON.stringify(data)
+  const extra =
+    dataText && !(said ?? '').includes(dataText)
+      ? ` [${dataText.length > 300 ? dataText.slice(0, 300) + '…' : dataText}]`
+      : ''
   const message = `Could not ${doing}: ${said ?? `the service answered ${error.status}`}${extra} (${error.status} from ${error.method} ${error.path})`
-  return new BkError(message, {code: error.code, exitCode: error.exitCode, details: error.details, ...(error.hint ? {hint: error.hint} : {}), cause: error})
+  return new BkError(message, {
+    code: error.code,
+    exitCode: error.exitCode,
+    details: error.details,
+    ...(error.hint ? {hint: error.hint} : {}),
+    cause: error,
+  })
 }

@@ -10,7 +10,19 @@ import {InputError} from '../errors.js'
 
 const FORWARD_TIMEOUT_MS = 10_000
 
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'content-length', 'expect'])
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-connection',
+  'content-length',
+  'expect',
+])
 
 export interface ForwardResult {
   url: string
@@ -28,7 +40,8 @@ export function forwardUrl(value: string, flag = '--forward-to'): string {
   } catch {
     throw new InputError(`Invalid ${flag} "${value}": expected an absolute URL such as http://localhost:3000/webhooks`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InputError(`Invalid ${flag} "${value}": only http and https URLs are supported`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InputError(`Invalid ${flag} "${value}": only http and https URLs are supported`)
   return url.toString()
 }
 
@@ -42,7 +55,12 @@ export function forwardableHeaders(headers: IncomingHttpHeaders): Record<string,
   return out
 }
 
-export function postBody(url: string, headers: Record<string, string>, body: Buffer, options: {timeoutMs?: number; signal?: AbortSignal | undefined} = {}): Promise<ForwardResult> {
+export function postBody(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  options: {timeoutMs?: number; signal?: AbortSignal | undefined} = {},
+): Promise<ForwardResult> {
   const timeoutMs = options.timeoutMs ?? FORWARD_TIMEOUT_MS
   return new Promise((resolve) => {
     const target = new URL(url)
@@ -54,20 +72,28 @@ export function postBody(url: string, headers: Record<string, string>, body: Buf
         resolve(r)
       }
     }
-    const req = send(target, {
-      method: 'POST',
-      agent: false,
-      ...(options.signal ? {signal: options.signal} : {}),
-      headers: {...headers, 'content-length': String(body.length)},
-    }, (res) => {
-      res.resume()
-      const status = res.statusCode ?? null
-      const result = {url, status, ok: status !== null && status >= 200 && status < 300}
-      res.on('end', () => done(result))
-      res.on('error', () => done(result))
-    })
-    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), {code: 'ETIMEDOUT'})))
-    req.on('error', (error: NodeJS.ErrnoException) => done({url, status: null, ok: false, error: error.code ?? error.message}))
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        agent: false,
+        ...(options.signal ? {signal: options.signal} : {}),
+        headers: {...headers, 'content-length': String(body.length)},
+      },
+      (res) => {
+        res.resume()
+        const status = res.statusCode ?? null
+        const result = {url, status, ok: status !== null && status >= 200 && status < 300}
+        res.on('end', () => done(result))
+        res.on('error', () => done(result))
+      },
+    )
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), {code: 'ETIMEDOUT'})),
+    )
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      done({url, status: null, ok: false, error: error.code ?? error.message}),
+    )
     req.end(body)
   })
 }

@@ -43,7 +43,8 @@ const FETCH_TIMEOUT_MS = 10_000
 /** The public key of the first key of a key set; throws a message naming what is wrong. */
 export function keyFromJwks(value: unknown, origin: string): {key: KeyObject; kid: string | undefined; jwks: JwkSet} {
   const keys = (value as {keys?: unknown} | null)?.keys
-  if (!Array.isArray(keys) || keys.length === 0) throw new InputError(`${origin} is not a JSON Web Key Set: expected {"keys": [...]} with at least one key`)
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw new InputError(`${origin} is not a JSON Web Key Set: expected {"keys": [...]} with at least one key`)
   const first = keys[0] as Partial<Jwk> | null
   if (!first || first.kty !== 'RSA' || typeof first.n !== 'string' || typeof first.e !== 'string') {
     throw new InputError(`The first key of ${origin} is not an RSA key with "n" and "e"`)
@@ -67,7 +68,8 @@ export function keySetFromText(text: string, origin: string): {key: KeyObject; k
     } catch (error) {
       throw new InputError(`${origin} is not a PEM public key: ${(error as Error).message}`)
     }
-    if (key.asymmetricKeyType !== 'rsa') throw new InputError(`${origin} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
+    if (key.asymmetricKeyType !== 'rsa')
+      throw new InputError(`${origin} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
     const jwk = key.export({format: 'jwk'}) as Jwk
     return {key, kid: undefined, jwks: {keys: [jwk]}}
   }
@@ -85,14 +87,25 @@ async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS)
   let res: Response
   try {
-    res = await fetch(url, {headers: {accept: 'application/json'}, signal: signal ? AbortSignal.any([signal, timeout]) : timeout})
+    res = await fetch(url, {
+      headers: {accept: 'application/json'},
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    })
   } catch (error) {
     const cause = (error as {cause?: {code?: string}}).cause?.code ?? (error as Error).message
-    throw new BkError(`Could not fetch the webhook key set from ${url} (${cause})`, {code: 'jwks_unavailable', exitCode: ExitCode.unavailable, hint: 'Pass --jwks FILE to verify offline.'})
+    throw new BkError(`Could not fetch the webhook key set from ${url} (${cause})`, {
+      code: 'jwks_unavailable',
+      exitCode: ExitCode.unavailable,
+      hint: 'Pass --jwks FILE to verify offline.',
+    })
   }
   const text = await res.text()
   if (res.status !== 200) {
-    throw new BkError(`Fetching the webhook key set from ${url} answered ${res.status}`, {code: 'jwks_unavailable', exitCode: ExitCode.unavailable, hint: 'Pass --jwks FILE to verify offline.'})
+    throw new BkError(`Fetching the webhook key set from ${url} answered ${res.status}`, {
+      code: 'jwks_unavailable',
+      exitCode: ExitCode.unavailable,
+      hint: 'Pass --jwks FILE to verify offline.',
+    })
   }
   try {
     return JSON.parse(text)
@@ -109,7 +122,7 @@ interface CacheEntry {
 async function readCache(file: string): Promise<Record<string, CacheEntry>> {
   try {
     const value = JSON.parse(await readFile(file, 'utf8')) as unknown
-    return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, CacheEntry> : {}
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, CacheEntry>) : {}
   } catch {
     return {}
   }
@@ -153,12 +166,21 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
     try {
       text = await readFile(options.jwks, 'utf8')
     } catch (error) {
-      throw new InputError(`Cannot read --jwks file ${options.jwks}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      throw new InputError(
+        `Cannot read --jwks file ${options.jwks}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      )
     }
-    return {...keySetFromText(text, `--jwks file ${options.jwks}`), source: options.jwks, refreshable: false, cached: false}
+    return {
+      ...keySetFromText(text, `--jwks file ${options.jwks}`),
+      source: options.jwks,
+      refreshable: false,
+      cached: false,
+    }
   }
   if (!options.baseUrl) {
-    throw new InputError('No key set: no profile or base URL to fetch it from', {hint: 'Pass --jwks FILE|URL, or set up a profile (`bk profiles add`) or BK_BASE_URL.'})
+    throw new InputError('No key set: no profile or base URL to fetch it from', {
+      hint: 'Pass --jwks FILE|URL, or set up a profile (`bk profiles add`) or BK_BASE_URL.',
+    })
   }
   const url = options.baseUrl.replace(/\/+$/, '') + JWKS_PATH
   const cacheFile = options.configDir ? join(options.configDir, CACHE_FILE) : undefined
@@ -167,7 +189,12 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
     const age = entry ? now - Date.parse(entry.fetched_at) : Number.POSITIVE_INFINITY
     if (entry && age >= 0 && age < CACHE_TTL_MS) {
       try {
-        return {...keyFromJwks(entry.jwks, `the cached key set of ${url}`), source: `${url} (cached ${entry.fetched_at})`, refreshable: true, cached: true}
+        return {
+          ...keyFromJwks(entry.jwks, `the cached key set of ${url}`),
+          source: `${url} (cached ${entry.fetched_at})`,
+          refreshable: true,
+          cached: true,
+        }
       } catch {
         // A damaged cache entry is fetched again.
       }
@@ -183,16 +210,22 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
  * The base URL whose key set to use: the resolved profile's (or environment's); with no usable
  * credentials, BK_BASE_URL alone is enough, since the key set needs no token.
  */
-export async function keySetBaseUrl(credentials: () => Promise<{baseUrl: string}>, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function keySetBaseUrl(
+  credentials: () => Promise<{baseUrl: string}>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   try {
     return (await credentials()).baseUrl
   } catch (error) {
     if (env.BK_BASE_URL && !env.BK_PROFILE) return validateBaseUrl(env.BK_BASE_URL, 'BK_BASE_URL')
     if (error instanceof BkError && error.code === 'no_credentials') {
-      throw new ConfigError('No service to fetch the webhook key set from: no profile is set up and BK_BASE_URL is not set', {
-        code: 'no_credentials',
-        hint: 'Set BK_BASE_URL (the key set needs no token), set up a profile with `bk profiles add`, or verify offline with --jwks FILE (saved with `bk webhooks jwks > jwks.json`).',
-      })
+      throw new ConfigError(
+        'No service to fetch the webhook key set from: no profile is set up and BK_BASE_URL is not set',
+        {
+          code: 'no_credentials',
+          hint: 'Set BK_BASE_URL (the key set needs no token), set up a profile with `bk profiles add`, or verify offline with --jwks FILE (saved with `bk webhooks jwks > jwks.json`).',
+        },
+      )
     }
     throw error
   }

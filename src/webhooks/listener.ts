@@ -65,14 +65,27 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const event: ListenerEvent = {
-      receivedAt: new Date().toISOString(), svcId: header(req, 'svc-id') ?? null, type: null, valid: false, verifiedAs: null,
-      reason: null, status: 400, duplicate: false, forwarded: null, message: null,
+      receivedAt: new Date().toISOString(),
+      svcId: header(req, 'svc-id') ?? null,
+      type: null,
+      valid: false,
+      verifiedAs: null,
+      reason: null,
+      status: 400,
+      duplicate: false,
+      forwarded: null,
+      message: null,
     }
     const answer = (status: number, reason: string | null) => {
       event.status = status
       event.reason = reason
       const body = JSON.stringify(reason ? {error: reason} : {ok: true, ...(event.duplicate ? {duplicate: true} : {})})
-      if (!res.headersSent) res.writeHead(status, {'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(status === 413 ? {connection: 'close'} : {})})
+      if (!res.headersSent)
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(status === 413 ? {connection: 'close'} : {}),
+        })
       res.end(body)
     }
     if (req.method !== 'POST') {
@@ -148,7 +161,10 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       const {status} = await work
       if (status === 200) remember(id)
       const f = event.forwarded
-      answer(status, status === 200 ? null : `forwarding to ${options.forwardTo} failed: ${f?.status ?? f?.error ?? 'no answer'}`)
+      answer(
+        status,
+        status === 200 ? null : `forwarding to ${options.forwardTo} failed: ${f?.status ?? f?.error ?? 'no answer'}`,
+      )
     } finally {
       inFlight.delete(id)
     }
@@ -180,10 +196,11 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 

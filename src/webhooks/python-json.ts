@@ -16,7 +16,8 @@
 /** A number literal kept exactly as written, for values that must not pass through a JS number. */
 export class JsonLiteral {
   constructor(readonly literal: string) {
-    if (!NUMBER.test(literal) && !/^(-?Infinity|NaN)$/.test(literal)) throw new TypeError(`Not a JSON number literal: ${literal}`)
+    if (!NUMBER.test(literal) && !/^(-?Infinity|NaN)$/.test(literal))
+      throw new TypeError(`Not a JSON number literal: ${literal}`)
   }
 
   toJSON(): number {
@@ -25,7 +26,10 @@ export class JsonLiteral {
 }
 
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(`${message} at character ${position}`)
     this.name = 'JsonSyntaxError'
   }
@@ -47,7 +51,15 @@ function pythonString(s: string): string {
 }
 
 const ESCAPED = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g
-const SHORT: Record<string, string> = {'"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f'}
+const SHORT: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+}
 
 // Everything outside printable ASCII, one UTF-16 unit at a time: characters beyond the BMP come
 // out as their surrogate pair, as Python writes them.
@@ -91,7 +103,8 @@ export function pythonJsonDumps(value: unknown): string {
   if (value === true) return 'true'
   if (value === false) return 'false'
   if (typeof value === 'string') return pythonString(value)
-  if (typeof value === 'number') return Number.isInteger(value) && !Object.is(value, -0) ? String(BigInt(value)) : pythonFloatRepr(value)
+  if (typeof value === 'number')
+    return Number.isInteger(value) && !Object.is(value, -0) ? String(BigInt(value)) : pythonFloatRepr(value)
   if (typeof value === 'bigint') return value.toString()
   if (value instanceof JsonLiteral) return value.literal
   if (Array.isArray(value)) return '[' + value.map((v) => pythonJsonDumps(v === undefined ? null : v)).join(', ') + ']'
@@ -135,9 +148,12 @@ export function pythonJsonFromTree(node: JsonNode, options: FromTextOptions = {}
   const python = options.numbers === 'python'
   const walk = (n: JsonNode): string => {
     switch (n.kind) {
-      case 'string': return pythonString(n.value)
-      case 'number': return python ? pythonNumberFromLiteral(n.literal) : n.literal
-      case 'literal': return n.text
+      case 'string':
+        return pythonString(n.value)
+      case 'number':
+        return python ? pythonNumberFromLiteral(n.literal) : n.literal
+      case 'literal':
+        return n.text
       case 'array': {
         let out = '['
         for (let i = 0; i < n.items.length; i++) out += (i ? ', ' : '') + walk(n.items[i] as JsonNode)
@@ -167,10 +183,14 @@ function lastValueWins(members: Array<[string, JsonNode]>): Array<[string, JsonN
 /** The tree back to plain JS values (numbers through Number(); use for display only). */
 export function treeToValue(node: JsonNode): unknown {
   switch (node.kind) {
-    case 'string': return node.value
-    case 'number': return Number(node.literal)
-    case 'literal': return node.text === 'null' ? null : node.text === 'true'
-    case 'array': return node.items.map(treeToValue)
+    case 'string':
+      return node.value
+    case 'number':
+      return Number(node.literal)
+    case 'literal':
+      return node.text === 'null' ? null : node.text === 'true'
+    case 'array':
+      return node.items.map(treeToValue)
     case 'object': {
       const o: Record<string, unknown> = {}
       for (const [k, v] of node.members) o[k] = treeToValue(v)
@@ -226,7 +246,10 @@ class Parser {
       this.i += hit[0].length
       return {kind: 'number', literal: hit[0]}
     }
-    throw new JsonSyntaxError(c === undefined ? 'Unexpected end of JSON' : `Unexpected character ${JSON.stringify(c)}`, this.i)
+    throw new JsonSyntaxError(
+      c === undefined ? 'Unexpected end of JSON' : `Unexpected character ${JSON.stringify(c)}`,
+      this.i,
+    )
   }
 
   object(depth: number): JsonNode {
@@ -294,14 +317,30 @@ class Parser {
       out += s.slice(start, this.i)
       const e = s[this.i + 1]
       switch (e) {
-        case '"': out += '"'; break
-        case '\\': out += '\\'; break
-        case '/': out += '/'; break
-        case 'b': out += '\b'; break
-        case 'f': out += '\f'; break
-        case 'n': out += '\n'; break
-        case 'r': out += '\r'; break
-        case 't': out += '\t'; break
+        case '"':
+          out += '"'
+          break
+        case '\\':
+          out += '\\'
+          break
+        case '/':
+          out += '/'
+          break
+        case 'b':
+          out += '\b'
+          break
+        case 'f':
+          out += '\f'
+          break
+        case 'n':
+          out += '\n'
+          break
+        case 'r':
+          out += '\r'
+          break
+        case 't':
+          out += '\t'
+          break
         case 'u': {
           const hex = s.slice(this.i + 2, this.i + 6)
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new JsonSyntaxError('Invalid \\u escape', this.i)
@@ -309,7 +348,8 @@ class Parser {
           this.i += 4
           break
         }
-        default: throw new JsonSyntaxError('Invalid escape', this.i)
+        default:
+          throw new JsonSyntaxError('Invalid escape', this.i)
       }
       this.i += 2
       start = this.i

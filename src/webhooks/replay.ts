@@ -60,14 +60,20 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       summary.interrupted = true
       return summary
     }
-    const pageSize = options.pageSize ?? (Number.isFinite(limit) ? Math.min(100, Math.max(1, limit - summary.count)) : 100)
-    const res = await options.client.request<string>({
-      method: 'GET', path: PATH, responseText: true, signal: options.signal,
-      query: {webhook_id: options.since, status: options.status, page_size: pageSize, page_token: pageToken},
-    }).catch((error: unknown) => {
-      if (options.signal?.aborted) return undefined
-      throw error
-    })
+    const pageSize =
+      options.pageSize ?? (Number.isFinite(limit) ? Math.min(100, Math.max(1, limit - summary.count)) : 100)
+    const res = await options.client
+      .request<string>({
+        method: 'GET',
+        path: PATH,
+        responseText: true,
+        signal: options.signal,
+        query: {webhook_id: options.since, status: options.status, page_size: pageSize, page_token: pageToken},
+      })
+      .catch((error: unknown) => {
+        if (options.signal?.aborted) return undefined
+        throw error
+      })
     if (res === undefined) {
       summary.interrupted = true
       return summary
@@ -82,12 +88,23 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       const body = pythonJsonFromTree(page.notificationNodes[i] as JsonNode)
       let forwarded: ForwardResult | null = null
       if (options.forwardTo) {
-        forwarded = await postBody(options.forwardTo, {'content-type': 'application/json', 'svc-id': record.id, [REPLAY_HEADER]: '1'}, Buffer.from(body, 'utf8'))
+        forwarded = await postBody(
+          options.forwardTo,
+          {'content-type': 'application/json', 'svc-id': record.id, [REPLAY_HEADER]: '1'},
+          Buffer.from(body, 'utf8'),
+        )
         if (!forwarded.ok) summary.failed++
       }
       summary.count++
       summary.lastId = record.id
-      await options.onItem({id: record.id, datetime: record.datetime, type: record.notification.type, notification: record.notification, body, forwarded})
+      await options.onItem({
+        id: record.id,
+        datetime: record.datetime,
+        type: record.notification.type,
+        notification: record.notification,
+        body,
+        forwarded,
+      })
     }
     const next = page.pagination.next_page_token
     if (!next || summary.count >= limit) return summary

@@ -51,7 +51,11 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   if (!signature) return {valid: false, code: 'malformed_signature', reason: 'the signature is not base64url text'}
   const modulusBytes = Math.ceil((key.asymmetricKeyDetails?.modulusLength ?? signature.length * 8) / 8)
   if (signature.length !== modulusBytes) {
-    return {valid: false, code: 'wrong_length', reason: `the signature is ${signature.length} bytes long; the key's signatures are ${modulusBytes} bytes (truncated or not for this key)`}
+    return {
+      valid: false,
+      code: 'wrong_length',
+      reason: `the signature is ${signature.length} bytes long; the key's signatures are ${modulusBytes} bytes (truncated or not for this key)`,
+    }
   }
   const body = typeof input.body === 'string' ? Buffer.from(input.body, 'utf8') : input.body
   const prefix = Buffer.from(id + '.', 'utf8')
@@ -62,25 +66,38 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   try {
     text = new TextDecoder('utf-8', {fatal: true}).decode(body)
   } catch {
-    return {valid: false, code: 'mismatch', reason: 'the signature does not match the body as received, and the body is not UTF-8 text to re-serialise'}
+    return {
+      valid: false,
+      code: 'mismatch',
+      reason: 'the signature does not match the body as received, and the body is not UTF-8 text to re-serialise',
+    }
   }
   let tree
   try {
     tree = parseJsonTree(text)
   } catch (error) {
     const why = error instanceof JsonSyntaxError ? error.message : String(error)
-    return {valid: false, code: 'mismatch', reason: `the signature does not match the body as received, and the body is not JSON (${why})`}
+    return {
+      valid: false,
+      code: 'mismatch',
+      reason: `the signature does not match the body as received, and the body is not JSON (${why})`,
+    }
   }
   const tried = new Set([body.toString('utf8')])
-  for (const [as, numbers] of [['python-json', 'literal'], ['python-json-numbers', 'python']] as const) {
+  for (const [as, numbers] of [
+    ['python-json', 'literal'],
+    ['python-json-numbers', 'python'],
+  ] as const) {
     const serialised = pythonJsonFromTree(tree, {numbers})
     if (tried.has(serialised)) continue
     tried.add(serialised)
-    if (verifyBytes(key, signature, Buffer.from(id + '.' + serialised, 'utf8'))) return {valid: true, as, signedText: id + '.' + serialised}
+    if (verifyBytes(key, signature, Buffer.from(id + '.' + serialised, 'utf8')))
+      return {valid: true, as, signedText: id + '.' + serialised}
   }
   return {
     valid: false,
     code: 'mismatch',
-    reason: 'the signature does not match: neither the body as received nor its Python json.dumps serialisation was signed with this key under this svc-id',
+    reason:
+      'the signature does not match: neither the body as received nor its Python json.dumps serialisation was signed with this key under this svc-id',
   }
 }

@@ -38,14 +38,20 @@ describe('retry policy', () => {
 
   it('gives up after maxRetries with a 7-exit error', async () => {
     server = await scriptedServer([reply(503, {error: 'down', data: null})])
-    const err = await client(server.url).request({method: 'GET', path: '/x'}).catch((e: unknown) => e)
+    const err = await client(server.url)
+      .request({method: 'GET', path: '/x'})
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceUnavailableError)
     expect((err as ServiceUnavailableError).exitCode).toBe(7)
     expect(server.requests).toHaveLength(4)
   })
 
   it('retries a POST on 429 and 503, where the service did not act', async () => {
-    server = await scriptedServer([reply(429, {error: 'slow down', data: null}, {'retry-after': '0'}), reply(503, {error: 'busy', data: null}), reply(200, {ok: true})])
+    server = await scriptedServer([
+      reply(429, {error: 'slow down', data: null}, {'retry-after': '0'}),
+      reply(503, {error: 'busy', data: null}),
+      reply(200, {ok: true}),
+    ])
     const res = await client(server.url).request({method: 'POST', path: '/x', json: [1]})
     expect(res.data).toEqual({ok: true})
     expect(server.requests).toHaveLength(3)
@@ -53,7 +59,9 @@ describe('retry policy', () => {
 
   it('never re-sends a POST whose connection dropped after it was sent', async () => {
     server = await scriptedServer([drop, reply(200, {ok: true})])
-    const err = await client(server.url).request({method: 'POST', path: '/x', json: [1]}).catch((e: unknown) => e)
+    const err = await client(server.url)
+      .request({method: 'POST', path: '/x', json: [1]})
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiConnectionError)
     expect((err as ApiConnectionError).maybeSent).toBe(true)
     expect(server.requests).toHaveLength(1)
@@ -61,7 +69,9 @@ describe('retry policy', () => {
 
   it('does not retry a POST on 502, whose outcome is unknown', async () => {
     server = await scriptedServer([reply(502, {error: 'bad gateway', data: null}), reply(200, {ok: true})])
-    const err = await client(server.url).request({method: 'POST', path: '/x', json: [1]}).catch((e: unknown) => e)
+    const err = await client(server.url)
+      .request({method: 'POST', path: '/x', json: [1]})
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceUnavailableError)
     expect(server.requests).toHaveLength(1)
   })
@@ -80,16 +90,23 @@ describe('retry policy', () => {
         probe.close(() => resolve(p))
       })
     })
-    const err = await client(`http://127.0.0.1:${port}`).request({method: 'POST', path: '/x', json: [], maxRetries: 1}).catch((e: unknown) => e)
+    const err = await client(`http://127.0.0.1:${port}`)
+      .request({method: 'POST', path: '/x', json: [], maxRetries: 1})
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiConnectionError)
     expect((err as ApiConnectionError).maybeSent).toBe(false)
     expect((err as ApiConnectionError).code).toBe('connection_failed')
   })
 
   it('names the field path when a response does not match its schema', async () => {
-    server = await scriptedServer([reply(200, {data: [{id: 'nope'}], pagination: {next_page_token: null, previous_page_token: null}})])
+    server = await scriptedServer([
+      reply(200, {data: [{id: 'nope'}], pagination: {next_page_token: null, previous_page_token: null}}),
+    ])
     const api = new Api(client(server.url))
-    const err = await api.businesses.list().first().catch((e: unknown) => e)
+    const err = await api.businesses
+      .list()
+      .first()
+      .catch((e: unknown) => e)
     expect(String((err as Error).message)).toContain('data.0.id')
   })
 })
@@ -99,7 +116,10 @@ describe('tokens against the emulator', () => {
     emulator = await start({tokenTtlSeconds: 1})
     const em = emulator
     const tokenApi = new Api(client(em.baseUrl))
-    const tokens = new ClientCredentialsTokens(() => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}), undefined)
+    const tokens = new ClientCredentialsTokens(
+      () => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}),
+      undefined,
+    )
     const api = new Api(client(em.baseUrl, tokens))
     const first = await tokens.get()
     await api.businesses.list().first()
@@ -114,7 +134,10 @@ describe('tokens against the emulator', () => {
     emulator = await start()
     const em = emulator
     const tokenApi = new Api(client(em.baseUrl))
-    const tokens = new ClientCredentialsTokens(() => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}), undefined)
+    const tokens = new ClientCredentialsTokens(
+      () => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}),
+      undefined,
+    )
     const api = new Api(client(em.baseUrl, tokens))
     await api.businesses.list().first()
     em.state.tokens.clear() // the service forgets every token: the next call meets a 401
@@ -126,8 +149,14 @@ describe('tokens against the emulator', () => {
   it('stops after one renewal when the service keeps answering 401', async () => {
     emulator = await start()
     let renewals = 0
-    const refused: TokenSource = {get: async () => 'emu_not-a-token', renew: async () => (renewals++, 'emu_still-not-a-token')}
-    const err = await new Api(client(emulator.baseUrl, refused)).businesses.list().first().catch((e: unknown) => e)
+    const refused: TokenSource = {
+      get: async () => 'emu_not-a-token',
+      renew: async () => (renewals++, 'emu_still-not-a-token'),
+    }
+    const err = await new Api(client(emulator.baseUrl, refused)).businesses
+      .list()
+      .first()
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AuthenticationError)
     expect((err as AuthenticationError).exitCode).toBe(3)
     expect(renewals).toBe(1)

@@ -103,41 +103,64 @@ describe('Pager', () => {
   it('uses an early cursor only when the parsed page confirms it', async () => {
     // `pagination` first, then an item whose metadata has a "next_page_token" key: the text's last
     // such key is not the cursor, so the early request is wasted and the right page is fetched.
-    const body = (k: number, next: string | null) => `{"pagination":{"next_page_token":${JSON.stringify(next)},"previous_page_token":null},` +
+    const body = (k: number, next: string | null) =>
+      `{"pagination":{"next_page_token":${JSON.stringify(next)},"previous_page_token":null},` +
       `"data":[{"id":"inv_${k}","metadata_":{"next_page_token":"decoy"}}]}`
-    server = await scriptedServer([(req, res) => {
-      const token = new URL(req.url ?? '/', 'http://x').searchParams.get('page_token')
-      res.writeHead(token === 'decoy' ? 422 : 200, {'content-type': 'application/json'})
-      res.end(token === 'decoy' ? '{"error":"Invalid page_token","data":null}' : body(Number(token ?? 0), token ? null : '1'))
-    }])
+    server = await scriptedServer([
+      (req, res) => {
+        const token = new URL(req.url ?? '/', 'http://x').searchParams.get('page_token')
+        res.writeHead(token === 'decoy' ? 422 : 200, {'content-type': 'application/json'})
+        res.end(
+          token === 'decoy'
+            ? '{"error":"Invalid page_token","data":null}'
+            : body(Number(token ?? 0), token ? null : '1'),
+        )
+      },
+    ])
     const ids: string[] = []
     for await (const item of listPager(client(server.url), '/invoice', {}, invoice, {prefetch: true})) ids.push(item.id)
     expect(ids).toEqual(['inv_0', 'inv_1'])
-    expect(server.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('page_token'))).toEqual(expect.arrayContaining([null, 'decoy', '1']))
+    expect(server.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('page_token'))).toEqual(
+      expect.arrayContaining([null, 'decoy', '1']),
+    )
   })
 
   it('names the field path of an item that does not match its schema', async () => {
-    server = await scriptedServer([(req, res) => {
-      const second = req.url?.includes('page_token=1')
-      res.writeHead(200, {'content-type': 'application/json'})
-      res.end(JSON.stringify({
-        data: [{id: 'inv_a', total_amount: 1}, {id: 'inv_b', total_amount: second ? '12.50' : 2}],
-        pagination: {next_page_token: second ? null : '1', previous_page_token: null},
-      }))
-    }])
+    server = await scriptedServer([
+      (req, res) => {
+        const second = req.url?.includes('page_token=1')
+        res.writeHead(200, {'content-type': 'application/json'})
+        res.end(
+          JSON.stringify({
+            data: [
+              {id: 'inv_a', total_amount: 1},
+              {id: 'inv_b', total_amount: second ? '12.50' : 2},
+            ],
+            pagination: {next_page_token: second ? null : '1', previous_page_token: null},
+          }),
+        )
+      },
+    ])
     const seen: string[] = []
     const run = async () => {
-      for await (const item of listPager(client(server!.url), '/v0/business/biz_1/invoice', {}, invoice, {prefetch: true})) seen.push(item.id)
+      for await (const item of listPager(client(server!.url), '/v0/business/biz_1/invoice', {}, invoice, {
+        prefetch: true,
+      }))
+        seen.push(item.id)
     }
     const err = await run().catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ResponseShapeError)
-    expect((err as Error).message).toMatch(/^Unexpected response from GET \/v0\/business\/biz_1\/invoice: field data\.1\.total_amount: /)
+    expect((err as Error).message).toMatch(
+      /^Unexpected response from GET \/v0\/business\/biz_1\/invoice: field data\.1\.total_amount: /,
+    )
     expect(seen).toEqual(['inv_a', 'inv_b'])
   })
 
   it('says so when a page is not JSON', async () => {
     server = await scriptedServer([(_req, res) => res.end('<html>maintenance</html>')])
-    const err = await listPager(client(server.url), '/invoice', {}, invoice).first().catch((e: unknown) => e)
+    const err = await listPager(client(server.url), '/invoice', {}, invoice)
+      .first()
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ResponseShapeError)
     expect((err as Error).message).toBe('Unexpected response from GET /invoice: not JSON')
   })
@@ -145,7 +168,9 @@ describe('Pager', () => {
 
 describe('nextPageTokenIn', () => {
   it('reads the last next_page_token of a body, escapes and all', () => {
-    expect(nextPageTokenIn('{"data":[],"pagination":{"next_page_token":"ab\\"c","previous_page_token":null}}')).toBe('ab"c')
+    expect(nextPageTokenIn('{"data":[],"pagination":{"next_page_token":"ab\\"c","previous_page_token":null}}')).toBe(
+      'ab"c',
+    )
     expect(nextPageTokenIn('{"data":[],"pagination":{"next_page_token" : "x1"}}')).toBe('x1')
     expect(nextPageTokenIn('{"data":[],"pagination":{"next_page_token":null}}')).toBeUndefined()
     expect(nextPageTokenIn('{"data":[]}')).toBeUndefined()

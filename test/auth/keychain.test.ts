@@ -20,7 +20,21 @@ describe('secrets in the real Secret Service', () => {
     if (!keychain) return ctx.skip()
     const configDir = tempDir()
     const name = `kc-${process.pid}-${Date.now()}`
-    const add = await runBk(['profiles', 'add', name, '--env', 'local', '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--client-secret-stdin'], {configDir, input: emulator.clientSecret})
+    const add = await runBk(
+      [
+        'profiles',
+        'add',
+        name,
+        '--env',
+        'local',
+        '--base-url',
+        emulator.baseUrl,
+        '--client-id',
+        emulator.clientId,
+        '--client-secret-stdin',
+      ],
+      {configDir, input: emulator.clientSecret},
+    )
     expect(add.stderr).not.toContain('Error')
     expect(add.code).toBe(0)
     // The secret is in the Secret Service under service "bk", and nowhere in the config folder.
@@ -50,9 +64,15 @@ describe('secrets in the real Secret Service', () => {
 describe('no keychain reachable', () => {
   it('profiles add fails fast naming the environment variables and --insecure-storage, and writes nothing', async () => {
     const configDir = tempDir()
-    const result = await runBk(['profiles', 'add', 'nokc', '--env', 'local', '--client-id', 'abc', '--client-secret-stdin'], {
-      configDir, input: 'sekrit-value', env: {DBUS_SESSION_BUS_ADDRESS: undefined}, timeoutMs: 10_000,
-    })
+    const result = await runBk(
+      ['profiles', 'add', 'nokc', '--env', 'local', '--client-id', 'abc', '--client-secret-stdin'],
+      {
+        configDir,
+        input: 'sekrit-value',
+        env: {DBUS_SESSION_BUS_ADDRESS: undefined},
+        timeoutMs: 10_000,
+      },
+    )
     expect(result.code).toBe(3)
     expect(result.stderr).toContain('No OS keychain is reachable')
     expect(result.stderr).toContain('BK_CLIENT_ID')
@@ -64,9 +84,26 @@ describe('no keychain reachable', () => {
 
   it('--insecure-storage keeps the secret in a 0600 file, with a warning', async () => {
     const configDir = tempDir()
-    const result = await runBk(['profiles', 'add', 'plain', '--env', 'local', '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--client-secret-stdin', '--insecure-storage'], {
-      configDir, input: emulator.clientSecret, env: {DBUS_SESSION_BUS_ADDRESS: undefined},
-    })
+    const result = await runBk(
+      [
+        'profiles',
+        'add',
+        'plain',
+        '--env',
+        'local',
+        '--base-url',
+        emulator.baseUrl,
+        '--client-id',
+        emulator.clientId,
+        '--client-secret-stdin',
+        '--insecure-storage',
+      ],
+      {
+        configDir,
+        input: emulator.clientSecret,
+        env: {DBUS_SESSION_BUS_ADDRESS: undefined},
+      },
+    )
     expect(result.code).toBe(0)
     expect(result.stderr).toContain('plain text')
     const {statSync} = await import('node:fs')

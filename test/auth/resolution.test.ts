@@ -3,7 +3,14 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {start, type RunningEmulator} from '../helpers/emulator.js'
 
-interface Status {source: string; profile: string | null; baseUrl: string; business: string | null; origins: Record<string, string>; token: {ok: boolean}}
+interface Status {
+  source: string
+  profile: string | null
+  baseUrl: string
+  business: string | null
+  origins: Record<string, string>
+  token: {ok: boolean}
+}
 
 let a: RunningEmulator
 let b: RunningEmulator
@@ -11,7 +18,22 @@ let c: RunningEmulator
 let configDir: string
 
 async function addProfile(name: string, emulator: RunningEmulator): Promise<void> {
-  const res = await runBk(['profiles', 'add', name, '--env', 'local', '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--client-secret-stdin', '--insecure-storage'], {configDir, input: emulator.clientSecret})
+  const res = await runBk(
+    [
+      'profiles',
+      'add',
+      name,
+      '--env',
+      'local',
+      '--base-url',
+      emulator.baseUrl,
+      '--client-id',
+      emulator.clientId,
+      '--client-secret-stdin',
+      '--insecure-storage',
+    ],
+    {configDir, input: emulator.clientSecret},
+  )
   expect(res.code, res.stderr).toBe(0)
 }
 
@@ -43,14 +65,18 @@ describe('credential resolution order', () => {
   })
 
   it('--profile beats environment variables', async () => {
-    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json', '--profile', 'second'], {configDir, env: envCreds()}))
+    const s = parseJsonOutput<Status>(
+      await runBk(['auth', 'status', '--json', '--profile', 'second'], {configDir, env: envCreds()}),
+    )
     expect(s.profile).toBe('second')
     expect(s.baseUrl).toBe(b.baseUrl)
     expect(s.origins.profile).toContain('--profile')
   })
 
   it('BK_PROFILE counts as an explicit profile', async () => {
-    const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir, env: {...envCreds(), BK_PROFILE: 'second'}}))
+    const s = parseJsonOutput<Status>(
+      await runBk(['auth', 'status', '--json'], {configDir, env: {...envCreds(), BK_PROFILE: 'second'}}),
+    )
     expect(s.baseUrl).toBe(b.baseUrl)
   })
 
@@ -58,7 +84,9 @@ describe('credential resolution order', () => {
     const env = {BK_BUSINESS_ID: a.businessIds[1]}
     const fromEnv = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir, env}))
     expect(fromEnv.business).toBe(a.businessIds[1])
-    const fromFlag = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json', '--business', a.businessIds[0] as string], {configDir, env}))
+    const fromFlag = parseJsonOutput<Status>(
+      await runBk(['auth', 'status', '--json', '--business', a.businessIds[0] as string], {configDir, env}),
+    )
     expect(fromFlag.business).toBe(a.businessIds[0])
     expect(fromFlag.origins.business).toBe('--business')
   })
@@ -66,7 +94,9 @@ describe('credential resolution order', () => {
   it('BK_ACCESS_TOKEN works with no profile and no keychain', async () => {
     const token = (await runBk(['auth', 'token'], {env: envCreds()})).stdout.trim()
     expect(token).toMatch(/^emu_/)
-    const list = await runBk(['businesses', 'list', '--json'], {env: {BK_BASE_URL: c.baseUrl, BK_ACCESS_TOKEN: token, DBUS_SESSION_BUS_ADDRESS: undefined}})
+    const list = await runBk(['businesses', 'list', '--json'], {
+      env: {BK_BASE_URL: c.baseUrl, BK_ACCESS_TOKEN: token, DBUS_SESSION_BUS_ADDRESS: undefined},
+    })
     expect(list.code).toBe(0)
     expect(parseJsonOutput<{data: unknown[]}>(list).data.length).toBe(c.businessIds.length)
   })
@@ -79,9 +109,13 @@ describe('credential resolution order', () => {
   })
 
   it('infers the environment from BK_BASE_URL when BK_ENV is not set', async () => {
-    const local = parseJsonOutput<Status & {environment: string}>(await runBk(['auth', 'status', '--json'], {env: envCreds()}))
+    const local = parseJsonOutput<Status & {environment: string}>(
+      await runBk(['auth', 'status', '--json'], {env: envCreds()}),
+    )
     expect(local.environment).toBe('local')
-    const remote = await runBk(['auth', 'status', '--json'], {env: {...envCreds(), BK_BASE_URL: 'https://127.0.0.1.invalid:9'}})
+    const remote = await runBk(['auth', 'status', '--json'], {
+      env: {...envCreds(), BK_BASE_URL: 'https://127.0.0.1.invalid:9'},
+    })
     expect(parseJsonOutput<{environment: string}>(remote).environment).toBe('production')
     const told = await runBk(['auth', 'status', '--json'], {env: {...envCreds(), BK_ENV: 'sandbox'}})
     expect(parseJsonOutput<{environment: string}>(told).environment).toBe('sandbox')
@@ -89,7 +123,22 @@ describe('credential resolution order', () => {
 
   it('refuses a profile name it could not store, as a usage error (exit 2), saving nothing', async () => {
     const dir = tempDir()
-    const res = await runBk(['profiles', 'add', 'bad name/x', '--env', 'local', '--base-url', a.baseUrl, '--client-id', a.clientId, '--client-secret-stdin', '--insecure-storage'], {configDir: dir, input: a.clientSecret})
+    const res = await runBk(
+      [
+        'profiles',
+        'add',
+        'bad name/x',
+        '--env',
+        'local',
+        '--base-url',
+        a.baseUrl,
+        '--client-id',
+        a.clientId,
+        '--client-secret-stdin',
+        '--insecure-storage',
+      ],
+      {configDir: dir, input: a.clientSecret},
+    )
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('Invalid profile name "bad name/x"')
     expect((await runBk(['profiles', 'list', '--json'], {configDir: dir})).stdout.trim()).toBe('[]')

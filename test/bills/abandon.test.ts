@@ -32,11 +32,23 @@ it('a second Ctrl-C during the wait before a resend sends nothing more', async (
   let waiting!: () => void
   const resendWait = new Promise<void>((resolve) => (waiting = resolve))
   const outcome = importBills({
-    file, businessId: 'biz_demo_acme', baseUrl: server.url, batchSize: 100, concurrency: 1, maxErrors: 10,
-    rejectsFile: join(dir, 'rejects.csv'), unconfirmedFile: join(dir, 'unconfirmed.csv'), journalFile: join(dir, 'bills.csv.bk-journal'),
-    resume: false, restart: false, resendRounds: 3, resendDelayMs: 60_000,
+    file,
+    businessId: 'biz_demo_acme',
+    baseUrl: server.url,
+    batchSize: 100,
+    concurrency: 1,
+    maxErrors: 10,
+    rejectsFile: join(dir, 'rejects.csv'),
+    unconfirmedFile: join(dir, 'unconfirmed.csv'),
+    journalFile: join(dir, 'bills.csv.bk-journal'),
+    resume: false,
+    restart: false,
+    resendRounds: 3,
+    resendDelayMs: 60_000,
     send: (bills, signal) => api.bills.create('biz_demo_acme', bills, {signal}),
-    stop: stop.signal, abort: abort.signal, onResendWait: () => waiting(),
+    stop: stop.signal,
+    abort: abort.signal,
+    onResendWait: () => waiting(),
   })
   // Once the first answer (503) is in, the pipeline waits a minute before sending again.
   await resendWait

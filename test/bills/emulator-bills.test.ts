@@ -15,12 +15,32 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-async function post(body: string, auth = token): Promise<{status: number; json: {data: Array<Record<string, unknown>>; errors: Array<{error: string; bill_number: string | null}>; error?: string}}> {
-  const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {method: 'POST', headers: {authorization: `Bearer ${auth}`, 'content-type': 'application/json'}, body})
-  return {status: res.status, json: await res.json() as never}
+async function post(
+  body: string,
+  auth = token,
+): Promise<{
+  status: number
+  json: {
+    data: Array<Record<string, unknown>>
+    errors: Array<{error: string; bill_number: string | null}>
+    error?: string
+  }
+}> {
+  const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {
+    method: 'POST',
+    headers: {authorization: `Bearer ${auth}`, 'content-type': 'application/json'},
+    body,
+  })
+  return {status: res.status, json: (await res.json()) as never}
 }
 
-const bill = (over: Record<string, unknown> = {}) => ({number: 'E-1', vendor_id: 'ven_demo_office', currency: 'EUR', lines: [{amount: 10, ledger_id: 'ldg_demo_expenses'}], ...over})
+const bill = (over: Record<string, unknown> = {}) => ({
+  number: 'E-1',
+  vendor_id: 'ven_demo_office',
+  currency: 'EUR',
+  lines: [{amount: 10, ledger_id: 'ldg_demo_expenses'}],
+  ...over,
+})
 
 describe('emulator POST /v0/business/{id}/bills', () => {
   it('needs the bill:create scope and bounds the body at 100 bills', async () => {
@@ -35,14 +55,35 @@ describe('emulator POST /v0/business/{id}/bills', () => {
 
   it('creates the valid bills and reports each invalid one by number', async () => {
     const body = [
-      bill({number: 'OK-1', lines: [{amount: 0.1, ledger_id: 'ldg_demo_expenses'}, {amount: 0.2, ledger_id: 'ldg_demo_software'}], tags: {department: [{value: 'engineering', amount: 0.1}, {value: 'new-dept', amount: 0.2}]}}),
+      bill({
+        number: 'OK-1',
+        lines: [
+          {amount: 0.1, ledger_id: 'ldg_demo_expenses'},
+          {amount: 0.2, ledger_id: 'ldg_demo_software'},
+        ],
+        tags: {
+          department: [
+            {value: 'engineering', amount: 0.1},
+            {value: 'new-dept', amount: 0.2},
+          ],
+        },
+      }),
       bill({number: 'BAD-vendor', vendor_id: 'ven_nope'}),
       bill({number: 'BAD-lines', lines: []}),
       bill({number: 'BAD-ledger', lines: [{amount: 1, ledger_id: 'ldg_nope'}]}),
       bill({number: 'BAD-currency', currency: 'EURO'}),
       bill({number: 'BAD-date', issued_at: '05/01/2026'}),
       bill({number: 'BAD-tagfield', tags: {colour: 'red'}}),
-      bill({number: 'BAD-alloc', lines: [{amount: 0.3, ledger_id: 'ldg_demo_expenses'}], tags: {department: [{value: 'sales', amount: 0.1}, {value: 'engineering', amount: 0.21}]}}),
+      bill({
+        number: 'BAD-alloc',
+        lines: [{amount: 0.3, ledger_id: 'ldg_demo_expenses'}],
+        tags: {
+          department: [
+            {value: 'sales', amount: 0.1},
+            {value: 'engineering', amount: 0.21},
+          ],
+        },
+      }),
       {vendor_id: 'ven_demo_office', lines: [{amount: 1, ledger_id: 'ldg_demo_expenses'}]},
     ]
     const res = await post(JSON.stringify(body))
@@ -60,33 +101,56 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     const created = res.json.data[0]!
     expect(created.id).toMatch(/^bil_/)
     expect(created.total_amount).toBe(0.3)
-    expect((created.lines as Array<{id: string; bill_id: string}>).every((l) => l.id.startsWith('bln_') && l.bill_id === created.id)).toBe(true)
-    expect(created.tags).toEqual({department: [{amount: '0.1', value: 'engineering'}, {amount: '0.2', value: 'new-dept'}]})
+    expect(
+      (created.lines as Array<{id: string; bill_id: string}>).every(
+        (l) => l.id.startsWith('bln_') && l.bill_id === created.id,
+      ),
+    ).toBe(true)
+    expect(created.tags).toEqual({
+      department: [
+        {amount: '0.1', value: 'engineering'},
+        {amount: '0.2', value: 'new-dept'},
+      ],
+    })
     expect(emulator.state.tagFields.get(BIZ)?.get('department')?.get('new-dept')).toMatch(/^tv_/)
     expect(emulator.state.bills.all(BIZ).filter((b) => b.number?.startsWith('BAD-'))).toEqual([])
   })
 
   it('reports a date that does not exist as a per-bill error', async () => {
-    const res = await post(JSON.stringify([bill({number: 'D-ok', due_at: '2026-02-28T00:00:00Z'}), bill({number: 'D-bad', due_at: '2026-02-30T00:00:00Z'})]))
+    const res = await post(
+      JSON.stringify([
+        bill({number: 'D-ok', due_at: '2026-02-28T00:00:00Z'}),
+        bill({number: 'D-bad', due_at: '2026-02-30T00:00:00Z'}),
+      ]),
+    )
     expect(res.status).toBe(200)
     expect(res.json.data.map((b) => b.number)).toEqual(['D-ok'])
-    expect(res.json.errors).toEqual([{bill_number: 'D-bad', error: expect.stringContaining('due_at must be an ISO 8601 datetime')}])
+    expect(res.json.errors).toEqual([
+      {bill_number: 'D-bad', error: expect.stringContaining('due_at must be an ISO 8601 datetime')},
+    ])
   })
 
   it('reads amounts from the JSON text exactly', () => {
-    expect(parseJsonExact('{"a":[0.1,-2.50e1,"3"],"b":"x\\"1"}')).toEqual({a: [{text: '0.1'}, {text: '-2.50e1'}, '3'], b: 'x"1'})
+    expect(parseJsonExact('{"a":[0.1,-2.50e1,"3"],"b":"x\\"1"}')).toEqual({
+      a: [{text: '0.1'}, {text: '-2.50e1'}, '3'],
+      b: 'x"1',
+    })
   })
 })
 
 describe('bill amount checks', () => {
   it('agree with money.ts parseMoney/toJsonNumber on any decimal text', () => {
-    const text = fc.tuple(fc.constantFrom('', '-', '+'), fc.stringMatching(/^\d{0,18}$/), fc.option(fc.stringMatching(/^\d{0,8}$/)))
+    const text = fc
+      .tuple(fc.constantFrom('', '-', '+'), fc.stringMatching(/^\d{0,18}$/), fc.option(fc.stringMatching(/^\d{0,8}$/)))
       .map(([sign, int, frac]) => `${sign}${int}${frac === null ? '' : '.' + frac}`)
-    fc.assert(fc.property(fc.oneof(text, fc.string()), (t) => {
-      const ours = amountProblem(t.trim()) // the assembler trims cells, as parseMoney does
-      const theirs = parseMoney(t, {asJsonNumber: true})
-      expect(ours === undefined).toBe(theirs.ok)
-      if (theirs.ok) expect(amountNumber(t.trim()) === toJsonNumber(theirs.value)).toBe(true)
-    }), {numRuns: 3000})
+    fc.assert(
+      fc.property(fc.oneof(text, fc.string()), (t) => {
+        const ours = amountProblem(t.trim()) // the assembler trims cells, as parseMoney does
+        const theirs = parseMoney(t, {asJsonNumber: true})
+        expect(ours === undefined).toBe(theirs.ok)
+        if (theirs.ok) expect(amountNumber(t.trim()) === toJsonNumber(theirs.value)).toBe(true)
+      }),
+      {numRuns: 3000},
+    )
   })
 })

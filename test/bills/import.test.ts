@@ -29,31 +29,65 @@ function csvIn(name: string, lines: string[], eol = '\n'): string {
 
 describe('bk bills import', () => {
   it('imports a BOM + CRLF file with quoted multi-line fields, exact amounts and verbatim formulas', async () => {
-    const dir = csvIn('bills.csv', [
-      '\uFEFF' + 'Number,Vendor_ID,Description,Issued_At,Due_At,Currency,Line_Description,Line_Amount,Line_Ledger_ID,tag:department,Metadata',
-      'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,"first line,\r\nwith a comma and a newline",0.1,ldg_demo_expenses,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
-      'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,second,0.2,ldg_demo_software,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
-      'INV-2,ven_demo_cloud,Hosting,2026-01-06T08:30:00+01:00,,USD,Servers,1234567.89,ldg_demo_software,operations,',
-    ], '\r\n')
-    const result = await runBk(['bills', 'import', 'bills.csv', '--json', '--results', 'created.ndjson', '--performed-by', 'ci-nightly'], {env: envFor(emulator), cwd: dir})
+    const dir = csvIn(
+      'bills.csv',
+      [
+        '\uFEFF' +
+          'Number,Vendor_ID,Description,Issued_At,Due_At,Currency,Line_Description,Line_Amount,Line_Ledger_ID,tag:department,Metadata',
+        'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,"first line,\r\nwith a comma and a newline",0.1,ldg_demo_expenses,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
+        'INV-1,ven_demo_office,"=HYPERLINK(""http://evil.example"",""click"")",2026-01-05,2026-02-05T12:00:00Z,EUR,second,0.2,ldg_demo_software,engineering=0.1;sales=0.2,"{""po"": ""PO-7""}"',
+        'INV-2,ven_demo_cloud,Hosting,2026-01-06T08:30:00+01:00,,USD,Servers,1234567.89,ldg_demo_software,operations,',
+      ],
+      '\r\n',
+    )
+    const result = await runBk(
+      ['bills', 'import', 'bills.csv', '--json', '--results', 'created.ndjson', '--performed-by', 'ci-nightly'],
+      {env: envFor(emulator), cwd: dir},
+    )
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     const summary = parseJsonOutput<ImportSummary>(result)
-    expect(summary).toMatchObject({created: 2, failed: 0, unconfirmed: 0, skipped: 0, rejectsFile: null, resultsFile: 'created.ndjson'})
+    expect(summary).toMatchObject({
+      created: 2,
+      failed: 0,
+      unconfirmed: 0,
+      skipped: 0,
+      rejectsFile: null,
+      resultsFile: 'created.ndjson',
+    })
     expect(typeof summary.durationMs).toBe('number')
     const [one] = byNumber('INV-1')
     expect(one?.description).toBe('=HYPERLINK("http://evil.example","click")')
-    expect(one?.lines?.map((l) => [l.description, l.amount, l.ledger_id])).toEqual([['first line,\r\nwith a comma and a newline', 0.1, 'ldg_demo_expenses'], ['second', 0.2, 'ldg_demo_software']])
+    expect(one?.lines?.map((l) => [l.description, l.amount, l.ledger_id])).toEqual([
+      ['first line,\r\nwith a comma and a newline', 0.1, 'ldg_demo_expenses'],
+      ['second', 0.2, 'ldg_demo_software'],
+    ])
     // 0.1 + 0.2 is 0.30000000000000004 in floating point; the total and the allocation check are exact.
     expect(one?.total_amount).toBe(0.3)
-    expect(one?.tags).toEqual({department: [{amount: '0.1', value: 'engineering'}, {amount: '0.2', value: 'sales'}]})
+    expect(one?.tags).toEqual({
+      department: [
+        {amount: '0.1', value: 'engineering'},
+        {amount: '0.2', value: 'sales'},
+      ],
+    })
     expect(one?.metadata_).toEqual({po: 'PO-7'})
     expect(one?.issued_at).toBe('2026-01-05T00:00:00Z')
     const [two] = byNumber('INV-2')
-    expect(two).toMatchObject({issued_at: '2026-01-06T07:30:00Z', currency: 'USD', total_amount: 1234567.89, tags: {department: [{amount: '1234567.89', value: 'operations'}]}})
+    expect(two).toMatchObject({
+      issued_at: '2026-01-06T07:30:00Z',
+      currency: 'USD',
+      total_amount: 1234567.89,
+      tags: {department: [{amount: '1234567.89', value: 'operations'}]},
+    })
     expect(performedBy(emulator.state, one!.id)).toBe('ci-nightly')
-    const created = readFileSync(join(dir, 'created.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {number: string; id: string; line: number})
-    expect(created).toEqual([{number: 'INV-1', id: one!.id, line: 2}, {number: 'INV-2', id: two!.id, line: 5}])
+    const created = readFileSync(join(dir, 'created.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as {number: string; id: string; line: number})
+    expect(created).toEqual([
+      {number: 'INV-1', id: one!.id, line: 2},
+      {number: 'INV-2', id: two!.id, line: 5},
+    ])
     expect(existsSync(join(dir, 'bills.csv.bk-journal'))).toBe(true)
   })
 
@@ -71,20 +105,34 @@ describe('bk bills import', () => {
     expect(result.stdout).toContain('Done: 2 created, 2 failed, 0 unconfirmed')
     expect(result.stdout).toContain('mixed.rejects.csv')
     expect(result.stderr).toContain('mixed.csv:3: column line_amount: "1e2" is not a decimal amount')
-    expect(bills().map((b) => b.number).sort()).toEqual(['G-1', 'G-4'])
+    expect(
+      bills()
+        .map((b) => b.number)
+        .sort(),
+    ).toEqual(['G-1', 'G-4'])
     const rejects = readFileSync(join(dir, 'mixed.rejects.csv'), 'utf8')
     const lines = rejects.trim().split('\n')
     expect(lines[0]).toBe('number,vendor_id,description,line_amount,line_ledger_id,error')
-    expect(lines[1]).toMatch(/^G-2,ven_demo_office,"bad, amount",1e2,ldg_demo_expenses,"mixed\.csv:3: column line_amount: ""1e2"" is not a decimal amount/)
-    expect(lines[2]).toMatch(/^G-2,ven_demo_office,"bad, amount",5,ldg_demo_expenses,"not sent: another row of this bill is invalid: mixed\.csv:3: column line_amount/)
-    expect(lines[3]).toBe('G-3,ven_unknown,unknown vendor,7.5,ldg_demo_expenses,rejected by the service: vendor ven_unknown does not exist in business biz_demo_acme')
+    expect(lines[1]).toMatch(
+      /^G-2,ven_demo_office,"bad, amount",1e2,ldg_demo_expenses,"mixed\.csv:3: column line_amount: ""1e2"" is not a decimal amount/,
+    )
+    expect(lines[2]).toMatch(
+      /^G-2,ven_demo_office,"bad, amount",5,ldg_demo_expenses,"not sent: another row of this bill is invalid: mixed\.csv:3: column line_amount/,
+    )
+    expect(lines[3]).toBe(
+      'G-3,ven_unknown,unknown vendor,7.5,ldg_demo_expenses,rejected by the service: vendor ven_unknown does not exist in business biz_demo_acme',
+    )
     // Fixed, the rejects file imports as it is (its error column is ignored).
     writeFileSync(join(dir, 'fixed.csv'), rejects.replace('1e2', '100').replaceAll('ven_unknown', 'ven_demo_travel'))
     const again = await runBk(['bills', 'import', 'fixed.csv', '--json'], {env: envFor(emulator), cwd: dir})
     expect(again.code, again.stderr).toBe(0)
     expect(parseJsonOutput<ImportSummary>(again)).toMatchObject({created: 2, failed: 0})
     expect(byNumber('G-2')[0]?.total_amount).toBe(105)
-    expect(bills().map((b) => b.number).sort()).toEqual(['G-1', 'G-2', 'G-3', 'G-4'])
+    expect(
+      bills()
+        .map((b) => b.number)
+        .sort(),
+    ).toEqual(['G-1', 'G-2', 'G-3', 'G-4'])
   })
 
   it('refuses output files it could not write before sending anything, naming the flag', async () => {
@@ -93,7 +141,10 @@ describe('bk bills import', () => {
       'H-1,ven_demo_office,ok,10,ldg_demo_expenses',
       'H-2,ven_demo_office,bad,1e2,ldg_demo_expenses',
     ])
-    const rejects = await runBk(['bills', 'import', 'mixed.csv', '--rejects', join('no-such-folder', 'r.csv')], {env: envFor(emulator), cwd: dir})
+    const rejects = await runBk(['bills', 'import', 'mixed.csv', '--rejects', join('no-such-folder', 'r.csv')], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(rejects.code).toBe(2)
     expect(rejects.stderr).toContain('--rejects no-such-folder/r.csv: the folder')
     const results = await runBk(['bills', 'import', 'mixed.csv', '--results', '.'], {env: envFor(emulator), cwd: dir})
@@ -114,28 +165,40 @@ describe('bk bills import', () => {
     }
   })()
   if (!devFull) console.warn('Skipping the full-disk test: /dev/full is missing or /dev is not writable')
-  it.skipIf(!devFull)('reports a results file it could not write with the summary, and still writes the rejects', async () => {
-    const dir = csvIn('full.csv', [
-      'number,vendor_id,description,line_amount,line_ledger_id',
-      'K-1,ven_demo_office,ok,10,ldg_demo_expenses',
-      'K-2,ven_demo_office,bad,1e2,ldg_demo_expenses',
-    ])
-    const result = await runBk(['bills', 'import', 'full.csv', '--results', '/dev/full'], {env: envFor(emulator), cwd: dir})
-    expect(result.code).toBe(1)
-    expect(result.stderr).toContain('Error: Import failed: ENOSPC')
-    expect(result.stdout).toContain('1 created, 1 failed')
-    expect(readFileSync(join(dir, 'full.rejects.csv'), 'utf8')).toContain('K-2')
-    expect(byNumber('K-1')).toHaveLength(1)
-  })
+  it.skipIf(!devFull)(
+    'reports a results file it could not write with the summary, and still writes the rejects',
+    async () => {
+      const dir = csvIn('full.csv', [
+        'number,vendor_id,description,line_amount,line_ledger_id',
+        'K-1,ven_demo_office,ok,10,ldg_demo_expenses',
+        'K-2,ven_demo_office,bad,1e2,ldg_demo_expenses',
+      ])
+      const result = await runBk(['bills', 'import', 'full.csv', '--results', '/dev/full'], {
+        env: envFor(emulator),
+        cwd: dir,
+      })
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain('Error: Import failed: ENOSPC')
+      expect(result.stdout).toContain('1 created, 1 failed')
+      expect(readFileSync(join(dir, 'full.rejects.csv'), 'utf8')).toContain('K-2')
+      expect(byNumber('K-1')).toHaveLength(1)
+    },
+  )
 
   it('clears a stale rejects file, but never removes a --rejects path that is not a plain file', async () => {
-    const dir = csvIn('ok.csv', ['number,vendor_id,line_amount,line_ledger_id', 'P-1,ven_demo_office,10,ldg_demo_expenses'])
+    const dir = csvIn('ok.csv', [
+      'number,vendor_id,line_amount,line_ledger_id',
+      'P-1,ven_demo_office,10,ldg_demo_expenses',
+    ])
     writeFileSync(join(dir, 'ok.rejects.csv'), 'from an earlier run\n')
     execFileSync('mkfifo', [join(dir, 'pipe')])
     const first = await runBk(['bills', 'import', 'ok.csv'], {env: envFor(emulator), cwd: dir})
     expect(first.code, first.stderr).toBe(0)
     expect(existsSync(join(dir, 'ok.rejects.csv'))).toBe(false)
-    const second = await runBk(['bills', 'import', 'ok.csv', '--restart', '--yes', '--rejects', 'pipe'], {env: envFor(emulator), cwd: dir})
+    const second = await runBk(['bills', 'import', 'ok.csv', '--restart', '--yes', '--rejects', 'pipe'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(second.code, second.stderr).toBe(0)
     expect(statSync(join(dir, 'pipe')).isFIFO()).toBe(true)
   })
@@ -155,10 +218,17 @@ describe('bk bills import', () => {
     expect(again.stderr).toContain('--restart')
     rows.push('R-6,ven_demo_office,6.00,ldg_demo_expenses')
     writeFileSync(join(dir, 'r.csv'), rows.join('\n') + '\n')
-    const resumed = await runBk(['bills', 'import', 'r.csv', '--resume', '--json', '--results', 'ids.csv'], {env: envFor(emulator), cwd: dir})
+    const resumed = await runBk(['bills', 'import', 'r.csv', '--resume', '--json', '--results', 'ids.csv'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(resumed.code).toBe(0)
     expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 1, skipped: 5, failed: 0, unconfirmed: 0})
-    expect(bills().map((b) => b.number).sort()).toEqual(['R-1', 'R-2', 'R-3', 'R-4', 'R-5', 'R-6'])
+    expect(
+      bills()
+        .map((b) => b.number)
+        .sort(),
+    ).toEqual(['R-1', 'R-2', 'R-3', 'R-4', 'R-5', 'R-6'])
     const ids = readFileSync(join(dir, 'ids.csv'), 'utf8').trim().split('\n')
     expect(ids[0]).toBe('number,id,line')
     expect(ids).toHaveLength(7)
@@ -168,7 +238,10 @@ describe('bk bills import', () => {
     expect(refused.stderr).toMatch(/send again 6 bills it records as created and 0 unconfirmed/)
     expect(refused.stderr).toContain('--yes')
     expect(bills()).toHaveLength(6)
-    const restarted = await runBk(['bills', 'import', 'r.csv', '--restart', '--yes', '--json'], {env: envFor(emulator), cwd: dir})
+    const restarted = await runBk(['bills', 'import', 'r.csv', '--restart', '--yes', '--json'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(parseJsonOutput<ImportSummary>(restarted)).toMatchObject({created: 6, skipped: 0})
     expect(bills()).toHaveLength(12)
   })
@@ -186,11 +259,17 @@ describe('bk bills import', () => {
   })
 
   it('a per-bill service error for an unknown tag field goes to rejects; the rest of the batch is created', async () => {
-    const dir = csvIn('t.csv', ['number,vendor_id,line_amount,line_ledger_id,tag:colour,tag:project', 'T-1,ven_demo_office,1,ldg_demo_expenses,red,', 'T-2,ven_demo_office,2,ldg_demo_expenses,,hermes'])
+    const dir = csvIn('t.csv', [
+      'number,vendor_id,line_amount,line_ledger_id,tag:colour,tag:project',
+      'T-1,ven_demo_office,1,ldg_demo_expenses,red,',
+      'T-2,ven_demo_office,2,ldg_demo_expenses,,hermes',
+    ])
     const result = await runBk(['bills', 'import', 't.csv', '--json'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(6)
     expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, failed: 1, rejectsFile: 't.rejects.csv'})
-    expect(readFileSync(join(dir, 't.rejects.csv'), 'utf8')).toContain('T-1,ven_demo_office,1,ldg_demo_expenses,red,,"rejected by the service: tag field ""colour"" does not exist in business biz_demo_acme"\n')
+    expect(readFileSync(join(dir, 't.rejects.csv'), 'utf8')).toContain(
+      'T-1,ven_demo_office,1,ldg_demo_expenses,red,,"rejected by the service: tag field ""colour"" does not exist in business biz_demo_acme"\n',
+    )
     expect(byNumber('T-2')[0]?.tags).toEqual({project: [{amount: '2', value: 'hermes'}]})
     expect(emulator.state.tagFields.get(BIZ)?.get('project')?.has('hermes')).toBe(true)
   })
@@ -207,21 +286,45 @@ describe('bk bills import', () => {
   })
 
   it('imports an accounting-package export through examples/bills-map.yaml', async () => {
-    const dir = csvIn('export.csv', [
-      'Bill Number,Supplier ID,Supplier Name,Reference,Bill Date,Due Date,Item Description,Line Amount,Tax Rate,Account ID,Tracking - Department,Tracking - Project,Status',
-      'X-100,ven_demo_office,Office Depot,Paper,2026-03-01,2026-03-31,A4 paper,40.00,20%,ldg_demo_expenses,sales,apollo,AUTHORISED',
-      'X-100,ven_demo_office,Office Depot,Paper,2026-03-01,2026-03-31,Pens,9.99,20%,ldg_demo_expenses,sales,apollo,AUTHORISED',
-      'X-101,ven_demo_cloud,Cloudy Hosting,March,2026-03-02,2026-04-01,Compute,120.00,0%,ldg_demo_software,engineering,,AUTHORISED',
-    ], '\r\n')
-    const result = await runBk(['bills', 'import', 'export.csv', '--map', join(ROOT, 'examples', 'bills-map.yaml'), '--json'], {env: envFor(emulator), cwd: dir})
+    const dir = csvIn(
+      'export.csv',
+      [
+        'Bill Number,Supplier ID,Supplier Name,Reference,Bill Date,Due Date,Item Description,Line Amount,Tax Rate,Account ID,Tracking - Department,Tracking - Project,Status',
+        'X-100,ven_demo_office,Office Depot,Paper,2026-03-01,2026-03-31,A4 paper,40.00,20%,ldg_demo_expenses,sales,apollo,AUTHORISED',
+        'X-100,ven_demo_office,Office Depot,Paper,2026-03-01,2026-03-31,Pens,9.99,20%,ldg_demo_expenses,sales,apollo,AUTHORISED',
+        'X-101,ven_demo_cloud,Cloudy Hosting,March,2026-03-02,2026-04-01,Compute,120.00,0%,ldg_demo_software,engineering,,AUTHORISED',
+      ],
+      '\r\n',
+    )
+    const result = await runBk(
+      ['bills', 'import', 'export.csv', '--map', join(ROOT, 'examples', 'bills-map.yaml'), '--json'],
+      {env: envFor(emulator), cwd: dir},
+    )
     expect(result.code).toBe(0)
-    expect(byNumber('X-100')[0]).toMatchObject({currency: 'EUR', total_amount: 49.99, description: 'Paper', issued_at: '2026-03-01T00:00:00Z', tags: {department: [{amount: '49.99', value: 'sales'}], project: [{amount: '49.99', value: 'apollo'}]}})
-    expect(byNumber('X-101')[0]?.lines?.[0]).toMatchObject({description: 'Compute', amount: 120, ledger_id: 'ldg_demo_software'})
+    expect(byNumber('X-100')[0]).toMatchObject({
+      currency: 'EUR',
+      total_amount: 49.99,
+      description: 'Paper',
+      issued_at: '2026-03-01T00:00:00Z',
+      tags: {department: [{amount: '49.99', value: 'sales'}], project: [{amount: '49.99', value: 'apollo'}]},
+    })
+    expect(byNumber('X-101')[0]?.lines?.[0]).toMatchObject({
+      description: 'Compute',
+      amount: 120,
+      ledger_id: 'ldg_demo_software',
+    })
   })
 
   it('stops on a 403 with exit 3, journals the batch as not sent, and --resume sends it once allowed', async () => {
-    const dir = csvIn('p.csv', ['number,vendor_id,line_amount,line_ledger_id', 'P-1,ven_demo_office,1,ldg_demo_expenses', 'P-2,ven_demo_office,2,ldg_demo_expenses'])
-    const denied = await runBk(['bills', 'import', 'p.csv', '--batch-size', '1', '--concurrency', '1'], {env: {...envFor(emulator), BK_SCOPES: 'transaction:read'}, cwd: dir})
+    const dir = csvIn('p.csv', [
+      'number,vendor_id,line_amount,line_ledger_id',
+      'P-1,ven_demo_office,1,ldg_demo_expenses',
+      'P-2,ven_demo_office,2,ldg_demo_expenses',
+    ])
+    const denied = await runBk(['bills', 'import', 'p.csv', '--batch-size', '1', '--concurrency', '1'], {
+      env: {...envFor(emulator), BK_SCOPES: 'transaction:read'},
+      cwd: dir,
+    })
     expect(denied.code).toBe(3)
     expect(denied.stderr).toContain('Token lacks the scope bill:create')
     expect(denied.stderr).toContain('--resume')
@@ -231,7 +334,11 @@ describe('bk bills import', () => {
     const resumed = await runBk(['bills', 'import', 'p.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir})
     expect(resumed.code).toBe(0)
     expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 2, skipped: 0})
-    expect(bills().map((b) => b.number).sort()).toEqual(['P-1', 'P-2'])
+    expect(
+      bills()
+        .map((b) => b.number)
+        .sort(),
+    ).toEqual(['P-1', 'P-2'])
   })
 
   it('a run stopped by a header error leaves no journal in the way of the next run', async () => {
@@ -239,7 +346,10 @@ describe('bk bills import', () => {
     const bad = await runBk(['bills', 'import', 'h.csv'], {env: envFor(emulator), cwd: dir})
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('h.csv:1: unknown column "vendor"')
-    writeFileSync(join(dir, 'h.csv'), 'number,vendor_id,line_amount,line_ledger_id\nH-1,ven_demo_office,1,ldg_demo_expenses\n')
+    writeFileSync(
+      join(dir, 'h.csv'),
+      'number,vendor_id,line_amount,line_ledger_id\nH-1,ven_demo_office,1,ldg_demo_expenses\n',
+    )
     const good = await runBk(['bills', 'import', 'h.csv'], {env: envFor(emulator), cwd: dir})
     expect(good.code, good.stderr).toBe(0)
     expect(byNumber('H-1')).toHaveLength(1)

@@ -6,21 +6,25 @@ import {describe, expect, it} from 'vitest'
 import {IN_FLIGHT_REASON, JournalWriter, readJournal} from '../../src/bills/journal.js'
 import {tempDir} from '../helpers/bk.js'
 
-const header = '{"t":"header","format":"bk-bills-journal","version":1,"input":"b.csv","business":"biz_demo_acme","baseUrl":"http://127.0.0.1:1","at":"2026-01-01T00:00:00Z"}'
+const header =
+  '{"t":"header","format":"bk-bills-journal","version":1,"input":"b.csv","business":"biz_demo_acme","baseUrl":"http://127.0.0.1:1","at":"2026-01-01T00:00:00Z"}'
 
 describe('import journal', () => {
   it('replays outcomes; a batch sent without a result is unconfirmed; a not-sent batch is forgotten; a torn last line is ignored', async () => {
     const file = join(tempDir('bk-journal-'), 'b.csv.bk-journal')
-    writeFileSync(file, [
-      header,
-      '{"t":"run","at":"x","resume":false}',
-      '{"t":"sending","batch":1,"numbers":["A","B","C"]}',
-      '{"t":"sending","batch":2,"numbers":["D"]}',
-      '{"t":"sending","batch":3,"numbers":["E"]}',
-      '{"t":"result","batch":1,"created":[["A","bil_1"]],"failed":[["B","no vendor"]],"unconfirmed":[["C","outcome unknown: x"]]}',
-      '{"t":"notsent","batch":3,"reason":"503"}',
-      '{"t":"result","batch":4,"created":[["F","bil_',
-    ].join('\n'))
+    writeFileSync(
+      file,
+      [
+        header,
+        '{"t":"run","at":"x","resume":false}',
+        '{"t":"sending","batch":1,"numbers":["A","B","C"]}',
+        '{"t":"sending","batch":2,"numbers":["D"]}',
+        '{"t":"sending","batch":3,"numbers":["E"]}',
+        '{"t":"result","batch":1,"created":[["A","bil_1"]],"failed":[["B","no vendor"]],"unconfirmed":[["C","outcome unknown: x"]]}',
+        '{"t":"notsent","batch":3,"reason":"503"}',
+        '{"t":"result","batch":4,"created":[["F","bil_',
+      ].join('\n'),
+    )
     const state = await readJournal(file)
     expect(state.batches).toBe(3)
     expect(Object.fromEntries(state.outcomes)).toEqual({
@@ -34,7 +38,10 @@ describe('import journal', () => {
   it('cuts off a torn last line before appending, so the journal stays readable', async () => {
     const file = join(tempDir('bk-journal-'), 'b.csv.bk-journal')
     // A crash (or a full disk) cut the last write short: the record has no newline.
-    writeFileSync(file, [header, '{"t":"run","at":"x","resume":false}', '{"t":"sending","batch":1,"numbers":["A"'].join('\n'))
+    writeFileSync(
+      file,
+      [header, '{"t":"run","at":"x","resume":false}', '{"t":"sending","batch":1,"numbers":["A"'].join('\n'),
+    )
     const writer = await JournalWriter.open(file)
     await writer.append({t: 'run', at: 'y', resume: true})
     await writer.append({t: 'sending', batch: 1, numbers: ['B']})
@@ -61,7 +68,9 @@ describe('import journal', () => {
     const file = join(tempDir('bk-journal-'), 'j.bk-journal')
     const writer = await JournalWriter.open(file)
     await writer.append(JSON.parse(header))
-    await Promise.all(Array.from({length: 20}, (_, i) => writer.append({t: 'sending', batch: i + 1, numbers: [`N-${i}`]})))
+    await Promise.all(
+      Array.from({length: 20}, (_, i) => writer.append({t: 'sending', batch: i + 1, numbers: [`N-${i}`]})),
+    )
     await writer.close()
     const state = await readJournal(file)
     expect(state.batches).toBe(20)

@@ -24,7 +24,9 @@ afterEach(async () => {
 
 /** n bills, one in three with two lines; every 997th has an unknown vendor, every 1999th a bad amount. */
 function writeBills(file: string, n: number): {badLocal: Set<string>; badVendor: Set<string>} {
-  const rows = ['number,vendor_id,description,issued_at,currency,line_description,line_amount,line_ledger_id,tag:department']
+  const rows = [
+    'number,vendor_id,description,issued_at,currency,line_description,line_amount,line_ledger_id,tag:department',
+  ]
   const badLocal = new Set<string>()
   const badVendor = new Set<string>()
   for (let i = 1; i <= n; i++) {
@@ -48,12 +50,18 @@ const numbersIn = (file: string): Map<string, string> => {
 
 function countByNumber(em: RunningEmulator): Map<string, number> {
   const counts = new Map<string, number>()
-  for (const bill of em.state.bills.all(BIZ)) counts.set(bill.number as string, (counts.get(bill.number as string) ?? 0) + 1)
+  for (const bill of em.state.bills.all(BIZ))
+    counts.set(bill.number as string, (counts.get(bill.number as string) ?? 0) + 1)
   return counts
 }
 
 /** Every bill of the file is created exactly once, or rejected with a reason, or unconfirmed (at most once in the service). */
-function expectEachBillAccountedFor(em: RunningEmulator, dir: string, n: number, summary: ImportSummary): {created: number; rejected: number; unconfirmed: number} {
+function expectEachBillAccountedFor(
+  em: RunningEmulator,
+  dir: string,
+  n: number,
+  summary: ImportSummary,
+): {created: number; rejected: number; unconfirmed: number} {
   const counts = countByNumber(em)
   const rejects = numbersIn(join(dir, 'bills.rejects.csv'))
   const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
@@ -86,7 +94,11 @@ describe('bk bills import under faults', () => {
     const dir = tempDir('bk-bills-faults-')
     const n = 20_000
     const {badLocal, badVendor} = writeBills(join(dir, 'bills.csv'), n)
-    const result = await runBk(['bills', 'import', 'bills.csv', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 55_000})
+    const result = await runBk(['bills', 'import', 'bills.csv', '--json'], {
+      env: envFor(emulator),
+      cwd: dir,
+      timeoutMs: 55_000,
+    })
     expect(result.code).toBe(6)
     const summary = parseJsonOutput<ImportSummary>(result)
     const faults = emulator.faults.counts
@@ -96,7 +108,10 @@ describe('bk bills import under faults', () => {
     expect(faults['commit-5xx']).toBeGreaterThan(0)
     const seen = expectEachBillAccountedFor(emulator, dir, n, summary)
     // The emulator's inspection route tells the same: every number at most once.
-    const inspected = await (await fetch(`${emulator.baseUrl}/_emulator/businesses/${BIZ}/bills`)).json() as {data: Array<{number: string}>; count: number}
+    const inspected = (await (await fetch(`${emulator.baseUrl}/_emulator/businesses/${BIZ}/bills`)).json()) as {
+      data: Array<{number: string}>
+      count: number
+    }
     expect(inspected.count).toBe(emulator.state.bills.count(BIZ))
     expect(new Set(inspected.data.map((b) => b.number)).size).toBe(inspected.count)
     expect(summary.created).toBe(seen.created)
@@ -105,22 +120,43 @@ describe('bk bills import under faults', () => {
     const rejects = numbersIn(join(dir, 'bills.rejects.csv'))
     for (const number of badLocal) expect(rejects.get(number)).toContain('is not a decimal amount')
     const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
-    for (const number of badVendor) if (!unconfirmed.has(number)) expect(rejects.get(number)).toContain('vendor ven_missing does not exist')
+    for (const number of badVendor)
+      if (!unconfirmed.has(number)) expect(rejects.get(number)).toContain('vendor ven_missing does not exist')
     for (const reason of unconfirmed.values()) expect(reason).toMatch(/^outcome unknown: /)
     // A re-run without --resume is refused; with --resume nothing is sent again.
     const again = await runBk(['bills', 'import', 'bills.csv'], {env: envFor(emulator), cwd: dir})
     expect(again.code).toBe(2)
     const before = emulator.state.bills.count(BIZ)
-    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 30_000})
-    expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 0, skipped: summary.created, failed: summary.failed, unconfirmed: summary.unconfirmed})
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {
+      env: envFor(emulator),
+      cwd: dir,
+      timeoutMs: 30_000,
+    })
+    expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({
+      created: 0,
+      skipped: summary.created,
+      failed: summary.failed,
+      unconfirmed: summary.unconfirmed,
+    })
     expect(emulator.state.bills.count(BIZ)).toBe(before)
   }, 90_000)
 })
 
 /** Starts bk, waits until its journal records `results` batch results, then sends `signal`. */
-function runUntilJournal(args: string[], env: Record<string, string | undefined>, cwd: string, journal: string, results: number, signal: NodeJS.Signals): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killedAt: number}> {
+function runUntilJournal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+  journal: string,
+  results: number,
+  signal: NodeJS.Signals,
+): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killedAt: number}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...env}), stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...env}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     let killedAt = -1
@@ -155,10 +191,20 @@ describe('bk bills import --resume', () => {
     const dir = tempDir('bk-bills-kill-')
     const n = 3000
     writeBills(join(dir, 'bills.csv'), n)
-    const killed = await runUntilJournal(['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3'], envFor(emulator), dir, join(dir, 'bills.csv.bk-journal'), 5, 'SIGKILL')
+    const killed = await runUntilJournal(
+      ['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3'],
+      envFor(emulator),
+      dir,
+      join(dir, 'bills.csv.bk-journal'),
+      5,
+      'SIGKILL',
+    )
     expect(killed.signal).toBe('SIGKILL')
     // What the journal says at the kill: batches sent with a result, and batches in flight (no result).
-    const records = readFileSync(join(dir, 'bills.csv.bk-journal'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as {t: string; batch: number; numbers?: string[]})
+    const records = readFileSync(join(dir, 'bills.csv.bk-journal'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as {t: string; batch: number; numbers?: string[]})
     const inFlight = new Map(records.filter((r) => r.t === 'sending').map((r) => [r.batch, r.numbers ?? []]))
     for (const r of records) if (r.t === 'result') inFlight.delete(r.batch)
     const inFlightNumbers = [...inFlight.values()].flat().sort()
@@ -167,7 +213,11 @@ describe('bk bills import --resume', () => {
     expect(createdBefore).toBeLessThan(n - 10)
     const refused = await runBk(['bills', 'import', 'bills.csv'], {env: envFor(emulator), cwd: dir})
     expect(refused.code).toBe(2)
-    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 40_000})
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {
+      env: envFor(emulator),
+      cwd: dir,
+      timeoutMs: 40_000,
+    })
     const summary = parseJsonOutput<ImportSummary>(resumed)
     expect(summary.skipped).toBeGreaterThanOrEqual(5 * 50 - 10)
     const counts = countByNumber(emulator)
@@ -176,7 +226,7 @@ describe('bk bills import --resume', () => {
     // Bills whose batch was in flight at the kill are never re-sent: exactly they are unconfirmed.
     const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
     expect([...unconfirmed.keys()].sort()).toEqual(inFlightNumbers)
-    for (const reason of unconfirmed.values()) expect(reason).toContain('while this bill\'s batch was in flight')
+    for (const reason of unconfirmed.values()) expect(reason).toContain("while this bill's batch was in flight")
     expect(summary.created + summary.skipped + summary.failed + summary.unconfirmed).toBe(n)
   }, 90_000)
 
@@ -185,13 +235,24 @@ describe('bk bills import --resume', () => {
     const dir = tempDir('bk-bills-int-')
     const n = 3000
     writeBills(join(dir, 'bills.csv'), n)
-    const stopped = await runUntilJournal(['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'], envFor(emulator), dir, join(dir, 'bills.csv.bk-journal'), 3, 'SIGINT')
+    const stopped = await runUntilJournal(
+      ['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'],
+      envFor(emulator),
+      dir,
+      join(dir, 'bills.csv.bk-journal'),
+      3,
+      'SIGINT',
+    )
     expect(stopped.code).toBe(130)
     const first = parseJsonOutput<ImportSummary>(stopped)
     expect(first.interrupted).toBe(true)
     expect(first.unconfirmed).toBe(0)
     expect(emulator.state.bills.count(BIZ)).toBe(first.created)
-    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir, timeoutMs: 40_000})
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json'], {
+      env: envFor(emulator),
+      cwd: dir,
+      timeoutMs: 40_000,
+    })
     const summary = parseJsonOutput<ImportSummary>(resumed)
     expect(summary.skipped).toBe(first.created)
     expect(summary.unconfirmed).toBe(0)
@@ -207,11 +268,18 @@ describe('bk bills import --resume', () => {
     const n = 600
     writeBills(join(dir, 'bills.csv'), n)
     const journal = join(dir, 'bills.csv.bk-journal')
-    const child = spawn(process.execPath, [BIN, 'bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'], {cwd: dir, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}), stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(
+      process.execPath,
+      [BIN, 'bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'],
+      {cwd: dir, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}), stdio: ['ignore', 'pipe', 'pipe']},
+    )
     let stdout = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    const sending = () => (existsSync(journal) ? readFileSync(journal, 'utf8') : '').split('\n').filter((l) => l.startsWith('{"t":"sending"')).length
+    const sending = () =>
+      (existsSync(journal) ? readFileSync(journal, 'utf8') : '')
+        .split('\n')
+        .filter((l) => l.startsWith('{"t":"sending"')).length
     await waitFor(() => sending() >= 3, 'three batches in flight')
     child.kill('SIGINT')
     await new Promise((r) => setTimeout(r, 150))
@@ -224,7 +292,11 @@ describe('bk bills import --resume', () => {
     for (const reason of unconfirmed.values()) expect(reason).toContain('aborted (second Ctrl-C)')
     // The service may still act on an abandoned request (the emulator does, after its latency):
     // that is why they are unconfirmed. Whatever it did, --resume must not send them again.
-    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json', '--concurrency', '4'], {env: envFor(emulator), cwd: dir, timeoutMs: 40_000})
+    const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json', '--concurrency', '4'], {
+      env: envFor(emulator),
+      cwd: dir,
+      timeoutMs: 40_000,
+    })
     const summary = parseJsonOutput<ImportSummary>(resumed)
     expect(summary).toMatchObject({unconfirmed: 150, skipped: 0})
     const counts = countByNumber(emulator)

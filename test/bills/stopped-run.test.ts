@@ -9,7 +9,8 @@ import {runBk} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
 const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
-const row = (n: string) => `${n},${DEMO_IDS.vendors.office},Stop,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}`
+const row = (n: string) =>
+  `${n},${DEMO_IDS.vendors.office},Stop,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}`
 
 let emulator: RunningEmulator
 beforeAll(async () => {
@@ -22,7 +23,9 @@ describe('a run stopped at an unreadable row', () => {
     const rows = Array.from({length: 150}, (_, i) => row(`STOP-${i + 1}`))
     const csv = [HEADER, ...rows, `STOP-X,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
     const result = await runBk(['bills', 'import', '-', '--batch-size', '100'], {env: envFor(emulator), input: csv})
-    const created = emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('STOP-')).length
+    const created = emulator.state.bills
+      .all(DEMO_IDS.business)
+      .filter((b) => String(b.number).startsWith('STOP-')).length
     expect(created).toBe(100)
     expect(result.code).toBe(6)
     expect(result.stderr).toMatch(/stdin:152: .*100 bills before it were sent \(100 created/)
@@ -31,10 +34,13 @@ describe('a run stopped at an unreadable row', () => {
   })
 
   it('before anything was sent: exit 2, and says nothing was sent', async () => {
-    const csv = [HEADER, row('EARLY-1'), `EARLY-2,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
+    const csv =
+      [HEADER, row('EARLY-1'), `EARLY-2,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
     const result = await runBk(['bills', 'import', '-', '--batch-size', '100'], {env: envFor(emulator), input: csv})
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/nothing was sent/)
-    expect(emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('EARLY-'))).toHaveLength(0)
+    expect(
+      emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('EARLY-')),
+    ).toHaveLength(0)
   })
 })

@@ -19,18 +19,34 @@ let faulty: RunningEmulator
 beforeAll(async () => {
   // Every request is dropped, before or after it is handled: the outcome is never known.
   faulty = await start({faultRate: 1, faultSeed: 3, faultKinds: ['reset-before', 'reset-after']})
-  faulty.state.tokens.set('settle-token', {clientId: faulty.clientId, businessId: DEMO_IDS.business, expiresAt: Date.now() + 3_600_000})
+  faulty.state.tokens.set('settle-token', {
+    clientId: faulty.clientId,
+    businessId: DEMO_IDS.business,
+    expiresAt: Date.now() + 3_600_000,
+  })
 })
 afterAll(() => faulty.close())
 
-interface Listed {unconfirmed: Array<{number: string}>; settled?: {created: Array<{number: string; id: string}>; absent: string[]}}
+interface Listed {
+  unconfirmed: Array<{number: string}>
+  settled?: {created: Array<{number: string; id: string}>; absent: string[]}
+}
 
 describe('bills unconfirmed', () => {
   it('lists unconfirmed bills, settles them against the emulator, and --resume sends only the absent ones', async () => {
     const dir = tempDir('bk-unconfirmed-')
     const file = join(dir, 'bills.csv')
-    writeFileSync(file, [HEADER, ...Array.from({length: COUNT}, (_, i) =>
-      `SETTLE-${i + 1},${DEMO_IDS.vendors.office},Settle,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.00,${DEMO_IDS.ledgers.expenses}`)].join('\n') + '\n')
+    writeFileSync(
+      file,
+      [
+        HEADER,
+        ...Array.from(
+          {length: COUNT},
+          (_, i) =>
+            `SETTLE-${i + 1},${DEMO_IDS.vendors.office},Settle,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.00,${DEMO_IDS.ledgers.expenses}`,
+        ),
+      ].join('\n') + '\n',
+    )
     const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: 'settle-token', BK_BUSINESS_ID: DEMO_IDS.business}
     const first = await runBk(['bills', 'import', file, '--batch-size', '1', '--concurrency', '1'], {env})
     expect(first.code, first.stderr).toBe(6)
@@ -40,7 +56,9 @@ describe('bills unconfirmed', () => {
     expect(createdBefore.size).toBeLessThan(COUNT)
 
     const listed = parseJsonOutput<Listed>(await runBk(['bills', 'unconfirmed', file, '--json']))
-    expect(listed.unconfirmed.map((u) => u.number).sort()).toEqual(Array.from({length: COUNT}, (_, i) => `SETTLE-${i + 1}`).sort())
+    expect(listed.unconfirmed.map((u) => u.number).sort()).toEqual(
+      Array.from({length: COUNT}, (_, i) => `SETTLE-${i + 1}`).sort(),
+    )
     expect(listed.settled).toBeUndefined()
 
     const settled = parseJsonOutput<Listed>(await runBk(['bills', 'unconfirmed', file, '--settle', '--json']))
@@ -53,7 +71,10 @@ describe('bills unconfirmed', () => {
     faulty.options.faultRate = 0
     const resumed = await runBk(['bills', 'import', file, '--resume', '--json'], {env})
     expect(resumed.code, resumed.stderr).toBe(0)
-    expect(parseJsonOutput<{created: number; skipped: number}>(resumed)).toMatchObject({created: COUNT - createdBefore.size, skipped: createdBefore.size})
+    expect(parseJsonOutput<{created: number; skipped: number}>(resumed)).toMatchObject({
+      created: COUNT - createdBefore.size,
+      skipped: createdBefore.size,
+    })
     const counts = new Map<string, number>()
     for (const b of stored()) counts.set(String(b.number), (counts.get(String(b.number)) ?? 0) + 1)
     expect(counts.size).toBe(COUNT)

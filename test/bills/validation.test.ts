@@ -12,10 +12,26 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id,metadata,line_metadata,tag:department'
+const HEADER =
+  'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id,metadata,line_metadata,tag:department'
 const row = (over: Partial<Record<string, string>> = {}) => {
-  const base: Record<string, string> = {number: 'X', vendor_id: 'ven_demo_office', description: 'd', issued_at: '2026-01-05', due_at: '', currency: 'EUR', line_description: 'l', line_amount: '10.00', line_ledger_id: 'ldg_demo_expenses', metadata: '', line_metadata: '', 'tag:department': ''}
-  return HEADER.split(',').map((c) => over[c] ?? base[c]).join(',')
+  const base: Record<string, string> = {
+    number: 'X',
+    vendor_id: 'ven_demo_office',
+    description: 'd',
+    issued_at: '2026-01-05',
+    due_at: '',
+    currency: 'EUR',
+    line_description: 'l',
+    line_amount: '10.00',
+    line_ledger_id: 'ldg_demo_expenses',
+    metadata: '',
+    line_metadata: '',
+    'tag:department': '',
+  }
+  return HEADER.split(',')
+    .map((c) => over[c] ?? base[c])
+    .join(',')
 }
 
 function csvFile(lines: string[], name = 'bills.csv'): {dir: string; name: string} {
@@ -53,7 +69,10 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       row({number: 'A-20', due_at: 'tomorrow'}), // 24
     ]
     const {dir, name} = csvFile(lines)
-    const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '100'], {env: envFor(emulator), cwd: dir})
+    const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '100'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(result.code).toBe(2)
     const expected = [
       'bills.csv:3: column vendor_id: "vendor_x" is not an id starting with ven_',
@@ -85,32 +104,66 @@ describe('bk bills import --dry-run: every rule names the line, column and value
   })
 
   it('--json gives the errors as data, and --max-errors bounds the list', async () => {
-    const {dir, name} = csvFile([HEADER, row({number: 'B-1', line_amount: 'x'}), row({number: 'B-2', line_amount: 'y'}), row({number: 'B-3', line_amount: 'z'})])
-    const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '2', '--json'], {env: envFor(emulator), cwd: dir})
+    const {dir, name} = csvFile([
+      HEADER,
+      row({number: 'B-1', line_amount: 'x'}),
+      row({number: 'B-2', line_amount: 'y'}),
+      row({number: 'B-3', line_amount: 'z'}),
+    ])
+    const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '2', '--json'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(result.code).toBe(2)
-    const out = parseJsonOutput<{code: string; details: {errorCount: number; errors: Array<{line: number; column: string; value: string}>}}>(result)
+    const out = parseJsonOutput<{
+      code: string
+      details: {errorCount: number; errors: Array<{line: number; column: string; value: string}>}
+    }>(result)
     expect(out.code).toBe('invalid_bills')
     expect(out.details.errorCount).toBe(3)
-    expect(out.details.errors.map((e) => [e.line, e.column, e.value])).toEqual([[2, 'line_amount', 'x'], [3, 'line_amount', 'y']])
+    expect(out.details.errors.map((e) => [e.line, e.column, e.value])).toEqual([
+      [2, 'line_amount', 'x'],
+      [3, 'line_amount', 'y'],
+    ])
   })
 
   it('names the line where an unterminated quote opened, after a quoted multi-line field', async () => {
-    const {dir, name} = csvFile([HEADER, row({number: 'C-1', description: '"two\nlines"'}), row({number: 'C-2', description: '"never closed'}), row({number: 'C-3'})])
+    const {dir, name} = csvFile([
+      HEADER,
+      row({number: 'C-1', description: '"two\nlines"'}),
+      row({number: 'C-2', description: '"never closed'}),
+      row({number: 'C-3'}),
+    ])
     const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('bills.csv:4: unterminated quoted field: the quote opened on line 4 is never closed')
+    expect(result.stderr).toContain(
+      'bills.csv:4: unterminated quoted field: the quote opened on line 4 is never closed',
+    )
   })
 
   it('accepts a valid file with a date alone, CRLF and a BOM, and says so', async () => {
     const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 'ok.csv'), '\uFEFF' + [HEADER.toUpperCase().replace('TAG:DEPARTMENT', 'tag:department'), row({number: 'D-1'}), row({number: 'D-1', line_amount: '-2.5'})].join('\r\n') + '\r\n')
+    writeFileSync(
+      join(dir, 'ok.csv'),
+      '\uFEFF' +
+        [
+          HEADER.toUpperCase().replace('TAG:DEPARTMENT', 'tag:department'),
+          row({number: 'D-1'}),
+          row({number: 'D-1', line_amount: '-2.5'}),
+        ].join('\r\n') +
+        '\r\n',
+    )
     // No credentials at all: a dry run is offline.
     const result = await runBk(['bills', 'import', 'ok.csv', '--dry-run', '--json'], {cwd: dir})
     expect(result.code).toBe(0)
-    expect(parseJsonOutput<{rows: number; bills: number; valid: number}>(result)).toMatchObject({rows: 2, bills: 1, valid: 1})
+    expect(parseJsonOutput<{rows: number; bills: number; valid: number}>(result)).toMatchObject({
+      rows: 2,
+      bills: 1,
+      valid: 1,
+    })
   })
 
-  it('compares the bill-level columns of a bill\'s rows as they are used: trimmed, but the description verbatim', async () => {
+  it("compares the bill-level columns of a bill's rows as they are used: trimmed, but the description verbatim", async () => {
     const {dir, name} = csvFile([
       HEADER,
       row({number: 'W-1', currency: 'EUR', vendor_id: 'ven_demo_office'}),
@@ -131,7 +184,9 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     writeFileSync(join(dir, 'mixed.csv'), Buffer.concat([Buffer.from(HEADER + '\n'), utf8, latin1]))
     const result = await runBk(['bills', 'import', 'mixed.csv', '--dry-run'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('mixed.csv:3: column description: "Cr\uFFFDme br\uFFFDl\uFFFDe" holds bytes that are not UTF-8')
+    expect(result.stderr).toContain(
+      'mixed.csv:3: column description: "Cr\uFFFDme br\uFFFDl\uFFFDe" holds bytes that are not UTF-8',
+    )
     expect(result.stderr).toContain('1 of 2 bills invalid')
   })
 
@@ -143,20 +198,37 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(result.stderr).toContain('--map')
   })
 
-  it('maps an accounting export\'s headers with --map, including defaults and ignored columns', async () => {
+  it("maps an accounting export's headers with --map, including defaults and ignored columns", async () => {
     const dir = tempDir('bk-bills-')
-    writeFileSync(join(dir, 'map.yaml'), 'columns:\n  Bill No: number\n  Supplier: vendor_id\n  Net: line_amount\n  GL Account: line_ledger_id\n  Dept: tag:department\n  Memo: ~\ndefaults:\n  currency: EUR\n')
-    writeFileSync(join(dir, 'export.csv'), 'Bill No,Supplier,Net,GL Account,Dept,Memo\nM-1,ven_demo_office,12.5,ldg_demo_expenses,sales,hello\nM-2,ven_demo_office,1.5,gl_4000,,x\n')
-    const result = await runBk(['bills', 'import', 'export.csv', '--map', 'map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    writeFileSync(
+      join(dir, 'map.yaml'),
+      'columns:\n  Bill No: number\n  Supplier: vendor_id\n  Net: line_amount\n  GL Account: line_ledger_id\n  Dept: tag:department\n  Memo: ~\ndefaults:\n  currency: EUR\n',
+    )
+    writeFileSync(
+      join(dir, 'export.csv'),
+      'Bill No,Supplier,Net,GL Account,Dept,Memo\nM-1,ven_demo_office,12.5,ldg_demo_expenses,sales,hello\nM-2,ven_demo_office,1.5,gl_4000,,x\n',
+    )
+    const result = await runBk(['bills', 'import', 'export.csv', '--map', 'map.yaml', '--dry-run'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('export.csv:3: column "GL Account" (line_ledger_id): "gl_4000" is not an id starting with ldg_')
+    expect(result.stderr).toContain(
+      'export.csv:3: column "GL Account" (line_ledger_id): "gl_4000" is not an id starting with ldg_',
+    )
     writeFileSync(join(dir, 'bad-map.yaml'), 'columns:\n  Bill No: number\n  Supplier: vendor\n')
-    const bad = await runBk(['bills', 'import', 'export.csv', '--map', 'bad-map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    const bad = await runBk(['bills', 'import', 'export.csv', '--map', 'bad-map.yaml', '--dry-run'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('bad-map.yaml line 3: "Supplier" maps to "vendor", which is not a bill column')
     // A map saved as Windows-1252 is refused where its bytes stop being UTF-8, not read with a U+FFFD header.
     writeFileSync(join(dir, 'latin1-map.yaml'), Buffer.from('columns:\n  N\u00b0 facture: number\n', 'latin1'))
-    const latin1 = await runBk(['bills', 'import', 'export.csv', '--map', 'latin1-map.yaml', '--dry-run'], {env: envFor(emulator), cwd: dir})
+    const latin1 = await runBk(['bills', 'import', 'export.csv', '--map', 'latin1-map.yaml', '--dry-run'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
     expect(latin1.code).toBe(2)
     expect(latin1.stderr).toContain('latin1-map.yaml:2:4: holds bytes that are not UTF-8')
   })

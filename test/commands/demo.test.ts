@@ -26,7 +26,11 @@ function listening(url: string): Promise<boolean> {
 }
 
 it('npm run demo imports, posts, exports and replays, then stops the emulator and listener it started', async () => {
-  const child = spawn('bash', [join(ROOT, 'scripts', 'demo.sh')], {cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn('bash', [join(ROOT, 'scripts', 'demo.sh')], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

@@ -42,7 +42,11 @@ function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
 describe('one run per file', () => {
   it('bills import: a second run of the same file while the first sends is refused; each bill once', async () => {
     const file = join(tempDir('bk-lock-bills-'), 'bills.csv')
-    const rows = Array.from({length: COUNT}, (_, i) => `LOCK-${i + 1},${DEMO_IDS.vendors.office},Lock ${i + 1},2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.50,${DEMO_IDS.ledgers.expenses}`)
+    const rows = Array.from(
+      {length: COUNT},
+      (_, i) =>
+        `LOCK-${i + 1},${DEMO_IDS.vendors.office},Lock ${i + 1},2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.50,${DEMO_IDS.ledgers.expenses}`,
+    )
     writeFileSync(file, [HEADER, ...rows].join('\n') + '\n')
     const args = ['bills', 'import', file, '--resume', '--batch-size', '1', '--concurrency', '1']
     const first = runBk(args, {env: envFor(emulator), timeoutMs: 60_000})
@@ -63,8 +67,15 @@ describe('one run per file', () => {
   it('journal-entries create: a second run while the first posts is refused; each entry once', async () => {
     const file = join(tempDir('bk-lock-je-'), 'entries.yaml')
     const L = DEMO_IDS.ledgers
-    writeFileSync(file, 'entries:\n' + Array.from({length: COUNT}, (_, i) =>
-      `  - description: Locked ${i + 1}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i + 1}.00}\n      - {ledger_id: ${L.cash}, credit: ${i + 1}.00}\n`).join(''))
+    writeFileSync(
+      file,
+      'entries:\n' +
+        Array.from(
+          {length: COUNT},
+          (_, i) =>
+            `  - description: Locked ${i + 1}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i + 1}.00}\n      - {ledger_id: ${L.cash}, credit: ${i + 1}.00}\n`,
+        ).join(''),
+    )
     const first = runBk(['journal-entries', 'create', file], {env: envFor(emulator), timeoutMs: 60_000})
     await waitForText(`${file}.bk-journal`, '"status":"sending"')
     const second = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
@@ -72,7 +83,9 @@ describe('one run per file', () => {
     expect(done.code, done.stderr).toBe(0)
     expect(second.code, second.stderr).toBe(2)
     expect(second.stderr).toMatch(/in use by bk process \d+/)
-    const stored = emulator.state.journalEntries.all(DEMO_IDS.business).filter((e) => e.description?.startsWith('Locked '))
+    const stored = emulator.state.journalEntries
+      .all(DEMO_IDS.business)
+      .filter((e) => e.description?.startsWith('Locked '))
     const counts = countBy(stored, (e) => String(e.description))
     expect(counts.size).toBe(COUNT)
     for (const [description, n] of counts) expect(n, description).toBe(1)
@@ -80,7 +93,10 @@ describe('one run per file', () => {
 
   it('takes over a lock left by a process that is gone', async () => {
     const file = join(tempDir('bk-lock-stale-'), 'bills.csv')
-    writeFileSync(file, `${HEADER}\nSTALE-1,${DEMO_IDS.vendors.office},Stale,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}\n`)
+    writeFileSync(
+      file,
+      `${HEADER}\nSTALE-1,${DEMO_IDS.vendors.office},Stale,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}\n`,
+    )
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
     writeFileSync(`${file}.bk-journal.lock`, `${gone}\n`)
     const result = await runBk(['bills', 'import', file], {env: envFor(emulator)})

@@ -19,7 +19,10 @@ describe('secrets never appear in output', () => {
       await runBk(['auth', 'status', '--json', '--debug'], {env, configDir}),
       await runBk(['api', 'GET', '/v0/business', '--paginate', '--debug'], {env, configDir}),
       await runBk(['api', 'GET', '/v0/business/biz_nope/invoice', '--debug'], {env, configDir}),
-      await runBk(['api', 'GET', '/v0/business', '--debug'], {env: {...env, BK_CLIENT_SECRET: 'wrong-secret-value'}, configDir}),
+      await runBk(['api', 'GET', '/v0/business', '--debug'], {
+        env: {...env, BK_CLIENT_SECRET: 'wrong-secret-value'},
+        configDir,
+      }),
     ]
     const tokens = [...emulator.state.tokens.keys()]
     expect(tokens.length).toBeGreaterThan(0)
@@ -32,7 +35,22 @@ describe('secrets never appear in output', () => {
 
   it('profiles show never prints the secret', async () => {
     const configDir = tempDir()
-    await runBk(['profiles', 'add', 'p', '--env', 'local', '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--client-secret-stdin', '--insecure-storage'], {configDir, input: emulator.clientSecret})
+    await runBk(
+      [
+        'profiles',
+        'add',
+        'p',
+        '--env',
+        'local',
+        '--base-url',
+        emulator.baseUrl,
+        '--client-id',
+        emulator.clientId,
+        '--client-secret-stdin',
+        '--insecure-storage',
+      ],
+      {configDir, input: emulator.clientSecret},
+    )
     const show = await runBk(['profiles', 'show'], {configDir})
     const json = await runBk(['profiles', 'show', '--json'], {configDir})
     expect(show.code).toBe(0)
@@ -72,7 +90,10 @@ describe('with no TTY nothing prompts', () => {
 
   it('a destructive command without --yes names --yes', async () => {
     const configDir = tempDir()
-    await runBk(['profiles', 'add', 'p', '--env', 'local', '--client-id', 'abc', '--client-secret-stdin', '--insecure-storage'], {configDir, input: 's3cret'})
+    await runBk(
+      ['profiles', 'add', 'p', '--env', 'local', '--client-id', 'abc', '--client-secret-stdin', '--insecure-storage'],
+      {configDir, input: 's3cret'},
+    )
     const res = await runBk(['profiles', 'remove', 'p'], {configDir, timeoutMs: 10_000})
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('--yes')
@@ -95,24 +116,45 @@ describe('with no TTY nothing prompts', () => {
 
 describe('base URL safety', () => {
   it('refuses http:// for a non-loopback address in a profile', async () => {
-    const res = await runBk(['profiles', 'add', 'x', '--env', 'sandbox', '--base-url', 'http://api.example.com', '--client-id', 'abc', '--client-secret-stdin'], {input: 's'})
+    const res = await runBk(
+      [
+        'profiles',
+        'add',
+        'x',
+        '--env',
+        'sandbox',
+        '--base-url',
+        'http://api.example.com',
+        '--client-id',
+        'abc',
+        '--client-secret-stdin',
+      ],
+      {input: 's'},
+    )
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('only https')
   })
 
   it('refuses http:// for a non-loopback BK_BASE_URL', async () => {
-    const res = await runBk(['businesses', 'list'], {env: {BK_BASE_URL: 'http://10.1.2.3:8080', BK_CLIENT_ID: 'a', BK_CLIENT_SECRET: 'b'}})
+    const res = await runBk(['businesses', 'list'], {
+      env: {BK_BASE_URL: 'http://10.1.2.3:8080', BK_CLIENT_ID: 'a', BK_CLIENT_SECRET: 'b'},
+    })
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('only https')
   })
 
   it('accepts http:// on loopback (the emulator)', async () => {
-    const res = await runBk(['businesses', 'list', '--json'], {env: {...envFor(emulator, null), BK_BASE_URL: emulator.baseUrl.replace('127.0.0.1', 'localhost')}})
+    const res = await runBk(['businesses', 'list', '--json'], {
+      env: {...envFor(emulator, null), BK_BASE_URL: emulator.baseUrl.replace('127.0.0.1', 'localhost')},
+    })
     expect(res.code, res.stderr).toBe(0)
   })
 
   it('sandbox with no base URL says to pass --base-url', async () => {
-    const res = await runBk(['profiles', 'add', 'x', '--env', 'sandbox', '--client-id', 'abc', '--client-secret-stdin'], {input: 's'})
+    const res = await runBk(
+      ['profiles', 'add', 'x', '--env', 'sandbox', '--client-id', 'abc', '--client-secret-stdin'],
+      {input: 's'},
+    )
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('--base-url')
   })
@@ -122,7 +164,24 @@ describe('production writes are announced', () => {
   it('prints a one-line banner naming the environment and business before a write, and none for reads or sandbox', async () => {
     const configDir = tempDir()
     for (const env of ['production', 'sandbox']) {
-      const add = await runBk(['profiles', 'add', env, '--env', env, '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--business', emulator.businessIds[0] as string, '--client-secret-stdin', '--insecure-storage'], {configDir, input: emulator.clientSecret})
+      const add = await runBk(
+        [
+          'profiles',
+          'add',
+          env,
+          '--env',
+          env,
+          '--base-url',
+          emulator.baseUrl,
+          '--client-id',
+          emulator.clientId,
+          '--business',
+          emulator.businessIds[0] as string,
+          '--client-secret-stdin',
+          '--insecure-storage',
+        ],
+        {configDir, input: emulator.clientSecret},
+      )
       expect(add.code, add.stderr).toBe(0)
     }
     const write = await runBk(['rules', 'receipts', 'set', '--enabled', '--profile', 'production'], {configDir})

@@ -21,9 +21,13 @@ describe('on a terminal', () => {
   it('asks before unlinking, and a "no" changes nothing', async () => {
     const before = links()
     expect(before).toContain(DEMO_RECORD_IDS.transaction)
-    const res = await runBkTty(['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction], {
-      env: envFor(emulator), answers: [{when: /\(y\/N\)/, send: 'n\r'}],
-    })
+    const res = await runBkTty(
+      ['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction],
+      {
+        env: envFor(emulator),
+        answers: [{when: /\(y\/N\)/, send: 'n\r'}],
+      },
+    )
     expect(plain(res.stdout)).toMatch(/Unlink doc_demo_receipt from txn_demo_invoice_payments\?/)
     expect(res.code).toBe(2)
     expect(plain(res.stdout)).toContain('Cancelled')
@@ -31,9 +35,13 @@ describe('on a terminal', () => {
   })
 
   it('a "yes" to the same question unlinks', async () => {
-    const res = await runBkTty(['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction], {
-      env: envFor(emulator), answers: [{when: /\(y\/N\)/, send: 'y\r'}],
-    })
+    const res = await runBkTty(
+      ['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction],
+      {
+        env: envFor(emulator),
+        answers: [{when: /\(y\/N\)/, send: 'y\r'}],
+      },
+    )
     expect(res.code, plain(res.stdout)).toBe(0)
     expect(links()).not.toContain(DEMO_RECORD_IDS.transaction)
   })
@@ -54,7 +62,10 @@ describe('on a terminal', () => {
   it('shows import progress on stderr', async () => {
     const dir = tempDir()
     const file = join(dir, 'bills.csv')
-    writeFileSync(file, 'number,vendor_id,line_amount,line_ledger_id\nTTY-1,ven_demo_office,10.00,ldg_demo_expenses\nTTY-2,ven_demo_office,12.50,ldg_demo_expenses\n')
+    writeFileSync(
+      file,
+      'number,vendor_id,line_amount,line_ledger_id\nTTY-1,ven_demo_office,10.00,ldg_demo_expenses\nTTY-2,ven_demo_office,12.50,ldg_demo_expenses\n',
+    )
     const res = await runBkTty(['bills', 'import', file], {env: envFor(emulator)})
     expect(res.code, plain(res.stdout)).toBe(0)
     expect(plain(res.stdout)).toMatch(/rows 2 · bills 2 · created 2/)
@@ -82,7 +93,9 @@ describe('on a terminal', () => {
     expect(again.code, plain(again.stdout)).toBe(0)
     expect(plain(again.stdout)).toContain('Checking the credentials… ok')
     expect(plain(again.stdout)).not.toContain(emulator.clientSecret)
-    const status = parseJsonOutput<{profile: string; environment: string; business: string; token: {ok: boolean}}>(await runBk(['auth', 'status', '--json'], {configDir}))
+    const status = parseJsonOutput<{profile: string; environment: string; business: string; token: {ok: boolean}}>(
+      await runBk(['auth', 'status', '--json'], {configDir}),
+    )
     expect(status).toMatchObject({profile: 'mine', environment: 'local', business: biz, token: {ok: true}})
   })
 })

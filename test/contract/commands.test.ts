@@ -8,10 +8,26 @@ import {describe, expect, it} from 'vitest'
 
 import {ROOT} from '../helpers/bk.js'
 
-interface ManifestFlag {name: string; type: string; char?: string; required?: boolean; multiple?: boolean; options?: string[]; allowNo?: boolean; default?: unknown}
-interface ManifestCommand {id: string; flags: Record<string, ManifestFlag>; args: Record<string, {name: string; required?: boolean}>; enableJsonFlag?: boolean}
+interface ManifestFlag {
+  name: string
+  type: string
+  char?: string
+  required?: boolean
+  multiple?: boolean
+  options?: string[]
+  allowNo?: boolean
+  default?: unknown
+}
+interface ManifestCommand {
+  id: string
+  flags: Record<string, ManifestFlag>
+  args: Record<string, {name: string; required?: boolean}>
+  enableJsonFlag?: boolean
+}
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, ManifestCommand>}
+const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+  commands: Record<string, ManifestCommand>
+}
 
 describe('command surface', () => {
   it('matches the committed snapshot', async () => {
@@ -22,15 +38,19 @@ describe('command surface', () => {
         args: Object.values(c.args).map((a) => `${a.name}${a.required ? '' : '?'}`),
         flags: Object.values(c.flags)
           .sort((a, b) => a.name.localeCompare(b.name))
-          .map((f) => [
-            `--${f.name}`,
-            f.char ? `-${f.char}` : '',
-            f.type,
-            f.required ? 'required' : '',
-            f.multiple ? 'multiple' : '',
-            f.allowNo ? 'allowNo' : '',
-            f.options ? `(${f.options.join('|')})` : '',
-          ].filter(Boolean).join(' ')),
+          .map((f) =>
+            [
+              `--${f.name}`,
+              f.char ? `-${f.char}` : '',
+              f.type,
+              f.required ? 'required' : '',
+              f.multiple ? 'multiple' : '',
+              f.allowNo ? 'allowNo' : '',
+              f.options ? `(${f.options.join('|')})` : '',
+            ]
+              .filter(Boolean)
+              .join(' '),
+          ),
       }))
     await expect(JSON.stringify(surface, null, 2) + '\n').toMatchFileSnapshot('./command-snapshot.json')
   })

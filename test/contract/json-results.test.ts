@@ -22,33 +22,71 @@ function shape(value: unknown): unknown {
   if (value === null) return 'null'
   if (Array.isArray(value)) {
     const items = value.map(shape)
-    const merged = items.reduce<Record<string, unknown> | string | undefined>((acc, item) => mergeShapes(acc, item as Record<string, unknown> | string), undefined)
+    const merged = items.reduce<Record<string, unknown> | string | undefined>(
+      (acc, item) => mergeShapes(acc, item as Record<string, unknown> | string),
+      undefined,
+    )
     return merged === undefined ? [] : [merged]
   }
   if (typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value as object).sort().map((k) => [k, shape((value as Record<string, unknown>)[k])]))
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, shape((value as Record<string, unknown>)[k])]),
+    )
   }
   return typeof value
 }
 
-function mergeShapes(a: Record<string, unknown> | string | undefined, b: Record<string, unknown> | string): Record<string, unknown> | string {
+function mergeShapes(
+  a: Record<string, unknown> | string | undefined,
+  b: Record<string, unknown> | string,
+): Record<string, unknown> | string {
   if (a === undefined) return b
-  if (typeof a === 'string' || typeof b === 'string') return a === b ? a : [a, b].map((x) => (typeof x === 'string' ? x : 'object')).sort().join('|')
+  if (typeof a === 'string' || typeof b === 'string')
+    return a === b
+      ? a
+      : [a, b]
+          .map((x) => (typeof x === 'string' ? x : 'object'))
+          .sort()
+          .join('|')
   const out: Record<string, unknown> = {...a}
-  for (const [k, v] of Object.entries(b)) out[k] = k in out && JSON.stringify(out[k]) !== JSON.stringify(v) ? mergeShapes(out[k] as never, v as never) : v
+  for (const [k, v] of Object.entries(b))
+    out[k] = k in out && JSON.stringify(out[k]) !== JSON.stringify(v) ? mergeShapes(out[k] as never, v as never) : v
   return out
 }
 
-it('every command\'s --json result keeps its shape', async () => {
+it("every command's --json result keeps its shape", async () => {
   const env = envFor(emulator)
   const configDir = tempDir()
   const dir = tempDir()
   const billsCsv = join(dir, 'bills.csv')
-  writeFileSync(billsCsv, 'number,vendor_id,line_amount,line_ledger_id\nJSON-1,ven_demo_office,10.00,ldg_demo_expenses\n')
+  writeFileSync(
+    billsCsv,
+    'number,vendor_id,line_amount,line_ledger_id\nJSON-1,ven_demo_office,10.00,ldg_demo_expenses\n',
+  )
   const entries = join(dir, 'entries.yaml')
-  writeFileSync(entries, 'datetime: 2026-03-01T00:00:00Z\ndescription: shape\nlines:\n  - {ledger_id: ldg_demo_expenses, debit: 5.00}\n  - {ledger_id: ldg_demo_cash, credit: 5.00}\n')
+  writeFileSync(
+    entries,
+    'datetime: 2026-03-01T00:00:00Z\ndescription: shape\nlines:\n  - {ledger_id: ldg_demo_expenses, debit: 5.00}\n  - {ledger_id: ldg_demo_cash, credit: 5.00}\n',
+  )
   const runs: Array<[string, string[], Record<string, string | undefined>?]> = [
-    ['profiles add', ['profiles', 'add', 'p', '--env', 'local', '--base-url', emulator.baseUrl, '--client-id', emulator.clientId, '--client-secret-stdin', '--insecure-storage']],
+    [
+      'profiles add',
+      [
+        'profiles',
+        'add',
+        'p',
+        '--env',
+        'local',
+        '--base-url',
+        emulator.baseUrl,
+        '--client-id',
+        emulator.clientId,
+        '--client-secret-stdin',
+        '--insecure-storage',
+      ],
+    ],
     ['profiles list', ['profiles', 'list']],
     ['profiles show', ['profiles', 'show', 'p']],
     ['auth status', ['auth', 'status'], env],
@@ -58,19 +96,31 @@ it('every command\'s --json result keeps its shape', async () => {
     ['bills unconfirmed', ['bills', 'unconfirmed', billsCsv], env],
     ['journal-entries validate', ['journal-entries', 'validate', entries], env],
     ['journal-entries create', ['journal-entries', 'create', entries], env],
-    ['transactions get', ['transactions', 'get', DEMO_RECORD_IDS.transaction, '--include', 'invoice_payments.invoice'], env],
+    [
+      'transactions get',
+      ['transactions', 'get', DEMO_RECORD_IDS.transaction, '--include', 'invoice_payments.invoice'],
+      env,
+    ],
     ['invoices list', ['invoices', 'list', '--limit', '5'], env],
     ['refunds list', ['refunds', 'list', '--limit', '5'], env],
     ['rules receipts set', ['rules', 'receipts', 'set', '--threshold', '25.00'], env],
     ['tasks delete', ['tasks', 'delete', DEMO_RECORD_IDS.openTask, '--yes'], env],
-    ['documents unlink', ['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction, '--yes'], env],
+    [
+      'documents unlink',
+      ['documents', 'unlink', DEMO_RECORD_IDS.document, '--from', DEMO_RECORD_IDS.transaction, '--yes'],
+      env,
+    ],
     ['webhooks jwks', ['webhooks', 'jwks'], env],
     ['webhooks replay', ['webhooks', 'replay', '--limit', '1'], env],
     ['emulator trigger', ['emulator', 'trigger', 'RECEIPT_MATCHED'], env],
     ['error', ['transactions', 'get', 'txn_missing'], env],
   ]
   // One notification, so that replay's items have a shape.
-  await fetch(`${emulator.baseUrl}/_emulator/events`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({type: 'TASK_REQUEST'})})
+  await fetch(`${emulator.baseUrl}/_emulator/events`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify({type: 'TASK_REQUEST'}),
+  })
   const shapes: Record<string, unknown> = {}
   for (const [name, args, runEnv] of runs) {
     const res = await runBk([...args, '--json'], {env: runEnv ?? {}, configDir, input: emulator.clientSecret})

@@ -26,11 +26,17 @@ describe('POST /v0/auth/token', () => {
   it('accepts only a form-encoded body', async () => {
     const res = await call(emulator, 'POST', '/v0/auth/token', {json: credentials(emulator)})
     expect(res.status).toBe(422)
-    expect(res.body).toEqual({error: expect.stringContaining('application/x-www-form-urlencoded'), data: {content_type: 'application/json'}})
+    expect(res.body).toEqual({
+      error: expect.stringContaining('application/x-www-form-urlencoded'),
+      data: {content_type: 'application/json'},
+    })
   })
 
   it('answers 401 with the error body for an unknown client or a wrong secret', async () => {
-    for (const form of [{client_id: 'nobody', client_secret: emulator.clientSecret}, {client_id: emulator.clientId, client_secret: 'wrong'}]) {
+    for (const form of [
+      {client_id: 'nobody', client_secret: emulator.clientSecret},
+      {client_id: emulator.clientId, client_secret: 'wrong'},
+    ]) {
       const res = await call(emulator, 'POST', '/v0/auth/token', {form})
       expect(res.status).toBe(401)
       expect(res.body).toEqual({error: 'Invalid client credentials', data: null})
@@ -53,7 +59,9 @@ describe('POST /v0/auth/token', () => {
   })
 
   it('refuses a scope not written <resource>:<action>', async () => {
-    const res = await call(emulator, 'POST', '/v0/auth/token', {form: credentials(emulator, {scope: 'business:read everything'})})
+    const res = await call(emulator, 'POST', '/v0/auth/token', {
+      form: credentials(emulator, {scope: 'business:read everything'}),
+    })
     expect(res.status).toBe(422)
     expect(res.body.data).toEqual({scope: ['everything']})
   })
@@ -69,10 +77,17 @@ describe('bearer tokens on the API', () => {
   })
 
   it('a scope-limited token gets 403 without the scope and 200 with it', async () => {
-    const without = await call(emulator, 'GET', '/v0/business', {token: await token({scope: 'bill:create journal_entry:create'})})
+    const without = await call(emulator, 'GET', '/v0/business', {
+      token: await token({scope: 'bill:create journal_entry:create'}),
+    })
     expect(without.status).toBe(403)
-    expect(without.body).toEqual({error: 'Token lacks the scope business:read', data: {required_scope: 'business:read'}})
-    const withScope = await call(emulator, 'GET', '/v0/business', {token: await token({scope: 'bill:create business:read'})})
+    expect(without.body).toEqual({
+      error: 'Token lacks the scope business:read',
+      data: {required_scope: 'business:read'},
+    })
+    const withScope = await call(emulator, 'GET', '/v0/business', {
+      token: await token({scope: 'bill:create business:read'}),
+    })
     expect(withScope.status).toBe(200)
     expect(withScope.body.data.length).toBe(emulator.businessIds.length)
   })

@@ -16,7 +16,8 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-const list = (query: string, t = token) => call<Page & {error?: string | null}>(emulator, 'GET', `/v0/business${query}`, {token: t})
+const list = (query: string, t = token) =>
+  call<Page & {error?: string | null}>(emulator, 'GET', `/v0/business${query}`, {token: t})
 const ids = (page: Page) => page.data.map((b) => b.id)
 
 describe('GET /v0/business pagination', () => {
@@ -92,7 +93,10 @@ describe('GET /v0/business pagination', () => {
     const scoped = await tokenFor(emulator, {business_id: emulator.businessIds[0] as string})
     const reused = await list(`?page_size=1&page_token=${p1.pagination.next_page_token}`, scoped)
     expect(reused.status).toBe(422)
-    expect(reused.body).toEqual({error: 'page_token belongs to a query with other filters', data: {field: 'page_token'}})
+    expect(reused.body).toEqual({
+      error: 'page_token belongs to a query with other filters',
+      data: {field: 'page_token'},
+    })
     const forged = await list('?page_token=not-a-cursor')
     expect(forged.status).toBe(422)
     expect(forged.body).toEqual({error: 'Invalid page_token', data: {field: 'page_token', value: 'not-a-cursor'}})
@@ -116,7 +120,10 @@ describe('routing errors', () => {
   })
 
   it('answers 422 for a malformed JSON body', async () => {
-    const res = await call(emulator, 'POST', '/_emulator/businesses', {body: '{"name":', headers: {'content-type': 'application/json'}})
+    const res = await call(emulator, 'POST', '/_emulator/businesses', {
+      body: '{"name":',
+      headers: {'content-type': 'application/json'},
+    })
     expect(res.status).toBe(422)
     expect(res.body.error).toMatch(/^Request body is not valid JSON/)
     expect(res.body.data).toBeNull()

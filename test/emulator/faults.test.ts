@@ -32,7 +32,12 @@ describe('fault injection', () => {
         // The inspection route reports the same counters, and is itself never faulted.
         const inspected = await call(emulator, 'GET', '/_emulator/faults')
         expect(inspected.status).toBe(200)
-        expect(inspected.body.data).toEqual({rate: 1, seed: 42, kinds: ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'], counts})
+        expect(inspected.body.data).toEqual({
+          rate: 1,
+          seed: 42,
+          kinds: ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'],
+          counts,
+        })
         // A token was committed for each reset-after and commit-5xx and for nothing else: the
         // effect of a request handled before the fault is kept, one dropped before handling is not.
         const stored = await call(emulator, 'GET', '/_emulator/counts')
@@ -48,7 +53,9 @@ describe('fault injection', () => {
     expect(counts['reset-before']).toBeGreaterThan(0)
     expect(counts['reset-after']).toBeGreaterThan(0)
     expect(counts['commit-5xx']).toBeGreaterThan(0)
-    expect(counts['503'] + counts['429'] + counts['reset-before'] + counts['reset-after'] + counts['commit-5xx']).toBe(40)
+    expect(counts['503'] + counts['429'] + counts['reset-before'] + counts['reset-after'] + counts['commit-5xx']).toBe(
+      40,
+    )
     expect(outcomes.filter((o) => o === '5xx').length).toBe(counts['commit-5xx'])
     expect(outcomes.filter((o) => o === '503').length).toBe(counts['503'])
     expect(outcomes.filter((o) => o === '429').length).toBe(counts['429'])
@@ -59,7 +66,12 @@ describe('fault injection', () => {
   })
 
   it('reset-after commits a business creation and reset-before does not', async () => {
-    const emulator = await start({seed: 'empty', faultRate: 1, faultSeed: 7, faultKinds: ['503', '429', 'reset-before', 'reset-after']})
+    const emulator = await start({
+      seed: 'empty',
+      faultRate: 1,
+      faultSeed: 7,
+      faultKinds: ['503', '429', 'reset-before', 'reset-after'],
+    })
     const events = recordEvents(emulator)
     try {
       const seen = {'reset-before': 0, 'reset-after': 0}
@@ -67,8 +79,13 @@ describe('fault injection', () => {
         expect(i).toBeLessThan(100)
         const before = {...emulator.faults.counts}
         const name = `Faulted ${i}`
-        const outcome = await call(emulator, 'POST', '/_emulator/businesses', {json: {name}}).then((r) => r.status, () => 'dropped')
-        const kind = (Object.keys(before) as Array<keyof typeof before>).find((k) => emulator.faults.counts[k] === before[k] + 1)
+        const outcome = await call(emulator, 'POST', '/_emulator/businesses', {json: {name}}).then(
+          (r) => r.status,
+          () => 'dropped',
+        )
+        const kind = (Object.keys(before) as Array<keyof typeof before>).find(
+          (k) => emulator.faults.counts[k] === before[k] + 1,
+        )
         const stored = [...emulator.state.businesses.values()].some((b) => b.name === name)
         if (kind === 'reset-after') {
           expect(outcome).toBe('dropped')
@@ -97,7 +114,8 @@ describe('fault injection', () => {
   it('never faults with fault rate 0 and still answers with added latency', async () => {
     const emulator = await start({latencyMs: 30})
     try {
-      for (let i = 0; i < 5; i++) expect((await call(emulator, 'POST', '/v0/auth/token', {form: credentials(emulator)})).status).toBe(200)
+      for (let i = 0; i < 5; i++)
+        expect((await call(emulator, 'POST', '/v0/auth/token', {form: credentials(emulator)})).status).toBe(200)
       expect(emulator.faults.counts).toEqual({'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0})
       expect(emulator.state.tokens.size).toBe(5)
     } finally {

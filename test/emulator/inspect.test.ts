@@ -33,19 +33,22 @@ async function createEntry(businessId: string, amount: string): Promise<string> 
 
 /** Creates one bill through the API and returns its id. */
 async function createBill(businessId: string, number: string): Promise<string> {
-  const own = (list: ReadonlyArray<{id: string; name: string}>, name: string) => list.find((x) => x.name === name)?.id as string
+  const own = (list: ReadonlyArray<{id: string; name: string}>, name: string) =>
+    list.find((x) => x.name === name)?.id as string
   const res = await call(emulator, 'POST', `/v0/business/${businessId}/bills`, {
     token,
-    json: [{
-      business_id: businessId,
-      number,
-      description: 'Paper',
-      issued_at: '2026-03-01T00:00:00Z',
-      due_at: '2026-03-31T00:00:00Z',
-      vendor_id: own(emulator.state.vendors.all(businessId), 'office'),
-      currency: 'USD',
-      lines: [{description: 'Paper', amount: 10, ledger_id: own(emulator.state.ledgers.all(businessId), 'expenses')}],
-    }],
+    json: [
+      {
+        business_id: businessId,
+        number,
+        description: 'Paper',
+        issued_at: '2026-03-01T00:00:00Z',
+        due_at: '2026-03-31T00:00:00Z',
+        vendor_id: own(emulator.state.vendors.all(businessId), 'office'),
+        currency: 'USD',
+        lines: [{description: 'Paper', amount: 10, ledger_id: own(emulator.state.ledgers.all(businessId), 'expenses')}],
+      },
+    ],
   })
   expect(res.status, res.text).toBeLessThan(300)
   expect(res.body.errors, res.text).toEqual([])
@@ -62,10 +65,25 @@ describe('emulator inspection routes', () => {
     expect(counts.invoices).toBe(emulator.state.invoices.count())
     expect(counts.invoices).toBeGreaterThan(100)
     expect(counts.tagValues).toBe(3 * 5)
-    for (const key of ['vendors', 'ledgers', 'customers', 'bills', 'journalEntries', 'transactions', 'refunds', 'documents', 'tasks', 'receiptConfigs', 'tokens']) {
+    for (const key of [
+      'vendors',
+      'ledgers',
+      'customers',
+      'bills',
+      'journalEntries',
+      'transactions',
+      'refunds',
+      'documents',
+      'tasks',
+      'receiptConfigs',
+      'tokens',
+    ]) {
       expect(counts[key], key).toEqual(expect.any(Number))
     }
-    const mine = (await call(emulator, 'GET', `/_emulator/counts?business_id=${acme}`)).body.data as Record<string, number>
+    const mine = (await call(emulator, 'GET', `/_emulator/counts?business_id=${acme}`)).body.data as Record<
+      string,
+      number
+    >
     expect(mine.invoices).toBe(emulator.state.invoices.count(acme))
     expect(mine.invoices).toBeLessThan(counts.invoices as number)
     expect(mine.tagValues).toBe(5)
@@ -99,8 +117,11 @@ describe('emulator inspection routes', () => {
   it('reset "created" forgets the bills and journal entries created and keeps the rest', async () => {
     await createEntry(acme, '1.00')
     await createBill(globex, 'B-2')
-    const seededEntries = (await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries?include_seed=true`)).body.count - (await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries`)).body.count
-    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Survivor'}})).body.data.id as string
+    const seededEntries =
+      (await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries?include_seed=true`)).body.count -
+      (await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries`)).body.count
+    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Survivor'}})).body.data
+      .id as string
     const invoices = emulator.state.invoices.count()
     const res = await call(emulator, 'POST', '/_emulator/reset')
     expect(res.status).toBe(200)
@@ -116,10 +137,16 @@ describe('emulator inspection routes', () => {
 
   it('reset "all" goes back to the seed with the same ids and keeps tokens valid', async () => {
     const initial = (await call(emulator, 'GET', '/_emulator/counts')).body.data as Record<string, number>
-    const firstInvoices = emulator.state.invoices.all(acme).slice(0, 5).map((i) => i.id)
-    const tagValues = JSON.stringify([...(emulator.state.tagFields.get(acme)?.get('department') ?? new Map()).entries()])
+    const firstInvoices = emulator.state.invoices
+      .all(acme)
+      .slice(0, 5)
+      .map((i) => i.id)
+    const tagValues = JSON.stringify([
+      ...(emulator.state.tagFields.get(acme)?.get('department') ?? new Map()).entries(),
+    ])
     await createEntry(acme, '3.00')
-    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Ephemeral'}})).body.data.id as string
+    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Ephemeral'}})).body.data
+      .id as string
     const res = await call(emulator, 'POST', '/_emulator/reset', {json: {what: 'all'}})
     expect(res.status).toBe(200)
     expect(res.body.data.reset).toBe('all')
@@ -133,8 +160,15 @@ describe('emulator inspection routes', () => {
     expect(initial.notifications).toBeGreaterThan(0)
     expect(after.notifications).toBe(0)
     expect(after.businesses).toBe(3)
-    expect(emulator.state.invoices.all(acme).slice(0, 5).map((i) => i.id)).toEqual(firstInvoices)
-    expect(JSON.stringify([...(emulator.state.tagFields.get(acme)?.get('department') ?? new Map()).entries()])).toBe(tagValues)
+    expect(
+      emulator.state.invoices
+        .all(acme)
+        .slice(0, 5)
+        .map((i) => i.id),
+    ).toEqual(firstInvoices)
+    expect(JSON.stringify([...(emulator.state.tagFields.get(acme)?.get('department') ?? new Map()).entries()])).toBe(
+      tagValues,
+    )
     expect((await call(emulator, 'GET', '/v0/business', {token})).status).toBe(200)
     expect((await call(emulator, 'GET', `/_emulator/businesses/${acme}/journal-entries`)).body.count).toBe(0)
   })
@@ -143,7 +177,10 @@ describe('emulator inspection routes', () => {
     await createBill(acme, 'B-3')
     const res = await call(emulator, 'POST', '/_emulator/reset', {json: {what: 'everything'}})
     expect(res.status).toBe(422)
-    expect(res.body).toEqual({error: 'what must be one of created, all', data: {field: 'what', value: 'everything', allowed: ['created', 'all']}})
+    expect(res.body).toEqual({
+      error: 'what must be one of created, all',
+      data: {field: 'what', value: 'everything', allowed: ['created', 'all']},
+    })
     expect(emulator.state.bills.count()).toBe(1)
   })
 
@@ -161,20 +198,44 @@ describe('emulator inspection routes', () => {
 
   it('report the fault settings and counters', async () => {
     const res = await call(emulator, 'GET', '/_emulator/faults')
-    expect(res.body).toEqual({data: {rate: 0, seed: 1, kinds: ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'], counts: {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0}}})
+    expect(res.body).toEqual({
+      data: {
+        rate: 0,
+        seed: 1,
+        kinds: ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'],
+        counts: {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0},
+      },
+    })
   })
 
   it('with the real event sink, lifecycle and triggered events become webhook notifications', async () => {
-    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Notified', external_id: 'notified-1'}})).body.data.id as string
+    const created = (
+      await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Notified', external_id: 'notified-1'}})
+    ).body.data.id as string
     await call(emulator, 'POST', `/_emulator/businesses/${created}/deactivate`)
     await call(emulator, 'POST', '/_emulator/events', {json: {type: 'RECEIPT_MATCHED'}})
     const res = await call(emulator, 'GET', '/v0/tenant/webhook/notifications?page_size=100', {token})
     expect(res.status).toBe(200)
-    const messages = (res.body.data as Array<{notification: {type: string; content: Record<string, unknown>}}>).map((n) => n.notification).slice(-3)
+    const messages = (res.body.data as Array<{notification: {type: string; content: Record<string, unknown>}}>)
+      .map((n) => n.notification)
+      .slice(-3)
     expect(messages).toEqual([
-      {type: 'BUSINESS_CREATED', content: {business_id: created, business_external_id: 'notified-1', timestamp: expect.any(String)}},
-      {type: 'BUSINESS_DEACTIVATED', content: {business_id: created, business_external_id: 'notified-1', timestamp: expect.any(String)}},
-      {type: 'RECEIPT_MATCHED', content: {document_id: expect.stringMatching(/^doc_/), transaction_id: expect.stringMatching(/^txn_/), timestamp: expect.any(String)}},
+      {
+        type: 'BUSINESS_CREATED',
+        content: {business_id: created, business_external_id: 'notified-1', timestamp: expect.any(String)},
+      },
+      {
+        type: 'BUSINESS_DEACTIVATED',
+        content: {business_id: created, business_external_id: 'notified-1', timestamp: expect.any(String)},
+      },
+      {
+        type: 'RECEIPT_MATCHED',
+        content: {
+          document_id: expect.stringMatching(/^doc_/),
+          transaction_id: expect.stringMatching(/^txn_/),
+          timestamp: expect.any(String),
+        },
+      },
     ])
   })
 })

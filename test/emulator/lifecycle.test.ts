@@ -20,9 +20,20 @@ describe('business lifecycle (/_emulator/businesses)', () => {
     const res = await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Hooli', external_id: 'hooli-1'}})
     expect(res.status).toBe(201)
     const business = res.body.data
-    expect(business).toEqual({id: expect.stringMatching(/^biz_/), external_id: 'hooli-1', name: 'Hooli', active: true, created_at: expect.any(String)})
+    expect(business).toEqual({
+      id: expect.stringMatching(/^biz_/),
+      external_id: 'hooli-1',
+      name: 'Hooli',
+      active: true,
+      created_at: expect.any(String),
+    })
     expect(emulator.state.businesses.get(business.id)).toEqual(business)
-    expect(events).toEqual([{type: 'BUSINESS_CREATED', content: {business_id: business.id, business_external_id: 'hooli-1', timestamp: expect.stringMatching(ISO_UTC)}}])
+    expect(events).toEqual([
+      {
+        type: 'BUSINESS_CREATED',
+        content: {business_id: business.id, business_external_id: 'hooli-1', timestamp: expect.stringMatching(ISO_UTC)},
+      },
+    ])
     // A token can be scoped to it, and the API lists it.
     const token = await tokenFor(emulator, {business_id: business.id})
     const listed = await call(emulator, 'GET', '/v0/business', {token})
@@ -37,7 +48,8 @@ describe('business lifecycle (/_emulator/businesses)', () => {
   })
 
   it('activates an inactive business and deactivates an active one, each with its event', async () => {
-    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Dormant', active: false}})).body.data
+    const created = (await call(emulator, 'POST', '/_emulator/businesses', {json: {name: 'Dormant', active: false}}))
+      .body.data
     expect(created.active).toBe(false)
     events.length = 0
     const activated = await call(emulator, 'POST', `/_emulator/businesses/${created.id}/activate`)
@@ -48,8 +60,15 @@ describe('business lifecycle (/_emulator/businesses)', () => {
     expect(deactivated.status).toBe(200)
     expect(deactivated.body.data.active).toBe(false)
     expect(emulator.state.businesses.get(created.id)?.active).toBe(false)
-    const content = {business_id: created.id, business_external_id: created.external_id, timestamp: expect.stringMatching(ISO_UTC)}
-    expect(events).toEqual([{type: 'BUSINESS_ACTIVATED', content}, {type: 'BUSINESS_DEACTIVATED', content}])
+    const content = {
+      business_id: created.id,
+      business_external_id: created.external_id,
+      timestamp: expect.stringMatching(ISO_UTC),
+    }
+    expect(events).toEqual([
+      {type: 'BUSINESS_ACTIVATED', content},
+      {type: 'BUSINESS_DEACTIVATED', content},
+    ])
   })
 
   it('answers 409 for activating an active business or deactivating an inactive one, and emits nothing', async () => {
@@ -59,10 +78,16 @@ describe('business lifecycle (/_emulator/businesses)', () => {
     events.length = 0
     const again = await call(emulator, 'POST', `/_emulator/businesses/${active}/activate`)
     expect(again.status).toBe(409)
-    expect(again.body).toEqual({error: `Business ${active} is already active`, data: {business_id: active, active: true}})
+    expect(again.body).toEqual({
+      error: `Business ${active} is already active`,
+      data: {business_id: active, active: true},
+    })
     const twice = await call(emulator, 'POST', `/_emulator/businesses/${inactive}/deactivate`)
     expect(twice.status).toBe(409)
-    expect(twice.body).toEqual({error: `Business ${inactive} is already inactive`, data: {business_id: inactive, active: false}})
+    expect(twice.body).toEqual({
+      error: `Business ${inactive} is already inactive`,
+      data: {business_id: inactive, active: false},
+    })
     expect(events).toEqual([])
     expect(emulator.state.businesses.get(active)?.active).toBe(true)
   })
@@ -80,7 +105,9 @@ describe('business lifecycle (/_emulator/businesses)', () => {
     expect(badActive.body.data).toEqual({field: 'active', value: 'yes'})
     const notObject = await call(emulator, 'POST', '/_emulator/businesses', {json: ['x']})
     expect(notObject.status).toBe(422)
-    const taken = await call(emulator, 'POST', '/_emulator/businesses', {json: {external_id: emulator.state.businesses.get('biz_demo_acme')?.external_id}})
+    const taken = await call(emulator, 'POST', '/_emulator/businesses', {
+      json: {external_id: emulator.state.businesses.get('biz_demo_acme')?.external_id},
+    })
     expect(taken.status).toBe(409)
     expect(taken.body.data).toEqual({field: 'external_id', business_id: 'biz_demo_acme'})
     expect(emulator.state.businesses.size).toBe(size)
@@ -100,7 +127,8 @@ describe('POST /_emulator/events (trigger)', () => {
       const content = events[0]?.content ?? {}
       expect(Object.keys(content)).toEqual([...EVENT_FIELDS[type]])
       if ('business_id' in content) expect(content.business_id).toBe('biz_demo_acme')
-      if ('business_external_id' in content) expect(content.business_external_id).toBe(emulator.state.businesses.get('biz_demo_acme')?.external_id)
+      if ('business_external_id' in content)
+        expect(content.business_external_id).toBe(emulator.state.businesses.get('biz_demo_acme')?.external_id)
       if ('timestamp' in content) expect(content.timestamp).toMatch(ISO_UTC)
       if ('document_id' in content) expect(content.document_id).toMatch(/^doc_/)
       if ('transaction_id' in content) expect(content.transaction_id).toMatch(/^txn_/)
@@ -115,13 +143,32 @@ describe('POST /_emulator/events (trigger)', () => {
 
   it('keeps the content given and fills the rest from that business', async () => {
     events.length = 0
-    const res = await call(emulator, 'POST', '/_emulator/events', {json: {type: 'BUSINESS_DEACTIVATED', content: {business_id: 'biz_demo_globex', timestamp: '2026-02-01T10:00:00Z'}}})
+    const res = await call(emulator, 'POST', '/_emulator/events', {
+      json: {
+        type: 'BUSINESS_DEACTIVATED',
+        content: {business_id: 'biz_demo_globex', timestamp: '2026-02-01T10:00:00Z'},
+      },
+    })
     expect(res.status).toBe(202)
-    expect(events).toEqual([{type: 'BUSINESS_DEACTIVATED', content: {business_id: 'biz_demo_globex', business_external_id: emulator.state.businesses.get('biz_demo_globex')?.external_id, timestamp: '2026-02-01T10:00:00Z'}}])
+    expect(events).toEqual([
+      {
+        type: 'BUSINESS_DEACTIVATED',
+        content: {
+          business_id: 'biz_demo_globex',
+          business_external_id: emulator.state.businesses.get('biz_demo_globex')?.external_id,
+          timestamp: '2026-02-01T10:00:00Z',
+        },
+      },
+    ])
     // A triggered event changes no state.
     expect(emulator.state.businesses.get('biz_demo_globex')?.active).toBe(true)
-    const tasks = await call(emulator, 'POST', '/_emulator/events', {json: {type: 'TASK_REQUEST', content: {task_types: ['request_statement', 'other']}}})
-    expect(tasks.body.data).toEqual({type: 'TASK_REQUEST', content: {business_id: 'biz_demo_acme', task_types: ['request_statement', 'other']}})
+    const tasks = await call(emulator, 'POST', '/_emulator/events', {
+      json: {type: 'TASK_REQUEST', content: {task_types: ['request_statement', 'other']}},
+    })
+    expect(tasks.body.data).toEqual({
+      type: 'TASK_REQUEST',
+      content: {business_id: 'biz_demo_acme', task_types: ['request_statement', 'other']},
+    })
   })
 
   it('answers 422 naming the allowed types for an unknown or missing type', async () => {
@@ -152,7 +199,9 @@ describe('POST /_emulator/events (trigger)', () => {
       expect(res.status, JSON.stringify(body)).toBe(422)
       expect(res.body.data.field).toBe(field)
     }
-    const bad = await call(emulator, 'POST', '/_emulator/events', {json: {type: 'TASK_REQUEST', content: {task_types: ['walk_the_dog']}}})
+    const bad = await call(emulator, 'POST', '/_emulator/events', {
+      json: {type: 'TASK_REQUEST', content: {task_types: ['walk_the_dog']}},
+    })
     expect(bad.body.error).toBe(`content.task_types: expected one of ${TASK_TYPES.join(', ')}`)
     expect(events).toEqual([])
   })

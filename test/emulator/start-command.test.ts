@@ -29,7 +29,9 @@ function startBinary(args: string[], configDir = tempDir()): Promise<Started> {
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  const exit = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
+  const exit = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) =>
+    child.on('close', (code, signal) => resolve({code, signal})),
+  )
   const killer = setTimeout(() => child.kill('SIGKILL'), 25_000)
   void exit.then(() => clearTimeout(killer))
   return new Promise((resolve, reject) => {
@@ -41,16 +43,37 @@ function startBinary(args: string[], configDir = tempDir()): Promise<Started> {
 
 describe('bk emulator start', () => {
   it('with --json prints one JSON line first, serves the API there, and exits 0 on SIGINT', async () => {
-    const started = await startBinary(['--json', '--seed', 'demo', '--client-id', 'ci-client', '--client-secret', 'ci-secret'])
+    const started = await startBinary([
+      '--json',
+      '--seed',
+      'demo',
+      '--client-id',
+      'ci-client',
+      '--client-secret',
+      'ci-secret',
+    ])
     try {
-      const info = JSON.parse(started.firstLine) as {baseUrl: string; clientId: string; clientSecret: string; businessIds: string[]}
+      const info = JSON.parse(started.firstLine) as {
+        baseUrl: string
+        clientId: string
+        clientSecret: string
+        businessIds: string[]
+      }
       expect(Object.keys(info).sort()).toEqual(['baseUrl', 'businessIds', 'clientId', 'clientSecret'])
       expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(info.baseUrl).not.toMatch(/:0$/)
-      expect(info).toMatchObject({clientId: 'ci-client', clientSecret: 'ci-secret', businessIds: ['biz_demo_acme', 'biz_demo_globex', 'biz_demo_initech']})
-      const token = await call(info.baseUrl, 'POST', '/v0/auth/token', {form: {client_id: info.clientId, client_secret: info.clientSecret}})
+      expect(info).toMatchObject({
+        clientId: 'ci-client',
+        clientSecret: 'ci-secret',
+        businessIds: ['biz_demo_acme', 'biz_demo_globex', 'biz_demo_initech'],
+      })
+      const token = await call(info.baseUrl, 'POST', '/v0/auth/token', {
+        form: {client_id: info.clientId, client_secret: info.clientSecret},
+      })
       expect(token.status).toBe(200)
-      const wrong = await call(info.baseUrl, 'POST', '/v0/auth/token', {form: {client_id: 'local-client', client_secret: 'local-secret'}})
+      const wrong = await call(info.baseUrl, 'POST', '/v0/auth/token', {
+        form: {client_id: 'local-client', client_secret: 'local-secret'},
+      })
       expect(wrong.status).toBe(401)
       const listed = await call(info.baseUrl, 'GET', '/v0/business', {token: token.body.access_token})
       expect(listed.status).toBe(200)
@@ -79,10 +102,15 @@ describe('bk emulator start', () => {
       expect(out).toContain('client secret: local-secret')
       expect(out).toContain('businesses:    biz_demo_acme')
       const line = out.split('\n').find((l) => l.includes('profiles add')) ?? ''
-      expect(line).toContain(`bk profiles add local --env local --base-url ${baseUrl} --client-id local-client --business biz_demo_acme --client-secret-stdin`)
+      expect(line).toContain(
+        `bk profiles add local --env local --base-url ${baseUrl} --client-id local-client --business biz_demo_acme --client-secret-stdin`,
+      )
       expect(line).toMatch(/^\s*printf %s 'local-secret' \| bk /)
       // The printed line works: run it (with file storage, as CI machines may lack a keychain).
-      const args = line.slice(line.indexOf('| bk ') + 5).trim().split(/\s+/)
+      const args = line
+        .slice(line.indexOf('| bk ') + 5)
+        .trim()
+        .split(/\s+/)
       const added = await runBk([...args, '--insecure-storage'], {configDir, input: 'local-secret'})
       expect(added.code, added.stderr).toBe(0)
       const listed = await runBk(['businesses', 'list', '--json', '--profile', 'local'], {configDir})

@@ -22,7 +22,12 @@ export interface CallOptions {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read loosely shaped bodies
-export async function call<T = any>(emulator: RunningEmulator | string, method: string, path: string, options: CallOptions = {}): Promise<HttpResult<T>> {
+export async function call<T = any>(
+  emulator: RunningEmulator | string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<HttpResult<T>> {
   const base = typeof emulator === 'string' ? emulator : emulator.baseUrl
   const headers: Record<string, string> = {...options.headers}
   if (options.token) headers.authorization = `Bearer ${options.token}`

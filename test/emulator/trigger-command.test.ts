@@ -17,14 +17,22 @@ const last = () => emulator.state.notifications.at(-1)?.notification
 
 describe('bk emulator trigger', () => {
   it('emits the event with the fields given, the business given, and the rest filled in', async () => {
-    const result = await runBk(['emulator', 'trigger', 'TASK_REQUEST', '--field', 'task_types=["request_statement"]', '--json'], {env: envFor(emulator)})
+    const result = await runBk(
+      ['emulator', 'trigger', 'TASK_REQUEST', '--field', 'task_types=["request_statement"]', '--json'],
+      {env: envFor(emulator)},
+    )
     expect(result.code, result.stderr).toBe(0)
     const out = parseJsonOutput<{type: string; content: Record<string, unknown>}>(result)
-    expect(out).toEqual({type: 'TASK_REQUEST', content: {business_id: emulator.businessIds[0], task_types: ['request_statement']}})
+    expect(out).toEqual({
+      type: 'TASK_REQUEST',
+      content: {business_id: emulator.businessIds[0], task_types: ['request_statement']},
+    })
     expect(last()).toEqual(out)
 
     const other = emulator.businessIds[1] as string
-    const business = await runBk(['emulator', 'trigger', 'BUSINESS_ACTIVATED', '--business', other], {env: envFor(emulator)})
+    const business = await runBk(['emulator', 'trigger', 'BUSINESS_ACTIVATED', '--business', other], {
+      env: envFor(emulator),
+    })
     expect(business.code, business.stderr).toBe(0)
     expect(business.stdout).toMatch(/^BUSINESS_ACTIVATED emitted: /)
     expect(last()).toMatchObject({type: 'BUSINESS_ACTIVATED', content: {business_id: other}})
@@ -40,14 +48,18 @@ describe('bk emulator trigger', () => {
     const type = await runBk(['emulator', 'trigger', 'INVOICE_PAID'], {env: envFor(emulator)})
     expect(type.code).toBe(2)
     expect(type.stderr).toContain('RECEIPT_MATCHED')
-    const field = await runBk(['emulator', 'trigger', 'TASK_REQUEST', '--field', 'colour=blue'], {env: envFor(emulator)})
+    const field = await runBk(['emulator', 'trigger', 'TASK_REQUEST', '--field', 'colour=blue'], {
+      env: envFor(emulator),
+    })
     expect(field.code).toBe(5)
     expect(field.stderr).toContain('no field colour')
     expect(emulator.state.notifications).toHaveLength(before)
   })
 
   it('works only against the emulator: a service that is not on loopback is refused', async () => {
-    const result = await runBk(['emulator', 'trigger', 'RECEIPT_MATCHED'], {env: {BK_BASE_URL: 'https://api.example.com', BK_ACCESS_TOKEN: 'tok_x'}})
+    const result = await runBk(['emulator', 'trigger', 'RECEIPT_MATCHED'], {
+      env: {BK_BASE_URL: 'https://api.example.com', BK_ACCESS_TOKEN: 'tok_x'},
+    })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('https://api.example.com is not a loopback address')
   })

@@ -13,7 +13,10 @@ export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 
 /** Environment-only credentials for bk (the CI way): BK_BASE_URL, BK_CLIENT_ID/SECRET, business. */
 /** Pass `null` for no business (an unscoped token). */
-export function envFor(emulator: RunningEmulator, business: string | null = emulator.businessIds[0] ?? null): Record<string, string | undefined> {
+export function envFor(
+  emulator: RunningEmulator,
+  business: string | null = emulator.businessIds[0] ?? null,
+): Record<string, string | undefined> {
   return {
     BK_BASE_URL: emulator.baseUrl,
     BK_CLIENT_ID: emulator.clientId,

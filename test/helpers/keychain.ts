@@ -5,7 +5,8 @@
 import {AsyncEntry} from '@napi-rs/keyring'
 
 export async function keychainStatus(): Promise<{available: true} | {available: false; reason: string}> {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return {available: false, reason: 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)'}
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+    return {available: false, reason: 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)'}
   try {
     const entry = new AsyncEntry('bk-test-probe', `probe-${process.pid}`)
     await entry.setPassword('probe')

@@ -14,10 +14,12 @@ export interface ScriptedServer {
   close(): Promise<void>
 }
 
-export const reply = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_req, res) => {
-  res.writeHead(status, {'content-type': 'application/json', ...headers})
-  res.end(JSON.stringify(body))
-}
+export const reply =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, {'content-type': 'application/json', ...headers})
+    res.end(JSON.stringify(body))
+  }
 
 /** Reads the request, then destroys the connection without answering. */
 export const drop: Step = (req) => {
@@ -41,9 +43,10 @@ export async function scriptedServer(steps: Step[]): Promise<ScriptedServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -15,9 +15,18 @@ export interface Answer {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-export function runBkTty(args: string[], options: {env?: Record<string, string | undefined>; configDir?: string; answers?: Answer[]; timeoutMs?: number} = {}): Promise<BkResult> {
+export function runBkTty(
+  args: string[],
+  options: {env?: Record<string, string | undefined>; configDir?: string; answers?: Answer[]; timeoutMs?: number} = {},
+): Promise<BkResult> {
   const command = [process.execPath, BIN, ...args].map(quote).join(' ')
-  const env = cleanEnv({BK_CONFIG_DIR: options.configDir ?? tempDir(), TERM: 'xterm', COLUMNS: '160', LINES: '50', ...options.env})
+  const env = cleanEnv({
+    BK_CONFIG_DIR: options.configDir ?? tempDir(),
+    TERM: 'xterm',
+    COLUMNS: '160',
+    LINES: '50',
+    ...options.env,
+  })
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'pipe']})
     const pending = [...(options.answers ?? [])]

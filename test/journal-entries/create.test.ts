@@ -38,7 +38,9 @@ function write(name: string, text: string): string {
 
 describe('bk journal-entries create', () => {
   it('sends the exact decimal strings of the file and prints the created je_ ids', async () => {
-    const file = write('exact.yaml', `entries:
+    const file = write(
+      'exact.yaml',
+      `entries:
   - description: Exact rent
     datetime: 2026-03-01T09:00:00Z
     lines:
@@ -55,10 +57,14 @@ describe('bk journal-entries create', () => {
     lines:
       - {ledger_id: ${L.expenses}, debit: 12345678901234567890.12}
       - {ledger_id: ${L.revenue}, credit: 12345678901234567890.12}
-`)
+`,
+    )
     const result = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
     expect(result.code, result.stderr).toBe(0)
-    const ids = result.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])
+    const ids = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0])
     expect(ids).toHaveLength(3)
     for (const id of ids) expect(id).toMatch(/^je_/)
     expect(result.stderr).toContain('3 created, 0 already created, 0 failed, 0 unconfirmed')
@@ -66,7 +72,8 @@ describe('bk journal-entries create', () => {
     const [rent] = byDescription('Exact rent')
     expect(rent?.id).toBe(ids[0])
     expect(rent?.line_entries?.map((l) => [l.ledger_id, l.debit_credit, l.amount, l.description])).toEqual([
-      [L.expenses, 'debit', '120.50', 'March rent'], [L.cash, 'credit', '120.50', ''],
+      [L.expenses, 'debit', '120.50', 'March rent'],
+      [L.cash, 'credit', '120.50', ''],
     ])
     const [float] = byDescription('Exact float')
     expect(float?.datetime).toBe('2026-03-02T00:00:00Z')
@@ -77,7 +84,10 @@ describe('bk journal-entries create', () => {
     expect(JSON.stringify(entries())).not.toContain('0.30000000000000004')
 
     // The journal beside the file records each created id.
-    const journal = readFileSync(`${file}.bk-journal`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {status?: string; id?: string; business_id?: string})
+    const journal = readFileSync(`${file}.bk-journal`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as {status?: string; id?: string; business_id?: string})
     expect(journal[0]?.business_id).toBe(BIZ)
     expect(journal.filter((r) => r.status === 'created').map((r) => r.id)).toEqual(ids)
 
@@ -101,11 +111,14 @@ describe('bk journal-entries create', () => {
 
   it('a five-entry file whose third entry is invalid sends nothing and keeps no journal', async () => {
     const before = entries().length
-    const text = 'entries:\n' + [1, 2, 3, 4, 5].map((n) => entryYaml(`Five ${n}`, '10.00', n === 3 ? '9.99' : '10.00')).join('')
+    const text =
+      'entries:\n' + [1, 2, 3, 4, 5].map((n) => entryYaml(`Five ${n}`, '10.00', n === 3 ? '9.99' : '10.00')).join('')
     const file = write('five.yaml', text)
     const result = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain(`${file}:14:5: entry 3 "Five 3": does not balance: debits 10.00, credits 9.99, difference 0.01`)
+    expect(result.stderr).toContain(
+      `${file}:14:5: entry 3 "Five 3": does not balance: debits 10.00, credits 9.99, difference 0.01`,
+    )
     expect(result.stderr).toContain('1 problem in 1 file; nothing was sent')
     expect(result.stdout).toBe('')
     expect(entries().length).toBe(before)
@@ -118,25 +131,37 @@ describe('bk journal-entries create', () => {
     const bad = write('second-bad.yaml', 'entries:\n' + entryYaml('Multi bad', '1', '1', ', debti: 2'))
     const result = await runBk(['journal-entries', 'create', good, bad], {env: envFor(emulator)})
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain(`${bad}:5:50: entry 1 "Multi bad": line 1: unknown key "debti" in a line; did you mean debit?`)
+    expect(result.stderr).toContain(
+      `${bad}:5:50: entry 1 "Multi bad": line 1: unknown key "debti" in a line; did you mean debit?`,
+    )
     expect(entries().length).toBe(before)
   })
 
   it('refuses a journal it could not write before posting anything, naming it', async () => {
     const before = entries().length
     const file = write('unjournaled.yaml', 'entries:\n' + entryYaml('No journal', '1', '1'))
-    const result = await runBk(['journal-entries', 'create', file, '--journal', join(dir, 'no-such-folder', 'j')], {env: envFor(emulator)})
+    const result = await runBk(['journal-entries', 'create', file, '--journal', join(dir, 'no-such-folder', 'j')], {
+      env: envFor(emulator),
+    })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain(`--journal ${join(dir, 'no-such-folder', 'j')}: the folder ${join(dir, 'no-such-folder')} does not exist`)
+    expect(result.stderr).toContain(
+      `--journal ${join(dir, 'no-such-folder', 'j')}: the folder ${join(dir, 'no-such-folder')} does not exist`,
+    )
     expect(entries().length).toBe(before)
   })
 
   it('posts the others when the service rejects one; --resume after the fix posts only that one', async () => {
-    const text = 'entries:\n' + entryYaml('Partial 1', '5', '5') + entryYaml('Partial 2', '6', '6').replaceAll(L.expenses, 'ldg_unknown') + entryYaml('Partial 3', '7', '7')
+    const text =
+      'entries:\n' +
+      entryYaml('Partial 1', '5', '5') +
+      entryYaml('Partial 2', '6', '6').replaceAll(L.expenses, 'ldg_unknown') +
+      entryYaml('Partial 3', '7', '7')
     const file = write('partial.yaml', text)
     const first = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
     expect(first.code, first.stderr).toBe(6)
-    expect(first.stderr).toMatch(/failed {2}.*partial\.yaml entry 2 "Partial 2": lines\[0\]\.ledger_id: ledger ldg_unknown not found/)
+    expect(first.stderr).toMatch(
+      /failed {2}.*partial\.yaml entry 2 "Partial 2": lines\[0\]\.ledger_id: ledger ldg_unknown not found/,
+    )
     expect(first.stderr).toContain('2 created, 0 already created, 1 failed, 0 unconfirmed')
     expect(byDescription('Partial 1')).toHaveLength(1)
     expect(byDescription('Partial 2')).toHaveLength(0)
@@ -167,10 +192,15 @@ describe('bk journal-entries create', () => {
     const {fingerprint} = await import('../../src/journal-entries/journal.js')
     const {loadJournalEntries} = await import('../../src/journal-entries/load.js')
     const loaded = loadJournalEntries(readFileSync(file, 'utf8'), file)
-    writeFileSync(`${file}.bk-journal`, [
-      {kind: 'bk-journal-entries', version: 1, business_id: BIZ, started_at: '2026-03-01T00:00:00Z'},
-      {index: 1, fingerprint: fingerprint(loaded.entries[0]!.input), status: 'sending', at: '2026-03-01T00:00:01Z'},
-    ].map((r) => JSON.stringify(r)).join('\n') + '\n')
+    writeFileSync(
+      `${file}.bk-journal`,
+      [
+        {kind: 'bk-journal-entries', version: 1, business_id: BIZ, started_at: '2026-03-01T00:00:00Z'},
+        {index: 1, fingerprint: fingerprint(loaded.entries[0]!.input), status: 'sending', at: '2026-03-01T00:00:01Z'},
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    )
     const result = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
     expect(result.code).toBe(6)
     expect(result.stderr).toContain('unconfirmed  ' + file + ' entry 1')
@@ -205,22 +235,30 @@ describe('bk journal-entries create', () => {
 
   it('refuses one file given twice under two spellings', async () => {
     const file = write('twice.yaml', 'entries:\n' + entryYaml('Twice 1', '7', '7'))
-    const result = await runBk(['journal-entries', 'create', file, join(dir, '.', 'twice.yaml')], {env: envFor(emulator)})
+    const result = await runBk(['journal-entries', 'create', file, join(dir, '.', 'twice.yaml')], {
+      env: envFor(emulator),
+    })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('given twice')
     expect(byDescription('Twice 1')).toHaveLength(0)
   })
 
   it('reads stdin with -, says no journal is kept, and prints JSON with --json', async () => {
-    const input = 'description: Stdin entry\ndatetime: 2026-03-05T10:00:00Z\nlines:\n' +
+    const input =
+      'description: Stdin entry\ndatetime: 2026-03-05T10:00:00Z\nlines:\n' +
       `  - {ledger_id: ${L.travel}, debit: 42.10}\n  - {ledger_id: ${L.cash}, credit: 42.10}\n`
     const plain = await runBk(['journal-entries', 'create', '-'], {env: envFor(emulator), input})
     expect(plain.code, plain.stderr).toBe(0)
     expect(plain.stderr).toContain('no journal is kept')
-    const json = await runBk(['journal-entries', 'create', '-', '--json'], {env: envFor(emulator), input: input.replace('Stdin entry', 'Stdin json')})
+    const json = await runBk(['journal-entries', 'create', '-', '--json'], {
+      env: envFor(emulator),
+      input: input.replace('Stdin entry', 'Stdin json'),
+    })
     expect(json.code, json.stderr).toBe(0)
     const out = parseJsonOutput<{created: Array<{file: string; index: number; id: string}>}>(json)
-    expect(out.created).toEqual([{file: '<stdin>', index: 1, description: 'Stdin json', id: byDescription('Stdin json')[0]?.id}])
+    expect(out.created).toEqual([
+      {file: '<stdin>', index: 1, description: 'Stdin json', id: byDescription('Stdin json')[0]?.id},
+    ])
     expect(byDescription('Stdin json')[0]?.line_entries?.map((l) => l.amount)).toEqual(['42.10', '42.10'])
     const resume = await runBk(['journal-entries', 'create', '-', '--resume'], {env: envFor(emulator), input})
     expect(resume.code).toBe(2)
@@ -234,9 +272,15 @@ describe('bk journal-entries create', () => {
     const first = await runBk(['journal-entries', 'create', '-', '--journal', journal], {env: envFor(emulator), input})
     expect(first.code, first.stderr).toBe(0)
     expect(first.stderr).not.toContain('no journal is kept')
-    const refused = await runBk(['journal-entries', 'create', '-', '--journal', journal], {env: envFor(emulator), input})
+    const refused = await runBk(['journal-entries', 'create', '-', '--journal', journal], {
+      env: envFor(emulator),
+      input,
+    })
     expect(refused.code, refused.stderr).toBe(2)
-    const resumed = await runBk(['journal-entries', 'create', '-', '--journal', journal, '--resume'], {env: envFor(emulator), input})
+    const resumed = await runBk(['journal-entries', 'create', '-', '--journal', journal, '--resume'], {
+      env: envFor(emulator),
+      input,
+    })
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).toContain('skip  <stdin> entry 1: already created as je_')
     expect(byDescription('Journaled stdin')).toHaveLength(1)
@@ -257,7 +301,9 @@ describe('bk journal-entries create', () => {
     const eng = tags?.get('department')?.get('engineering') as string
     const apollo = tags?.get('project')?.get('apollo') as string
     const ledger = (key: keyof typeof L) => `${L[key]}_${DEMO_IDS.otherBusiness.slice(9)}`
-    const file = write('tags.yaml', `description: Tagged
+    const file = write(
+      'tags.yaml',
+      `description: Tagged
 datetime: 2026-03-06T08:00:00Z
 lines:
   - ledger_id: ${ledger('software')}
@@ -265,8 +311,12 @@ lines:
     tag_value_ids: [${eng}, ${apollo}]
   - ledger_id: ${ledger('cash')}
     credit: 99.99
-`)
-    const result = await runBk(['journal-entries', 'create', file, '--business', DEMO_IDS.otherBusiness, '--performed-by', 'ext-user-7'], {env: envFor(emulator, null)})
+`,
+    )
+    const result = await runBk(
+      ['journal-entries', 'create', file, '--business', DEMO_IDS.otherBusiness, '--performed-by', 'ext-user-7'],
+      {env: envFor(emulator, null)},
+    )
     expect(result.code, result.stderr).toBe(0)
     const [tagged] = emulator.state.journalEntries.all(DEMO_IDS.otherBusiness).filter((e) => e.description === 'Tagged')
     expect(tagged?.line_entries?.[0]?.tag_value_ids).toEqual([eng, apollo])
@@ -288,7 +338,9 @@ describe('examples/journal-entries.yaml', () => {
     expect(parseJsonOutput<{created: unknown[]}>(created).created).toHaveLength(3)
     const [card] = byDescription('Card payment for software and a train ticket')
     expect(card?.line_entries?.map((l) => [l.ledger_id, l.debit_credit, l.amount])).toEqual([
-      [L.software, 'debit', '49.90'], [L.travel, 'debit', '37.60'], [L.cash, 'credit', '87.50'],
+      [L.software, 'debit', '49.90'],
+      [L.travel, 'debit', '37.60'],
+      [L.cash, 'credit', '87.50'],
     ])
     expect(byDescription('Saturday market takings')[0]?.datetime).toBe('2026-03-07T00:00:00Z')
   })
@@ -299,12 +351,16 @@ describe('journal-entries create: refusals by the service', () => {
     const file = join(dir, 'scope.yaml')
     writeFileSync(file, 'entries:\n' + entryYaml('Scope 1', '5', '5') + entryYaml('Scope 2', '5', '5'))
     const before = entries().length
-    const denied = await runBk(['journal-entries', 'create', file], {env: {...envFor(emulator), BK_SCOPES: 'bill:create'}})
+    const denied = await runBk(['journal-entries', 'create', file], {
+      env: {...envFor(emulator), BK_SCOPES: 'bill:create'},
+    })
     expect(denied.code, denied.stderr).toBe(3)
     expect(denied.stderr).toContain('Token lacks the scope journal_entry:create')
     expect(denied.stderr).toContain('0 created, 0 already created, 1 failed, 0 unconfirmed')
     expect(entries().length).toBe(before)
-    const again = await runBk(['journal-entries', 'create', file, '--debug', '--performed-by', 'ext-user-7'], {env: envFor(emulator)})
+    const again = await runBk(['journal-entries', 'create', file, '--debug', '--performed-by', 'ext-user-7'], {
+      env: envFor(emulator),
+    })
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain('"x-external-entity-id":"ext-user-7"')
     expect(byDescription('Scope 1')).toHaveLength(1)
@@ -317,7 +373,9 @@ describe('journal-entries create: refusals by the service', () => {
     const result = await runBk(['journal-entries', 'create', file, '--json'], {env: envFor(emulator)})
     expect(result.code).toBe(5)
     const body = parseJsonOutput<{code: string; details: {failed: Array<{index: number; error: string}>}}>(result)
-    expect(body.details.failed).toEqual([expect.objectContaining({index: 1, error: expect.stringContaining('ledger ldg_missing not found') as string})])
+    expect(body.details.failed).toEqual([
+      expect.objectContaining({index: 1, error: expect.stringContaining('ledger ldg_missing not found') as string}),
+    ])
     expect(byDescription('Rejected 1')).toHaveLength(0)
   })
 })

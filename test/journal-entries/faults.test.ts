@@ -21,16 +21,30 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-interface Out {created: Array<{index: number}>; skipped: Array<{index: number}>; failed: Array<{index: number}>; unconfirmed: Array<{index: number}>}
+interface Out {
+  created: Array<{index: number}>
+  skipped: Array<{index: number}>
+  failed: Array<{index: number}>
+  unconfirmed: Array<{index: number}>
+}
 
 describe('journal-entries create under injected faults', () => {
   it('never posts an entry twice across re-runs with --resume', async () => {
     const file = join(tempDir('bk-je-faults-'), 'faults.yaml')
-    writeFileSync(file, 'entries:\n' + Array.from({length: COUNT}, (_, i) =>
-      `  - description: Fault ${i + 1}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i + 1}.25}\n      - {ledger_id: ${L.cash}, credit: ${i + 1}.25}\n`).join(''))
+    writeFileSync(
+      file,
+      'entries:\n' +
+        Array.from(
+          {length: COUNT},
+          (_, i) =>
+            `  - description: Fault ${i + 1}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i + 1}.25}\n      - {ledger_id: ${L.cash}, credit: ${i + 1}.25}\n`,
+        ).join(''),
+    )
     let last: Out | undefined
     for (let run = 0; run < 12; run++) {
-      const result = await runBk(['journal-entries', 'create', file, '--json', ...(run === 0 ? [] : ['--resume'])], {env: envFor(emulator)})
+      const result = await runBk(['journal-entries', 'create', file, '--json', ...(run === 0 ? [] : ['--resume'])], {
+        env: envFor(emulator),
+      })
       const body = parseJsonOutput<Out & {details?: Out}>(result)
       const out = body.details ?? body
       // An error before any posting (the token request failing) has no details: run again.
@@ -41,7 +55,9 @@ describe('journal-entries create under injected faults', () => {
     expect(emulator.faults.counts['reset-after'] + emulator.faults.counts['reset-before']).toBeGreaterThan(0)
     expect(last).toBeDefined()
     expect(last?.skipped.length).toBeGreaterThan(0)
-    const stored = emulator.state.journalEntries.all(DEMO_IDS.business).filter((e) => e.description?.startsWith('Fault '))
+    const stored = emulator.state.journalEntries
+      .all(DEMO_IDS.business)
+      .filter((e) => e.description?.startsWith('Fault '))
     const counts = new Map<string, number>()
     for (const e of stored) counts.set(e.description as string, (counts.get(e.description as string) ?? 0) + 1)
     for (const [description, n] of counts) expect(n, description).toBe(1)
@@ -63,22 +79,38 @@ describe('journal-entries create under injected faults', () => {
       await fetch(`${faulty.baseUrl}/v0/auth/token`, {
         method: 'POST',
         headers: {'content-type': 'application/x-www-form-urlencoded'},
-        body: new URLSearchParams({client_id: faulty.clientId, client_secret: faulty.clientSecret, business_id: DEMO_IDS.business}),
+        body: new URLSearchParams({
+          client_id: faulty.clientId,
+          client_secret: faulty.clientSecret,
+          business_id: DEMO_IDS.business,
+        }),
       })
       const [token] = [...faulty.state.tokens.keys()]
       expect(token).toBeDefined()
       const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: token, BK_BUSINESS_ID: DEMO_IDS.business}
       const file = join(tempDir('bk-je-commit5xx-'), 'gateway.yaml')
-      writeFileSync(file, 'entries:\n' + [1, 2, 3].map((i) =>
-        `  - description: Gateway ${i}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i}.00}\n      - {ledger_id: ${L.cash}, credit: ${i}.00}\n`).join(''))
+      writeFileSync(
+        file,
+        'entries:\n' +
+          [1, 2, 3]
+            .map(
+              (i) =>
+                `  - description: Gateway ${i}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i}.00}\n      - {ledger_id: ${L.cash}, credit: ${i}.00}\n`,
+            )
+            .join(''),
+      )
       let last: Out | undefined
       for (let run = 0; run < 4; run++) {
-        const result = await runBk(['journal-entries', 'create', file, '--json', ...(run === 0 ? [] : ['--resume'])], {env})
+        const result = await runBk(['journal-entries', 'create', file, '--json', ...(run === 0 ? [] : ['--resume'])], {
+          env,
+        })
         const body = parseJsonOutput<Out & {details?: Out}>(result)
         last = body.details ?? body
       }
       expect(faulty.faults.counts['commit-5xx']).toBeGreaterThan(3)
-      const stored = faulty.state.journalEntries.all(DEMO_IDS.business).filter((e) => e.description?.startsWith('Gateway '))
+      const stored = faulty.state.journalEntries
+        .all(DEMO_IDS.business)
+        .filter((e) => e.description?.startsWith('Gateway '))
       // Each entry was posted exactly once, and each is reported as unconfirmed, not failed.
       expect(stored.map((e) => e.description).sort()).toEqual(['Gateway 1', 'Gateway 2', 'Gateway 3'])
       expect(last?.failed).toEqual([])

@@ -9,58 +9,105 @@ import {beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir, type BkResult} from '../helpers/bk.js'
 
-const ok = (description: string, lines: string) => `description: ${description}\ndatetime: 2026-03-01T09:00:00Z\nlines:\n${lines}`
+const ok = (description: string, lines: string) =>
+  `description: ${description}\ndatetime: 2026-03-01T09:00:00Z\nlines:\n${lines}`
 
 /** name -> [YAML text, the line expected in stderr after "FILE:"]. */
 const CASES: Record<string, [string, string]> = {
-  unbalanced: [ok('Rent', '  - {ledger_id: ldg_a, debit: 100.00}\n  - {ledger_id: ldg_b, credit: 99.99}\n'),
-    '3:1: entry 1 "Rent": does not balance: debits 100.00, credits 99.99, difference 0.01 (debits higher)'],
-  'no-debit': [ok('Only credits', '  - {ledger_id: ldg_a, credit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '3:1: entry 1 "Only credits": has no debit line; an entry needs at least one debit and one credit'],
-  'no-credit': [ok('Only debits', '  - {ledger_id: ldg_a, debit: 5}\n'),
-    '3:1: entry 1 "Only debits": has no credit line'],
-  negative: [ok('Neg', '  - ledger_id: ldg_a\n    debit: -5.00\n  - {ledger_id: ldg_b, credit: 5.00}\n'),
-    '5:12: entry 1 "Neg": line 1: debit "-5.00" is negative; amounts are positive'],
-  zero: [ok('Zero', '  - {ledger_id: ldg_a, debit: 0.00}\n  - {ledger_id: ldg_b, credit: 0.00}\n'),
-    '4:31: entry 1 "Zero": line 1: debit "0.00" is zero; amounts must be greater than 0'],
-  separator: [ok('Comma', '  - {ledger_id: ldg_a, debit: "1,200.00"}\n  - {ledger_id: ldg_b, credit: 1200.00}\n'),
-    '4:31: entry 1 "Comma": line 1: debit "1,200.00" is not a decimal amount (use a dot for decimals and no thousands separators)'],
-  exponent: [ok('Exp', '  - {ledger_id: ldg_a, debit: 1e3}\n  - {ledger_id: ldg_b, credit: 1000}\n'),
-    '4:31: entry 1 "Exp": line 1: debit "1e3" is not a decimal amount (exponents are not accepted)'],
-  both: [ok('Both', '  - ledger_id: ldg_a\n    debit: 5\n    credit: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '6:5: entry 1 "Both": line 1: has both a debit and a credit; a line is one or the other'],
-  mixed: [ok('Mixed', '  - ledger_id: ldg_a\n    debit: 5\n    amount: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '6:5: entry 1 "Mixed": line 1: mixes debit: with debit_credit/amount; use one form'],
-  'bad-side': [ok('Side', '  - {ledger_id: ldg_a, debit_credit: debet, amount: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '4:38: entry 1 "Side": line 1: debit_credit "debet" must be debit or credit'],
-  'amount-alone': [ok('Alone', '  - {ledger_id: ldg_a, amount: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '4:24: entry 1 "Alone": line 1: amount is given without debit_credit (debit or credit)'],
-  'no-ledger': [ok('NoLedger', '  - {description: coffee, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '4:5: entry 1 "NoLedger": line 1: ledger_id is missing'],
-  'bad-ledger': [ok('BadLedger', '  - {ledger_id: acc_1, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '4:17: entry 1 "BadLedger": line 1: ledger_id "acc_1" is not a ledger id (expected ldg_…)'],
-  'bad-tag': [ok('Tag', '  - {ledger_id: ldg_a, debit: 5, tag_value_ids: [tv_ok, tag_1]}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '4:57: entry 1 "Tag": line 1: tag value id "tag_1" is not a tag value id (expected tv_…)'],
-  'tag-not-list': [ok('TagList', '  - {ledger_id: ldg_a, debit: 5, tag_value_ids: tv_1}\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '4:49: entry 1 "TagList": line 1: tag_value_ids must be a list of tag value ids'],
-  'no-datetime': ['description: NoDate\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
-    '1:1: entry 1 "NoDate": datetime is missing; write it in UTC'],
-  'bad-date': ['description: Feb30\ndatetime: 2026-02-30T10:00:00Z\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
-    '2:11: entry 1 "Feb30": datetime "2026-02-30T10:00:00Z" is not a real date and time'],
-  'offset': ['description: Paris\ndatetime: 2026-03-01T09:30:00+01:00\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
-    '2:11: entry 1 "Paris": datetime "2026-03-01T09:30:00+01:00" is not in UTC (offset +01:00); write it in UTC: 2026-03-01T08:30:00Z'],
-  'no-zone': ['description: Local\ndatetime: 2026-03-01T09:30\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
-    '2:11: entry 1 "Local": datetime "2026-03-01T09:30" has no time zone; add Z for UTC (2026-03-01T09:30:00Z)'],
-  typo: [ok('Typo', '  - ledger_id: ldg_a\n    debti: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '5:5: entry 1 "Typo": line 1: unknown key "debti" in a line; did you mean debit?'],
-  'entry-typo': ['description: Typo2\ndatetme: 2026-03-01T09:30:00Z\ndatetime: 2026-03-01T09:30:00Z\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
-    '2:1: entry 1 "Typo2": unknown key "datetme" in an entry; did you mean datetime?'],
-  duplicate: [ok('Dup', '  - ledger_id: ldg_a\n    debit: 5\n    debit: 6\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '6:5: a key appears twice in the same mapping'],
+  unbalanced: [
+    ok('Rent', '  - {ledger_id: ldg_a, debit: 100.00}\n  - {ledger_id: ldg_b, credit: 99.99}\n'),
+    '3:1: entry 1 "Rent": does not balance: debits 100.00, credits 99.99, difference 0.01 (debits higher)',
+  ],
+  'no-debit': [
+    ok('Only credits', '  - {ledger_id: ldg_a, credit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '3:1: entry 1 "Only credits": has no debit line; an entry needs at least one debit and one credit',
+  ],
+  'no-credit': [
+    ok('Only debits', '  - {ledger_id: ldg_a, debit: 5}\n'),
+    '3:1: entry 1 "Only debits": has no credit line',
+  ],
+  negative: [
+    ok('Neg', '  - ledger_id: ldg_a\n    debit: -5.00\n  - {ledger_id: ldg_b, credit: 5.00}\n'),
+    '5:12: entry 1 "Neg": line 1: debit "-5.00" is negative; amounts are positive',
+  ],
+  zero: [
+    ok('Zero', '  - {ledger_id: ldg_a, debit: 0.00}\n  - {ledger_id: ldg_b, credit: 0.00}\n'),
+    '4:31: entry 1 "Zero": line 1: debit "0.00" is zero; amounts must be greater than 0',
+  ],
+  separator: [
+    ok('Comma', '  - {ledger_id: ldg_a, debit: "1,200.00"}\n  - {ledger_id: ldg_b, credit: 1200.00}\n'),
+    '4:31: entry 1 "Comma": line 1: debit "1,200.00" is not a decimal amount (use a dot for decimals and no thousands separators)',
+  ],
+  exponent: [
+    ok('Exp', '  - {ledger_id: ldg_a, debit: 1e3}\n  - {ledger_id: ldg_b, credit: 1000}\n'),
+    '4:31: entry 1 "Exp": line 1: debit "1e3" is not a decimal amount (exponents are not accepted)',
+  ],
+  both: [
+    ok('Both', '  - ledger_id: ldg_a\n    debit: 5\n    credit: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '6:5: entry 1 "Both": line 1: has both a debit and a credit; a line is one or the other',
+  ],
+  mixed: [
+    ok('Mixed', '  - ledger_id: ldg_a\n    debit: 5\n    amount: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '6:5: entry 1 "Mixed": line 1: mixes debit: with debit_credit/amount; use one form',
+  ],
+  'bad-side': [
+    ok('Side', '  - {ledger_id: ldg_a, debit_credit: debet, amount: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:38: entry 1 "Side": line 1: debit_credit "debet" must be debit or credit',
+  ],
+  'amount-alone': [
+    ok('Alone', '  - {ledger_id: ldg_a, amount: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:24: entry 1 "Alone": line 1: amount is given without debit_credit (debit or credit)',
+  ],
+  'no-ledger': [
+    ok('NoLedger', '  - {description: coffee, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:5: entry 1 "NoLedger": line 1: ledger_id is missing',
+  ],
+  'bad-ledger': [
+    ok('BadLedger', '  - {ledger_id: acc_1, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:17: entry 1 "BadLedger": line 1: ledger_id "acc_1" is not a ledger id (expected ldg_…)',
+  ],
+  'bad-tag': [
+    ok('Tag', '  - {ledger_id: ldg_a, debit: 5, tag_value_ids: [tv_ok, tag_1]}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:57: entry 1 "Tag": line 1: tag value id "tag_1" is not a tag value id (expected tv_…)',
+  ],
+  'tag-not-list': [
+    ok('TagList', '  - {ledger_id: ldg_a, debit: 5, tag_value_ids: tv_1}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:49: entry 1 "TagList": line 1: tag_value_ids must be a list of tag value ids',
+  ],
+  'no-datetime': [
+    'description: NoDate\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
+    '1:1: entry 1 "NoDate": datetime is missing; write it in UTC',
+  ],
+  'bad-date': [
+    'description: Feb30\ndatetime: 2026-02-30T10:00:00Z\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
+    '2:11: entry 1 "Feb30": datetime "2026-02-30T10:00:00Z" is not a real date and time',
+  ],
+  offset: [
+    'description: Paris\ndatetime: 2026-03-01T09:30:00+01:00\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
+    '2:11: entry 1 "Paris": datetime "2026-03-01T09:30:00+01:00" is not in UTC (offset +01:00); write it in UTC: 2026-03-01T08:30:00Z',
+  ],
+  'no-zone': [
+    'description: Local\ndatetime: 2026-03-01T09:30\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
+    '2:11: entry 1 "Local": datetime "2026-03-01T09:30" has no time zone; add Z for UTC (2026-03-01T09:30:00Z)',
+  ],
+  typo: [
+    ok('Typo', '  - ledger_id: ldg_a\n    debti: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '5:5: entry 1 "Typo": line 1: unknown key "debti" in a line; did you mean debit?',
+  ],
+  'entry-typo': [
+    'description: Typo2\ndatetme: 2026-03-01T09:30:00Z\ndatetime: 2026-03-01T09:30:00Z\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
+    '2:1: entry 1 "Typo2": unknown key "datetme" in an entry; did you mean datetime?',
+  ],
+  duplicate: [
+    ok('Dup', '  - ledger_id: ldg_a\n    debit: 5\n    debit: 6\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '6:5: a key appears twice in the same mapping',
+  ],
   syntax: ['entries:\n  - description: [unclosed\n    datetime: 2026-03-01T09:30:00Z\n', ': YAML syntax:'],
   empty: ['# nothing here\n', '1:1: the file holds no journal entry'],
-  'second-entry': ['entries:\n  - description: Fine\n    datetime: 2026-03-01T00:00:00Z\n    lines:\n      - {ledger_id: ldg_a, debit: 1}\n      - {ledger_id: ldg_b, credit: 1}\n  - description: Broken\n    datetime: 2026-03-01T00:00:00Z\n    lines:\n      - {ledger_id: ldg_a, debit: 1}\n      - {ledger_id: ldg_b, credit: 2}\n',
-    '9:5: entry 2 "Broken": does not balance: debits 1.00, credits 2.00, difference 1.00 (credits higher)'],
+  'second-entry': [
+    'entries:\n  - description: Fine\n    datetime: 2026-03-01T00:00:00Z\n    lines:\n      - {ledger_id: ldg_a, debit: 1}\n      - {ledger_id: ldg_b, credit: 1}\n  - description: Broken\n    datetime: 2026-03-01T00:00:00Z\n    lines:\n      - {ledger_id: ldg_a, debit: 1}\n      - {ledger_id: ldg_b, credit: 2}\n',
+    '9:5: entry 2 "Broken": does not balance: debits 1.00, credits 2.00, difference 1.00 (credits higher)',
+  ],
 }
 
 let dir: string
@@ -82,13 +129,19 @@ describe('bk journal-entries validate: every rule, with file, line and column', 
     it(name, () => {
       const lines = result.stderr.split('\n').filter((l) => l.startsWith(join(dir, `${name}.yaml`) + ':'))
       expect(lines.length, result.stderr).toBeGreaterThan(0)
-      expect(lines.some((l) => l.includes(`${name}.yaml:${expected}`) || (expected.startsWith(':') && l.includes(expected))), lines.join('\n')).toBe(true)
+      expect(
+        lines.some((l) => l.includes(`${name}.yaml:${expected}`) || (expected.startsWith(':') && l.includes(expected))),
+        lines.join('\n'),
+      ).toBe(true)
     })
   }
 
   it('a valid file passes, the amounts never going through a float', async () => {
     const file = join(dir, 'good.yaml')
-    writeFileSync(file, 'entries:\n  - description: Float\n    datetime: 2026-03-01\n    lines:\n      - {ledger_id: ldg_a, debit: 0.1}\n      - {ledger_id: ldg_a, debit: 0.2}\n      - {ledger_id: ldg_b, debit_credit: credit, amount: 0.3}\n')
+    writeFileSync(
+      file,
+      'entries:\n  - description: Float\n    datetime: 2026-03-01\n    lines:\n      - {ledger_id: ldg_a, debit: 0.1}\n      - {ledger_id: ldg_a, debit: 0.2}\n      - {ledger_id: ldg_b, debit_credit: credit, amount: 0.3}\n',
+    )
     const good = await runBk(['journal-entries', 'validate', file])
     expect(good.code, good.stderr).toBe(0)
     expect(good.stdout).toContain('good.yaml: 1 entry, 3 lines, all balanced')
@@ -97,20 +150,32 @@ describe('bk journal-entries validate: every rule, with file, line and column', 
   })
 
   it('--json lists every problem with line and column; - reads stdin', async () => {
-    const json = await runBk(['journal-entries', 'validate', '-', '--json'], {input: (CASES.both as [string, string])[0]})
+    const json = await runBk(['journal-entries', 'validate', '-', '--json'], {
+      input: (CASES.both as [string, string])[0],
+    })
     expect(json.code).toBe(2)
-    const body = parseJsonOutput<{code: string; details: {problems: Array<{file: string; line: number; column: number; entry: number; message: string}>}}>(json)
+    const body = parseJsonOutput<{
+      code: string
+      details: {problems: Array<{file: string; line: number; column: number; entry: number; message: string}>}
+    }>(json)
     expect(body.code).toBe('invalid_journal_entries')
-    expect(body.details.problems).toEqual([expect.objectContaining({file: '<stdin>', line: 6, column: 5, entry: 1, description: 'Both'})])
+    expect(body.details.problems).toEqual([
+      expect.objectContaining({file: '<stdin>', line: 6, column: 5, entry: 1, description: 'Both'}),
+    ])
     expect(json.stderr).toBe('')
   })
 
   it('refuses a file whose bytes are not UTF-8 (saved as Windows-1252), naming line and column', async () => {
     const file = join(dir, 'latin1.yaml')
-    writeFileSync(file, Buffer.from(ok('Crème', '  - {ledger_id: ldg_a, debit: 1}\n  - {ledger_id: ldg_b, credit: 1}\n'), 'latin1'))
+    writeFileSync(
+      file,
+      Buffer.from(ok('Crème', '  - {ledger_id: ldg_a, debit: 1}\n  - {ledger_id: ldg_b, credit: 1}\n'), 'latin1'),
+    )
     const result = await runBk(['journal-entries', 'validate', file])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain(`${file}:1:16: holds bytes that are not UTF-8 (shown as \uFFFD in "description: Cr\uFFFDme")`)
+    expect(result.stderr).toContain(
+      `${file}:1:16: holds bytes that are not UTF-8 (shown as \uFFFD in "description: Cr\uFFFDme")`,
+    )
   })
 
   it('names a file that cannot be read', async () => {

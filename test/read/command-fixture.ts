@@ -40,8 +40,16 @@ export function useCommandFixture(): CommandFixture {
     fx.emulator = await start()
     fx.recorder = await startRecorder()
     fx.biz = fx.emulator.businessIds[0] as string
-    fx.otherBusinessEnv = {BK_BASE_URL: fx.emulator.baseUrl, BK_ACCESS_TOKEN: await tokenFor(fx.emulator, {business_id: fx.emulator.businessIds[1] as string}), BK_BUSINESS_ID: fx.biz}
-    fx.missingBusinessEnv = {BK_BASE_URL: fx.emulator.baseUrl, BK_ACCESS_TOKEN: await tokenFor(fx.emulator), BK_BUSINESS_ID: 'biz_missing'}
+    fx.otherBusinessEnv = {
+      BK_BASE_URL: fx.emulator.baseUrl,
+      BK_ACCESS_TOKEN: await tokenFor(fx.emulator, {business_id: fx.emulator.businessIds[1] as string}),
+      BK_BUSINESS_ID: fx.biz,
+    }
+    fx.missingBusinessEnv = {
+      BK_BASE_URL: fx.emulator.baseUrl,
+      BK_ACCESS_TOKEN: await tokenFor(fx.emulator),
+      BK_BUSINESS_ID: 'biz_missing',
+    }
   })
   afterAll(async () => {
     await fx.emulator?.close()

@@ -20,33 +20,75 @@ describe('bk documents unlink', () => {
 
   it('unlinks every id given in one request, with --yes', async () => {
     const associations = fx.emulator.state.documents.get(fx.biz, doc)!.associations
-    expect([...associations].sort()).toEqual([DEMO_RECORD_IDS.externalAccount, DEMO_RECORD_IDS.journalEntry, DEMO_RECORD_IDS.transaction].sort())
-    const result = await runBk(['documents', 'unlink', doc, '--from', `${DEMO_RECORD_IDS.externalAccount},${DEMO_RECORD_IDS.journalEntry}`, '--yes'], {env: envFor(fx.emulator)})
+    expect([...associations].sort()).toEqual(
+      [DEMO_RECORD_IDS.externalAccount, DEMO_RECORD_IDS.journalEntry, DEMO_RECORD_IDS.transaction].sort(),
+    )
+    const result = await runBk(
+      [
+        'documents',
+        'unlink',
+        doc,
+        '--from',
+        `${DEMO_RECORD_IDS.externalAccount},${DEMO_RECORD_IDS.journalEntry}`,
+        '--yes',
+      ],
+      {env: envFor(fx.emulator)},
+    )
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toBe(`Unlinked ${doc} from ${DEMO_RECORD_IDS.externalAccount}, ${DEMO_RECORD_IDS.journalEntry}.\n`)
+    expect(result.stdout).toBe(
+      `Unlinked ${doc} from ${DEMO_RECORD_IDS.externalAccount}, ${DEMO_RECORD_IDS.journalEntry}.\n`,
+    )
     expect([...associations]).toEqual([DEMO_RECORD_IDS.transaction])
-    const json = await runBk(['documents', 'unlink', doc, '--from', DEMO_RECORD_IDS.transaction, '--from', 'je_never_linked', '--yes', '--json'], {env: envFor(fx.emulator)})
-    expect(parseJsonOutput(json)).toMatchObject({documentId: doc, entityIds: [DEMO_RECORD_IDS.transaction, 'je_never_linked'], response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}}})
+    const json = await runBk(
+      [
+        'documents',
+        'unlink',
+        doc,
+        '--from',
+        DEMO_RECORD_IDS.transaction,
+        '--from',
+        'je_never_linked',
+        '--yes',
+        '--json',
+      ],
+      {env: envFor(fx.emulator)},
+    )
+    expect(parseJsonOutput(json)).toMatchObject({
+      documentId: doc,
+      entityIds: [DEMO_RECORD_IDS.transaction, 'je_never_linked'],
+      response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}},
+    })
     expect(associations.size).toBe(0)
   })
 
   it('exits 4, 3, 3 and 5 for an unknown document, a missing scope, another business and a malformed id', async () => {
-    const missing = await runBk(['documents', 'unlink', 'doc_missing', '--from', 'txn_1', '--yes'], {env: envFor(fx.emulator)})
+    const missing = await runBk(['documents', 'unlink', 'doc_missing', '--from', 'txn_1', '--yes'], {
+      env: envFor(fx.emulator),
+    })
     expect(missing.code).toBe(4)
     expect(missing.stderr).toContain('doc_missing')
     const linked = fx.emulator.state.documents.all(fx.biz).find((d) => d.associations.size > 0)!
     const before = [...linked.associations]
     const from = before.join(',')
-    const scope = await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: fx.scoped('request:delete')})
+    const scope = await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {
+      env: fx.scoped('request:delete'),
+    })
     expect(scope.code).toBe(3)
     expect(scope.stderr).toContain('document:delete')
-    expect((await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: fx.otherBusinessEnv})).code).toBe(3)
-    expect((await runBk(['documents', 'unlink', 'doc_bad id', '--from', from, '--yes'], {env: envFor(fx.emulator)})).code).toBe(5)
+    expect(
+      (await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: fx.otherBusinessEnv})).code,
+    ).toBe(3)
+    expect(
+      (await runBk(['documents', 'unlink', 'doc_bad id', '--from', from, '--yes'], {env: envFor(fx.emulator)})).code,
+    ).toBe(5)
     expect([...linked.associations]).toEqual(before)
   })
 
   it('refuses other kinds of ids, naming them, and asks for --yes without a TTY, before sending anything', async () => {
-    await fx.expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1,bil_2,je_3,inv_4', '--yes'], '"bil_2", "inv_4"')
+    await fx.expectLocalRefusal(
+      ['documents', 'unlink', doc, '--from', 'txn_1,bil_2,je_3,inv_4', '--yes'],
+      '"bil_2", "inv_4"',
+    )
     await fx.expectLocalRefusal(['documents', 'unlink', 'txn_1', '--from', 'txn_2', '--yes'], '"txn_1"')
     await fx.expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1'], '--yes')
   })
@@ -66,9 +108,18 @@ describe('bk tasks delete', () => {
     // {message, data}: a completed task cannot be deleted.
     const done = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes'], {env: envFor(fx.emulator)})
     expect(done.code).toBe(5)
-    expect(done.stderr).toContain(`Could not delete task ${DEMO_RECORD_IDS.completedTask}: Task ${DEMO_RECORD_IDS.completedTask} is already completed and cannot be deleted (409 from DELETE`)
-    const doneJson = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes', '--json'], {env: envFor(fx.emulator)})
-    expect(JSON.parse(doneJson.stdout)).toMatchObject({details: {status: 409, body: {message: expect.stringContaining('completed'), data: DEMO_RECORD_IDS.completedTask}}})
+    expect(done.stderr).toContain(
+      `Could not delete task ${DEMO_RECORD_IDS.completedTask}: Task ${DEMO_RECORD_IDS.completedTask} is already completed and cannot be deleted (409 from DELETE`,
+    )
+    const doneJson = await runBk(['tasks', 'delete', DEMO_RECORD_IDS.completedTask, '--yes', '--json'], {
+      env: envFor(fx.emulator),
+    })
+    expect(JSON.parse(doneJson.stdout)).toMatchObject({
+      details: {
+        status: 409,
+        body: {message: expect.stringContaining('completed'), data: DEMO_RECORD_IDS.completedTask},
+      },
+    })
     expect(fx.emulator.state.tasks.get(fx.biz, DEMO_RECORD_IDS.completedTask)).toBeDefined()
     // {error, data}: an unknown task.
     const missing = await runBk(['tasks', 'delete', 'tsk_missing', '--yes'], {env: envFor(fx.emulator)})

@@ -34,11 +34,17 @@ describe('bk transactions get', () => {
   })
 
   it('embeds the invoices of its payments with --include invoice_payments.invoice', async () => {
-    const json = await runBk(['transactions', 'get', id, '--include', 'invoice_payments.invoice', '--json'], {env: envFor(fx.emulator)})
-    const txn = parseJsonOutput<{invoice_payments: Array<{invoice_id: string; invoice: {id: string; number: string}}>}>(json)
+    const json = await runBk(['transactions', 'get', id, '--include', 'invoice_payments.invoice', '--json'], {
+      env: envFor(fx.emulator),
+    })
+    const txn = parseJsonOutput<{invoice_payments: Array<{invoice_id: string; invoice: {id: string; number: string}}>}>(
+      json,
+    )
     expect(txn.invoice_payments).toHaveLength(2)
     for (const p of txn.invoice_payments) expect(p.invoice.id).toBe(p.invoice_id)
-    const view = await runBk(['transactions', 'get', id, '--include', 'invoice_payments.invoice'], {env: envFor(fx.emulator)})
+    const view = await runBk(['transactions', 'get', id, '--include', 'invoice_payments.invoice'], {
+      env: envFor(fx.emulator),
+    })
     expect(view.stdout).toContain('Invoice payments')
     for (const p of txn.invoice_payments) expect(view.stdout).toContain(p.invoice.number)
   })
@@ -54,7 +60,10 @@ describe('bk transactions get', () => {
     expect((await runBk(['transactions', 'get', id], {env: fx.otherBusinessEnv})).code).toBe(3)
     const malformed = await runBk(['transactions', 'get', 'txn_bad id', '--json'], {env: envFor(fx.emulator)})
     expect(malformed.code).toBe(5)
-    expect(JSON.parse(malformed.stdout)).toMatchObject({code: 'rejected', details: {status: 422, body: {data: {field: 'transaction_id'}}}})
+    expect(JSON.parse(malformed.stdout)).toMatchObject({
+      code: 'rejected',
+      details: {status: 422, body: {data: {field: 'transaction_id'}}},
+    })
   })
 
   it('refuses another kind of id and an unknown include before sending anything', async () => {
@@ -78,7 +87,9 @@ describe('bk rules receipts set', () => {
 
   it('starts a business with no override from the defaults', async () => {
     const other = fx.emulator.businessIds[1] as string
-    const result = await runBk(['rules', 'receipts', 'set', '--no-enabled', '--json', '--business', other], {env: envFor(fx.emulator, null)})
+    const result = await runBk(['rules', 'receipts', 'set', '--no-enabled', '--json', '--business', other], {
+      env: envFor(fx.emulator, null),
+    })
     expect(parseJsonOutput(result)).toEqual({business_id: other, is_enabled: false, threshold_amount: 0})
   })
 
@@ -90,7 +101,9 @@ describe('bk rules receipts set', () => {
     expect(scope.stderr).toContain('business:update')
     expect((await runBk(['rules', 'receipts', 'set', '--enabled'], {env: fx.otherBusinessEnv})).code).toBe(3)
     // More digits than the service keeps: valid locally, refused by the service.
-    const precise = await runBk(['rules', 'receipts', 'set', '--threshold', '12345678901234567.5'], {env: envFor(fx.emulator)})
+    const precise = await runBk(['rules', 'receipts', 'set', '--threshold', '12345678901234567.5'], {
+      env: envFor(fx.emulator),
+    })
     expect(precise.code).toBe(5)
     expect(precise.stderr).toContain('threshold_amount')
     expect(fx.emulator.state.receiptConfigs.get(fx.biz)).toEqual(before)

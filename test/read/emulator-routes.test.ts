@@ -21,11 +21,22 @@ beforeAll(async () => {
 afterAll(() => emulator.close())
 
 /** The shared raw call with this file's token; a string body is sent as is, as JSON. */
-async function call(method: string, path: string, options: {body?: unknown; token?: string} = {}): Promise<{status: number; body: any}> { // eslint-disable-line @typescript-eslint/no-explicit-any -- raw HTTP bodies, checked field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw HTTP bodies, checked field by field
+type RawBody = any
+
+async function call(
+  method: string,
+  path: string,
+  options: {body?: unknown; token?: string} = {},
+): Promise<{status: number; body: RawBody}> {
   const {body} = options
   const res = await rawCall(emulator, method, path, {
     token: options.token ?? token,
-    ...(typeof body === 'string' ? {body, headers: {'content-type': 'application/json'}} : body === undefined ? {} : {json: body}),
+    ...(typeof body === 'string'
+      ? {body, headers: {'content-type': 'application/json'}}
+      : body === undefined
+        ? {}
+        : {json: body}),
   })
   return {status: res.status, body: res.body}
 }
@@ -56,7 +67,9 @@ describe('GET …/invoice', () => {
     const after = new Date(Date.parse(target) + 1).toISOString()
     const end = '2026-12-31T23:59:59Z'
     const res2 = await invoices(`?due_at_start=${after}&due_at_end=${encodeURIComponent(end)}&page_size=100`)
-    const later = all.filter((i) => Date.parse(i.due_at as string) > Date.parse(target) && Date.parse(i.due_at as string) <= Date.parse(end))
+    const later = all.filter(
+      (i) => Date.parse(i.due_at as string) > Date.parse(target) && Date.parse(i.due_at as string) <= Date.parse(end),
+    )
     // Not vacuous: the page holds the later invoices, and only those.
     expect(later.length).toBeGreaterThan(0)
     expect(res2.body.data.length).toBe(Math.min(later.length, 100))
@@ -66,10 +79,13 @@ describe('GET …/invoice', () => {
   it('filters by a date range, inclusive at both ends, across pages', async () => {
     const start = '2026-03-01T00:00:00Z'
     const end = '2026-03-31T00:00:00Z'
-    const expected = emulator.state.invoices.all(biz).filter((i) => {
-      const d = Date.parse(i.due_at as string)
-      return d >= Date.parse(start) && d <= Date.parse(end)
-    }).map((i) => i.id)
+    const expected = emulator.state.invoices
+      .all(biz)
+      .filter((i) => {
+        const d = Date.parse(i.due_at as string)
+        return d >= Date.parse(start) && d <= Date.parse(end)
+      })
+      .map((i) => i.id)
     const got: string[] = []
     let tokenParam = ''
     for (;;) {
@@ -93,7 +109,11 @@ describe('GET …/invoice', () => {
 
   it('filters by comma-separated statuses and refuses unknown ones', async () => {
     const res = await invoices('?status=paid,void&page_size=100')
-    const expected = emulator.state.invoices.all(biz).filter((i) => i.status === 'paid' || i.status === 'void').slice(0, 100).map((i) => i.id)
+    const expected = emulator.state.invoices
+      .all(biz)
+      .filter((i) => i.status === 'paid' || i.status === 'void')
+      .slice(0, 100)
+      .map((i) => i.id)
     expect(res.body.data.map((i: {id: string}) => i.id)).toEqual(expected)
     expect(new Set(res.body.data.map((i: {status: string}) => i.status))).toEqual(new Set(['paid', 'void']))
     const bad = await invoices('?status=paid,bogus')
@@ -111,7 +131,12 @@ describe('GET …/invoice', () => {
       pages.push(res.body.data.map((i: {id: string}) => i.id))
     }
     expect(pages.length).toBeGreaterThan(1)
-    expect(pages.flat()).toEqual(emulator.state.invoices.all(biz).filter((i) => i.status === 'open').map((i) => i.id))
+    expect(pages.flat()).toEqual(
+      emulator.state.invoices
+        .all(biz)
+        .filter((i) => i.status === 'open')
+        .map((i) => i.id),
+    )
     const back: string[][] = [pages.at(-1)!]
     while (res.body.pagination.previous_page_token) {
       res = await invoices(`?page_size=40&status=open&page_token=${res.body.pagination.previous_page_token}`)
@@ -120,7 +145,9 @@ describe('GET …/invoice', () => {
     expect(back).toEqual(pages)
     // A cursor made for one filter is refused with another.
     const first = await invoices('?page_size=5&status=open')
-    expect((await invoices(`?page_size=5&status=paid&page_token=${first.body.pagination.next_page_token}`)).status).toBe(422)
+    expect(
+      (await invoices(`?page_size=5&status=paid&page_token=${first.body.pagination.next_page_token}`)).status,
+    ).toBe(422)
   })
 
   it('needs invoice:read and the right business', async () => {
@@ -155,7 +182,7 @@ describe('GET …/refunds', () => {
 })
 
 describe('GET …/transactions/{id}', () => {
-  it('embeds each payment\'s invoice only with include=invoice_payments.invoice', async () => {
+  it("embeds each payment's invoice only with include=invoice_payments.invoice", async () => {
     const path = `/v0/business/${biz}/transactions/${DEMO_RECORD_IDS.transaction}`
     const plain = await call('GET', path)
     expect(plain.status).toBe(200)
@@ -176,14 +203,22 @@ describe('DELETE …/document-association/{id}', () => {
   it('unlinks eac_, txn_ and je_ ids in one request and refuses any other kind', async () => {
     const doc = emulator.state.documents.get(biz, DEMO_RECORD_IDS.document)!
     const before = [...doc.associations]
-    const bad = await call('DELETE', `/v0/business/${biz}/document-association/${doc.id}?entity_ids=${before[0]},bil_1,inv_2`)
+    const bad = await call(
+      'DELETE',
+      `/v0/business/${biz}/document-association/${doc.id}?entity_ids=${before[0]},bil_1,inv_2`,
+    )
     expect(bad.status).toBe(422)
     expect(bad.body.data.invalid).toEqual(['bil_1', 'inv_2'])
     expect(bad.body.error).toContain('bil_1')
     expect([...doc.associations]).toEqual(before)
     expect((await call('DELETE', `/v0/business/${biz}/document-association/${doc.id}`)).status).toBe(422)
-    expect((await call('DELETE', `/v0/business/${biz}/document-association/doc_missing?entity_ids=txn_1`)).status).toBe(404)
-    const res = await call('DELETE', `/v0/business/${biz}/document-association/${doc.id}?entity_ids=${before.join(',')},je_never`)
+    expect((await call('DELETE', `/v0/business/${biz}/document-association/doc_missing?entity_ids=txn_1`)).status).toBe(
+      404,
+    )
+    const res = await call(
+      'DELETE',
+      `/v0/business/${biz}/document-association/${doc.id}?entity_ids=${before.join(',')},je_never`,
+    )
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual({document_id: doc.id, unlinked: before, not_linked: ['je_never'], associations: []})
     expect(doc.associations.size).toBe(0)
@@ -213,21 +248,41 @@ describe('PATCH …/rules/receipts', () => {
     const b = emulator.businessIds[1] as string
     const patch = (body: unknown) => call('PATCH', `/v0/business/${b}/rules/receipts`, {body})
     expect(emulator.state.receiptConfigs.has(b)).toBe(false)
-    expect(await patch({threshold_amount: '12.50'})).toEqual({status: 200, body: {is_enabled: true, threshold_amount: 12.5}})
+    expect(await patch({threshold_amount: '12.50'})).toEqual({
+      status: 200,
+      body: {is_enabled: true, threshold_amount: 12.5},
+    })
     expect((await patch({is_enabled: false})).body).toEqual({is_enabled: false, threshold_amount: 12.5})
-    expect((await patch({is_enabled: null, threshold_amount: null})).body).toEqual({is_enabled: false, threshold_amount: 12.5})
+    expect((await patch({is_enabled: null, threshold_amount: null})).body).toEqual({
+      is_enabled: false,
+      threshold_amount: 12.5,
+    })
     expect((await patch({threshold_amount: 0})).body).toEqual({is_enabled: false, threshold_amount: 0})
     expect((await patch({threshold_amount: '+007.'})).body).toEqual({is_enabled: false, threshold_amount: 7})
     expect((await patch({})).body).toEqual({is_enabled: false, threshold_amount: 7})
     const c = emulator.businessIds[2] as string
-    expect((await call('PATCH', `/v0/business/${c}/rules/receipts`, {body: {is_enabled: false}})).body).toEqual({is_enabled: false, threshold_amount: 0})
+    expect((await call('PATCH', `/v0/business/${c}/rules/receipts`, {body: {is_enabled: false}})).body).toEqual({
+      is_enabled: false,
+      threshold_amount: 0,
+    })
   })
 
   it('refuses what the spec does not allow, changing nothing', async () => {
     const patch = (body: unknown) => call('PATCH', `/v0/business/${biz}/rules/receipts`, {body})
     await patch({is_enabled: true, threshold_amount: 5})
-    for (const body of [{threshold_amount: -1}, {threshold_amount: '-1'}, {threshold_amount: 'abc'}, {threshold_amount: ''}, {threshold_amount: '1e3'},
-      {threshold_amount: '.'}, {threshold_amount: '12345678901234567'}, {is_enabled: 'yes'}, {enabled: true}, [1], 'null']) {
+    for (const body of [
+      {threshold_amount: -1},
+      {threshold_amount: '-1'},
+      {threshold_amount: 'abc'},
+      {threshold_amount: ''},
+      {threshold_amount: '1e3'},
+      {threshold_amount: '.'},
+      {threshold_amount: '12345678901234567'},
+      {is_enabled: 'yes'},
+      {enabled: true},
+      [1],
+      'null',
+    ]) {
       const res = await patch(body)
       expect(res.status, JSON.stringify(body)).toBe(422)
       expect(Object.keys(res.body).sort()).toEqual(['data', 'error'])

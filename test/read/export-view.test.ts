@@ -17,15 +17,25 @@ import {recorderEnv, startRecorder} from './recorder.js'
 
 const invoices = [
   {
-    id: 'inv_1', number: '-120.50', description: '-2+3', source: '\uFF1D1+2', customer_id: 'cus_=1', credit_amount: -25.5, total_amount: -1e-7, status: 'paid',
+    id: 'inv_1',
+    number: '-120.50',
+    description: '-2+3',
+    source: '\uFF1D1+2',
+    customer_id: 'cus_=1',
+    credit_amount: -25.5,
+    total_amount: -1e-7,
+    status: 'paid',
     // Fields no csv column prints, each of the wrong type:
-    business_id: 42, metadata_: 'not an object',
+    business_id: 42,
+    metadata_: 'not an object',
     lines: [{id: 'inl_1', amount: 'not a number'}],
   },
 ]
 let server: ScriptedServer
 beforeAll(async () => {
-  server = await scriptedServer([reply(200, {data: invoices, pagination: {next_page_token: null, previous_page_token: null}})])
+  server = await scriptedServer([
+    reply(200, {data: invoices, pagination: {next_page_token: null, previous_page_token: null}}),
+  ])
 })
 afterAll(() => server.close())
 
@@ -57,16 +67,19 @@ describe('an invoice export', () => {
     const cell = (name: string) => row![header!.indexOf(name)]
     expect(cell('CREDIT AMOUNT')).toBe('-25.5')
     expect(cell('TOTAL AMOUNT')).toBe('-1e-7')
-    expect(cell('NUMBER')).toBe('\'-120.50') // text, not a number: it could as well be -120+50
-    expect(cell('DESCRIPTION')).toBe('\'-2+3')
-    expect(cell('SOURCE')).toBe('\'\uFF1D1+2') // a full-width =, which some spreadsheets read as =
+    expect(cell('NUMBER')).toBe("'-120.50") // text, not a number: it could as well be -120+50
+    expect(cell('DESCRIPTION')).toBe("'-2+3")
+    expect(cell('SOURCE')).toBe("'\uFF1D1+2") // a full-width =, which some spreadsheets read as =
     expect(cell('CUSTOMER ID')).toBe('cus_=1')
   })
 })
 
 describe('--file', () => {
   it('is replaced only by a complete export: a failure halfway leaves the earlier file as it was', async () => {
-    const page = (k: number, next: string | null) => ({data: [{id: `inv_${k}`, total_amount: k}], pagination: {next_page_token: next, previous_page_token: null}})
+    const page = (k: number, next: string | null) => ({
+      data: [{id: `inv_${k}`, total_amount: k}],
+      pagination: {next_page_token: next, previous_page_token: null},
+    })
     const failing = await scriptedServer([reply(200, page(1, 'p2')), reply(404, {error: 'gone', data: null})])
     const complete = await scriptedServer([reply(200, page(1, 'p2')), reply(200, page(2, null))])
     try {
@@ -97,10 +110,16 @@ describe('--file', () => {
     try {
       const dir = tempDir()
       mkdirSync(join(dir, 'a-folder'))
-      const missing = await runBk(['invoices', 'list', '--output', 'csv', '--file', join(dir, 'no', 'such', 'x.csv')], {env: recorderEnv(recorder)})
+      const missing = await runBk(['invoices', 'list', '--output', 'csv', '--file', join(dir, 'no', 'such', 'x.csv')], {
+        env: recorderEnv(recorder),
+      })
       expect(missing.code).toBe(2)
-      expect(missing.stderr).toContain(`--file ${join(dir, 'no', 'such', 'x.csv')}: the folder ${join(dir, 'no', 'such')} does not exist`)
-      const folder = await runBk(['refunds', 'list', '--output', 'csv', '--file', join(dir, 'a-folder')], {env: recorderEnv(recorder)})
+      expect(missing.stderr).toContain(
+        `--file ${join(dir, 'no', 'such', 'x.csv')}: the folder ${join(dir, 'no', 'such')} does not exist`,
+      )
+      const folder = await runBk(['refunds', 'list', '--output', 'csv', '--file', join(dir, 'a-folder')], {
+        env: recorderEnv(recorder),
+      })
       expect(folder.code).toBe(2)
       expect(folder.stderr).toContain('is a directory')
       expect(recorder.requests).toEqual([])
@@ -115,10 +134,17 @@ describe('stdout closed early', () => {
   it('stops quietly with exit 0 when the reader goes away (| head), and fetches no further', async () => {
     // Pages larger than a pipe's buffer, without end: bk would page forever if it did not stop.
     const items = Array.from({length: 100}, (_, i) => ({id: `inv_${i}`, description: 'x'.repeat(2000)}))
-    const endless = await scriptedServer([reply(200, {data: items, pagination: {next_page_token: 'again', previous_page_token: null}})])
+    const endless = await scriptedServer([
+      reply(200, {data: items, pagination: {next_page_token: 'again', previous_page_token: null}}),
+    ])
     try {
       const child = spawn(process.execPath, [BIN, 'invoices', 'list', '--all', '--output', 'csv'], {
-        env: cleanEnv({BK_CONFIG_DIR: tempDir(), BK_BASE_URL: endless.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'}),
+        env: cleanEnv({
+          BK_CONFIG_DIR: tempDir(),
+          BK_BASE_URL: endless.url,
+          BK_ACCESS_TOKEN: 'tok_test',
+          BK_BUSINESS_ID: 'biz_1',
+        }),
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       let stderr = ''

@@ -32,21 +32,57 @@ describe('bk invoices list', () => {
     const all = fx.emulator.state.invoices.all(fx.biz)
     expect(page1.data.map((i) => i.id)).toEqual(all.slice(0, 5).map((i) => i.id))
     expect(page1.pagination.previous_page_token).toBeNull()
-    const second = await runBk(['invoices', 'list', '--json', '--page-size', '5', '--page-token', page1.pagination.next_page_token as string], {env: envFor(fx.emulator)})
+    const second = await runBk(
+      ['invoices', 'list', '--json', '--page-size', '5', '--page-token', page1.pagination.next_page_token as string],
+      {env: envFor(fx.emulator)},
+    )
     const page2 = parseJsonOutput<ListJson>(second)
     expect(page2.data.map((i) => i.id)).toEqual(all.slice(5, 10).map((i) => i.id))
-    const back = await runBk(['invoices', 'list', '--json', '--page-size', '5', '--page-token', page2.pagination.previous_page_token as string], {env: envFor(fx.emulator)})
+    const back = await runBk(
+      [
+        'invoices',
+        'list',
+        '--json',
+        '--page-size',
+        '5',
+        '--page-token',
+        page2.pagination.previous_page_token as string,
+      ],
+      {env: envFor(fx.emulator)},
+    )
     expect(parseJsonOutput<ListJson>(back).data.map((i) => i.id)).toEqual(all.slice(0, 5).map((i) => i.id))
   })
 
   it('filters by status and an inclusive due range, a date alone covering its whole day', async () => {
     const candidates = fx.emulator.state.invoices.all(fx.biz).filter((i) => i.status === 'paid' || i.status === 'void')
     // The range ends on the day of an invoice due late that day and starts on another's due day.
-    const late = candidates.filter((i) => (i.due_at as string).endsWith('T17:00:00Z')).sort((a, b) => Date.parse(b.due_at as string) - Date.parse(a.due_at as string))[0]!
-    const early = candidates.filter((i) => (i.due_at as string).endsWith('T00:00:00Z') && Date.parse(i.due_at as string) < Date.parse(late.due_at as string) - 40 * 86_400_000)[0]!
+    const late = candidates
+      .filter((i) => (i.due_at as string).endsWith('T17:00:00Z'))
+      .sort((a, b) => Date.parse(b.due_at as string) - Date.parse(a.due_at as string))[0]!
+    const early = candidates.filter(
+      (i) =>
+        (i.due_at as string).endsWith('T00:00:00Z') &&
+        Date.parse(i.due_at as string) < Date.parse(late.due_at as string) - 40 * 86_400_000,
+    )[0]!
     const fromDay = (early.due_at as string).slice(0, 10)
     const toDay = (late.due_at as string).slice(0, 10)
-    const result = await runBk(['invoices', 'list', '--all', '--json', '--status', 'paid,void', '--due-from', fromDay, '--due-to', toDay, '--page-size', '9'], {env: envFor(fx.emulator)})
+    const result = await runBk(
+      [
+        'invoices',
+        'list',
+        '--all',
+        '--json',
+        '--status',
+        'paid,void',
+        '--due-from',
+        fromDay,
+        '--due-to',
+        toDay,
+        '--page-size',
+        '9',
+      ],
+      {env: envFor(fx.emulator)},
+    )
     expect(result.code, result.stderr).toBe(0)
     const got = (JSON.parse(result.stdout) as Array<{id: string}>).map((i) => i.id)
     const from = Date.parse(`${fromDay}T00:00:00Z`)
@@ -65,7 +101,22 @@ describe('bk invoices list', () => {
     const result = await runBk(['invoices', 'list', '--limit', '3', '--output', 'csv'], {env: envFor(fx.emulator)})
     expect(result.code, result.stderr).toBe(0)
     const rows = parse(result.stdout) as string[][]
-    expect(rows[0]).toEqual(['ID', 'NUMBER', 'STATUS', 'CUSTOMER ID', 'DESCRIPTION', 'TOTAL AMOUNT', 'TOTAL PAID', 'CREDIT AMOUNT', 'DUE AT', 'SENT AT', 'VOIDED AT', 'SOURCE', 'LINES', 'PAYMENTS'])
+    expect(rows[0]).toEqual([
+      'ID',
+      'NUMBER',
+      'STATUS',
+      'CUSTOMER ID',
+      'DESCRIPTION',
+      'TOTAL AMOUNT',
+      'TOTAL PAID',
+      'CREDIT AMOUNT',
+      'DUE AT',
+      'SENT AT',
+      'VOIDED AT',
+      'SOURCE',
+      'LINES',
+      'PAYMENTS',
+    ])
     expect(rows).toHaveLength(4)
     const inv = fx.emulator.state.invoices.all(fx.biz)[2]!
     expect(rows[3]![0]).toBe(inv.id)
@@ -75,10 +126,24 @@ describe('bk invoices list', () => {
 
   it('--lines gives one CSV row per invoice line, with both line variants', async () => {
     const file = join(tempDir(), 'lines.csv')
-    const result = await runBk(['invoices', 'list', '--all', '--lines', '--output', 'csv', '--file', file], {env: envFor(fx.emulator)})
+    const result = await runBk(['invoices', 'list', '--all', '--lines', '--output', 'csv', '--file', file], {
+      env: envFor(fx.emulator),
+    })
     expect(result.code, result.stderr).toBe(0)
     const [header, ...rows] = parse(readFileSync(file, 'utf8')) as string[][]
-    expect(header!.slice(14)).toEqual(['LINE ID', 'LINE DESCRIPTION', 'LINE LEDGER ID', 'LINE AMOUNT', 'UNIT PRICE', 'QUANTITY', 'DISCOUNT AMOUNT', 'DISCOUNT RATE', 'TAX AMOUNT', 'TAX RATE', 'IS PREPAYMENT'])
+    expect(header!.slice(14)).toEqual([
+      'LINE ID',
+      'LINE DESCRIPTION',
+      'LINE LEDGER ID',
+      'LINE AMOUNT',
+      'UNIT PRICE',
+      'QUANTITY',
+      'DISCOUNT AMOUNT',
+      'DISCOUNT RATE',
+      'TAX AMOUNT',
+      'TAX RATE',
+      'IS PREPAYMENT',
+    ])
     const invoices = fx.emulator.state.invoices.all(fx.biz)
     expect(rows).toHaveLength(invoices.reduce((n, i) => n + Math.max(1, i.lines?.length ?? 0), 0))
     const lineIds = invoices.flatMap((i) => (i.lines ?? []).map((l) => l.id))
@@ -89,35 +154,59 @@ describe('bk invoices list', () => {
     expect(amountRow[17]).toBe(String(amountLine.amount))
     expect(amountRow.slice(18)).toEqual(['', '', '', '', '', '', ''])
     const priced = invoices.flatMap((i) => i.lines ?? []).find((l) => l.id === pricedRow[14]) as Record<string, unknown>
-    expect(pricedRow.slice(17)).toEqual(['', ...['unit_price', 'quantity', 'discount_amount', 'discount_rate', 'tax_amount', 'tax_rate', 'is_prepayment'].map((k) => String(priced[k]))])
+    expect(pricedRow.slice(17)).toEqual([
+      '',
+      ...['unit_price', 'quantity', 'discount_amount', 'discount_rate', 'tax_amount', 'tax_rate', 'is_prepayment'].map(
+        (k) => String(priced[k]),
+      ),
+    ])
   })
 
   it('neutralises every formula-like cell of an export; --raw-csv and JSON keep the text', async () => {
     const dir = tempDir()
-    const guarded = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--file', join(dir, 'safe.csv')], {env: envFor(fx.emulator)})
+    const guarded = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--file', join(dir, 'safe.csv')], {
+      env: envFor(fx.emulator),
+    })
     expect(guarded.code, guarded.stderr).toBe(0)
     const cells = (parse(readFileSync(join(dir, 'safe.csv'), 'utf8')) as string[][]).flat()
     expect(cells).toContain('\'=HYPERLINK("http://x","y")')
-    expect(cells).toContain('\'@SUM(A1:A2)')
-    expect(cells).toContain('\'+1 555 0100')
-    expect(cells).toContain('\'-1 credit adjustment')
+    expect(cells).toContain("'@SUM(A1:A2)")
+    expect(cells).toContain("'+1 555 0100")
+    expect(cells).toContain("'-1 credit adjustment")
     expect(cells.filter((c) => FORMULA_START.test(c))).toEqual([])
 
-    const raw = await runBk(['invoices', 'list', '--all', '--output', 'csv', '--raw-csv', '--file', join(dir, 'raw.csv')], {env: envFor(fx.emulator)})
+    const raw = await runBk(
+      ['invoices', 'list', '--all', '--output', 'csv', '--raw-csv', '--file', join(dir, 'raw.csv')],
+      {env: envFor(fx.emulator)},
+    )
     expect(raw.code).toBe(0)
     const rawCells = (parse(readFileSync(join(dir, 'raw.csv'), 'utf8')) as string[][]).flat()
     expect(rawCells).toContain('=HYPERLINK("http://x","y")')
     expect(rawCells).toContain('@SUM(A1:A2)')
 
     const json = await runBk(['invoices', 'list', '--limit', '10', '--output', 'ndjson'], {env: envFor(fx.emulator)})
-    const texts = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as {number: string; description: string}).flatMap((i) => [i.number, i.description])
+    const texts = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as {number: string; description: string})
+      .flatMap((i) => [i.number, i.description])
     expect(texts).toContain('=HYPERLINK("http://x","y")')
     expect(texts).toContain('@SUM(A1:A2)')
   })
 
   it('streams --limit items as ndjson', async () => {
     const result = await runBk(['invoices', 'list', '--limit', '7', '--output', 'ndjson'], {env: envFor(fx.emulator)})
-    expect(result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as {id: string}).id)).toEqual(fx.emulator.state.invoices.all(fx.biz).slice(0, 7).map((i) => i.id))
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as {id: string}).id),
+    ).toEqual(
+      fx.emulator.state.invoices
+        .all(fx.biz)
+        .slice(0, 7)
+        .map((i) => i.id),
+    )
   })
 
   it('exits 4 for an unknown business, 3 without the scope or for another business, 5 when the service refuses', async () => {
@@ -145,7 +234,10 @@ describe('bk invoices list', () => {
     await fx.expectLocalRefusal(['invoices', 'list', '--due-from', '2026-13-01'], '--due-from "2026-13-01"')
     await fx.expectLocalRefusal(['invoices', 'list', '--due-to', 'yesterday'], '--due-to "yesterday"')
     await fx.expectLocalRefusal(['invoices', 'list', '--due-from', '2026-02-30T00:00:00Z'], 'ISO 8601')
-    await fx.expectLocalRefusal(['invoices', 'list', '--due-from', '2026-05-01', '--due-to', '2026-04-01'], 'after --due-to')
+    await fx.expectLocalRefusal(
+      ['invoices', 'list', '--due-from', '2026-05-01', '--due-to', '2026-04-01'],
+      'after --due-to',
+    )
     await fx.expectLocalRefusal(['invoices', 'list', '--lines', '--json'], '--lines')
     await fx.expectLocalRefusal(['invoices', 'list', '--page-size', '0'], '--page-size')
   })
@@ -153,9 +245,15 @@ describe('bk invoices list', () => {
 
 describe('bk refunds list', () => {
   it('filters by statuses and streams every page', async () => {
-    const result = await runBk(['refunds', 'list', '--status', 'completed,voided', '--all', '--json', '--page-size', '4'], {env: envFor(fx.emulator)})
+    const result = await runBk(
+      ['refunds', 'list', '--status', 'completed,voided', '--all', '--json', '--page-size', '4'],
+      {env: envFor(fx.emulator)},
+    )
     expect(result.code, result.stderr).toBe(0)
-    const expected = fx.emulator.state.refunds.all(fx.biz).filter((r) => r.status === 'completed' || r.status === 'voided').map((r) => r.id)
+    const expected = fx.emulator.state.refunds
+      .all(fx.biz)
+      .filter((r) => r.status === 'completed' || r.status === 'voided')
+      .map((r) => r.id)
     expect((JSON.parse(result.stdout) as Array<{id: string}>).map((r) => r.id)).toEqual(expected)
   })
 
@@ -163,7 +261,21 @@ describe('bk refunds list', () => {
     const result = await runBk(['refunds', 'list', '--output', 'csv', '--limit', '10'], {env: envFor(fx.emulator)})
     expect(result.code, result.stderr).toBe(0)
     const rows = parse(result.stdout) as string[][]
-    expect(rows[0]).toEqual(['ID', 'STATUS', 'AMOUNT', 'AMOUNT PAID', 'METHOD', 'PROCESSOR', 'REFUNDED AT', 'MEMO', 'EXTERNAL ID', 'IS RETURN', 'REFUND CREDIT', 'INVOICE IDS', 'PAYMENTS'])
+    expect(rows[0]).toEqual([
+      'ID',
+      'STATUS',
+      'AMOUNT',
+      'AMOUNT PAID',
+      'METHOD',
+      'PROCESSOR',
+      'REFUNDED AT',
+      'MEMO',
+      'EXTERNAL ID',
+      'IS RETURN',
+      'REFUND CREDIT',
+      'INVOICE IDS',
+      'PAYMENTS',
+    ])
     expect(rows).toHaveLength(11)
     expect(rows.flat()).toContain('\'=HYPERLINK("http://x","refund")')
     expect(rows.flat().filter((c) => FORMULA_START.test(c))).toEqual([])

@@ -24,5 +24,10 @@ export async function startRecorder(): Promise<Recorder> {
 
 /** Credentials that point bk at the recorder instead of the emulator. */
 export function recorderEnv(recorder: Recorder): Record<string, string> {
-  return {BK_BASE_URL: recorder.baseUrl, BK_CLIENT_ID: 'local-client', BK_CLIENT_SECRET: 'local-secret', BK_BUSINESS_ID: 'biz_demo_acme'}
+  return {
+    BK_BASE_URL: recorder.baseUrl,
+    BK_CLIENT_ID: 'local-client',
+    BK_CLIENT_SECRET: 'local-secret',
+    BK_BUSINESS_ID: 'biz_demo_acme',
+  }
 }

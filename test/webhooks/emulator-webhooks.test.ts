@@ -13,7 +13,11 @@ import {recordingServer, type RecordingServer} from './helpers.js'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any
 
-async function getJson(emulator: RunningEmulator, path: string, token?: string): Promise<{status: number; body: Loose}> {
+async function getJson(
+  emulator: RunningEmulator,
+  path: string,
+  token?: string,
+): Promise<{status: number; body: Loose}> {
   const res = await fetch(emulator.baseUrl + path, {headers: token ? {authorization: `Bearer ${token}`} : {}})
   return {status: res.status, body: await res.json()}
 }
@@ -36,13 +40,18 @@ describe('emulator webhook delivery', () => {
     emulator.state.events.emit('TASK_REQUEST', {business_id: 'biz_1', task_types: ['request_receipt'], note: 'façade'})
     await app.waitFor(1)
     const req = app.requests[0]!
-    expect(req.body).toBe('{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["request_receipt"], "note": "fa\\u00e7ade"}}')
+    expect(req.body).toBe(
+      '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["request_receipt"], "note": "fa\\u00e7ade"}}',
+    )
     const jwks = await getJson(emulator, '/.well-known/jwks.json')
     expect(jwks.status).toBe(200)
     const {key} = keyFromJwks(jwks.body, 'jwks')
     const id = req.headers['svc-id'] as string
     expect(id).toBe(emulator.state.notifications[0]?.id)
-    expect(verifyWebhook({id, signature: req.headers['svc-signature'] as string, body: req.body, key})).toMatchObject({valid: true, as: 'raw'})
+    expect(verifyWebhook({id, signature: req.headers['svc-signature'] as string, body: req.body, key})).toMatchObject({
+      valid: true,
+      as: 'raw',
+    })
     await emulator.webhooks.idle()
     expect(emulator.state.notifications[0]).toMatchObject({status: 'sent'})
   })
@@ -70,7 +79,8 @@ describe('emulator webhook delivery', () => {
     // At the receiving end: the attempts of b arrived in order, each after at least its delay.
     const atApp = app.requests.filter((r) => r.headers['svc-id'] === b?.id).map((r) => r.at)
     expect(atApp).toHaveLength(5)
-    for (let i = 1; i < atApp.length; i++) expect(atApp[i]! - atApp[i - 1]!).toBeGreaterThanOrEqual(50 * 2 ** (i - 1) - 5)
+    for (let i = 1; i < atApp.length; i++)
+      expect(atApp[i]! - atApp[i - 1]!).toBeGreaterThanOrEqual(50 * 2 ** (i - 1) - 5)
     expect(app.requests.filter((r) => r.headers['svc-id'] === a?.id)).toHaveLength(3)
   })
 
@@ -117,10 +127,23 @@ describe('GET /v0/tenant/webhook/notifications', () => {
     expect(first.status).toBe(200)
     expect(first.body.data).toHaveLength(2)
     expect(Object.keys(first.body.data[0])).toEqual(['id', 'datetime', 'notification'])
-    expect(first.body.data[0].notification).toEqual({type: 'BUSINESS_CREATED', content: {business_id: 'biz_0', rate: 1.5}})
-    const second = await getJson(emulator, `/v0/tenant/webhook/notifications?page_size=2&page_token=${first.body.pagination.next_page_token}`, token)
-    expect(second.body.data.map((n: {id: string}) => n.id)).toEqual(emulator.state.notifications.slice(2, 4).map((n) => n.id))
-    const back = await getJson(emulator, `/v0/tenant/webhook/notifications?page_size=2&page_token=${second.body.pagination.previous_page_token}`, token)
+    expect(first.body.data[0].notification).toEqual({
+      type: 'BUSINESS_CREATED',
+      content: {business_id: 'biz_0', rate: 1.5},
+    })
+    const second = await getJson(
+      emulator,
+      `/v0/tenant/webhook/notifications?page_size=2&page_token=${first.body.pagination.next_page_token}`,
+      token,
+    )
+    expect(second.body.data.map((n: {id: string}) => n.id)).toEqual(
+      emulator.state.notifications.slice(2, 4).map((n) => n.id),
+    )
+    const back = await getJson(
+      emulator,
+      `/v0/tenant/webhook/notifications?page_size=2&page_token=${second.body.pagination.previous_page_token}`,
+      token,
+    )
     expect(back.body.data.map((n: {id: string}) => n.id)).toEqual(first.body.data.map((n: {id: string}) => n.id))
   })
 

@@ -22,7 +22,11 @@ async function freePort(): Promise<number> {
 }
 
 async function trigger(emulator: RunningEmulator, type: string, content: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${emulator.baseUrl}/_emulator/events`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({type, content})})
+  const res = await fetch(`${emulator.baseUrl}/_emulator/events`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify({type, content}),
+  })
   expect(res.status).toBe(202)
 }
 
@@ -43,8 +47,15 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
       return (seen.get(id) ?? 0) <= 2 ? 503 : 200
     })
     const port = await freePort()
-    emulator = await start({seed: 'empty', webhookUrl: `http://127.0.0.1:${port}/webhooks`, timeScale: TIME_SCALE, keyFile: join(FIXTURES, 'key.pem')})
-    listener = await startListen(['--port', String(port), '--forward-to', app.url, '--json'], {BK_BASE_URL: emulator.baseUrl})
+    emulator = await start({
+      seed: 'empty',
+      webhookUrl: `http://127.0.0.1:${port}/webhooks`,
+      timeScale: TIME_SCALE,
+      keyFile: join(FIXTURES, 'key.pem'),
+    })
+    listener = await startListen(['--port', String(port), '--forward-to', app.url, '--json'], {
+      BK_BASE_URL: emulator.baseUrl,
+    })
   })
   afterAll(async () => {
     await listener?.stop()
@@ -54,19 +65,29 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
 
   it('retries failed deliveries at the scaled delays, then replays the missed ones', async () => {
     await trigger(emulator, 'TASK_REQUEST', {business_id: 'biz_ok', task_types: ['request_receipt']})
-    await trigger(emulator, 'ACCOUNT_BALANCE_UPDATED', {business_id: 'biz_down', account_id: 'acc_1', timestamp: '2026-01-01T00:00:00Z'})
-    await trigger(emulator, 'BUSINESS_DEACTIVATED', {business_id: 'biz_down', business_external_id: 'ext', timestamp: '2026-01-01T00:00:00Z'})
+    await trigger(emulator, 'ACCOUNT_BALANCE_UPDATED', {
+      business_id: 'biz_down',
+      account_id: 'acc_1',
+      timestamp: '2026-01-01T00:00:00Z',
+    })
+    await trigger(emulator, 'BUSINESS_DEACTIVATED', {
+      business_id: 'biz_down',
+      business_external_id: 'ext',
+      timestamp: '2026-01-01T00:00:00Z',
+    })
     await emulator.webhooks.idle()
     const [ok, down1, down2] = emulator.state.notifications
     expect([ok?.status, down1?.status, down2?.status]).toEqual(['sent', 'error', 'error'])
 
     // At the app: 3 attempts of the first (2 failed), 5 of each of the others, in order.
-    const attempts = (id: string | undefined) => app.requests.filter((r) => r.headers['svc-id'] === id && !r.headers['bk-replay'])
+    const attempts = (id: string | undefined) =>
+      app.requests.filter((r) => r.headers['svc-id'] === id && !r.headers['bk-replay'])
     expect(attempts(ok?.id)).toHaveLength(3)
     expect(attempts(down1?.id)).toHaveLength(5)
     expect(attempts(down2?.id)).toHaveLength(5)
     const times = attempts(down1?.id).map((r) => r.at)
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(10_000 * TIME_SCALE * 2 ** (i - 1) - 5)
+    for (let i = 1; i < times.length; i++)
+      expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(10_000 * TIME_SCALE * 2 ** (i - 1) - 5)
     // Every attempt came through the listener with the service's headers and signed body.
     for (const r of attempts(down1?.id)) {
       expect(r.headers['svc-signature']).toBeTruthy()
@@ -76,7 +97,11 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
     // each line after answering, so the last ones may still be on their way through its stdout.
     const printed = attempts(ok?.id).length + attempts(down1?.id).length + attempts(down2?.id).length
     await until(() => listener.stdout().trim().split('\n').length >= printed, 'the listener to print every attempt')
-    const lines = listener.stdout().trim().split('\n').map((l) => JSON.parse(l) as {svcId: string; status: number; valid: boolean})
+    const lines = listener
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as {svcId: string; status: number; valid: boolean})
     expect(lines.every((l) => l.valid)).toBe(true)
     expect(lines.filter((l) => l.svcId === ok?.id).map((l) => l.status)).toEqual([502, 502, 200])
     expect(lines.filter((l) => l.svcId === down1?.id).map((l) => l.status)).toEqual([502, 502, 502, 502, 502])
@@ -88,7 +113,10 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
     expect(parseJsonOutput<{items: Array<{id: string}>}>(listed).items.map((i) => i.id)).toEqual([down1?.id, down2?.id])
     // Repeats and empty items in a list flag are dropped, as in every bk list flag.
     const repeated = await runBk(['webhooks', 'replay', '--status', 'error,,error', '--json'], {env})
-    expect(parseJsonOutput<{items: Array<{id: string}>}>(repeated).items.map((i) => i.id)).toEqual([down1?.id, down2?.id])
+    expect(parseJsonOutput<{items: Array<{id: string}>}>(repeated).items.map((i) => i.id)).toEqual([
+      down1?.id,
+      down2?.id,
+    ])
     const replayed = await runBk(['webhooks', 'replay', '--status', 'error', '--forward-to', app.url], {env})
     expect(replayed.code).toBe(0)
     expect(replayed.stdout).toContain(`${down1?.id}`)
@@ -110,12 +138,15 @@ describe('bk webhooks replay', () => {
   let emulator: RunningEmulator
   beforeAll(async () => {
     emulator = await start({seed: 'empty'})
-    for (let i = 0; i < 5; i++) emulator.state.events.emit('TASKS_REQUEST_COMPLETED', {business_id: `biz_${i}`, amount: i + 0.5})
+    for (let i = 0; i < 5; i++)
+      emulator.state.events.emit('TASKS_REQUEST_COMPLETED', {business_id: `biz_${i}`, amount: i + 0.5})
   })
   afterAll(() => emulator.close())
 
   it('pages through with --limit and a small page size', async () => {
-    const result = await runBk(['webhooks', 'replay', '--limit', '3', '--page-size', '2', '--json'], {env: envFor(emulator, null)})
+    const result = await runBk(['webhooks', 'replay', '--limit', '3', '--page-size', '2', '--json'], {
+      env: envFor(emulator, null),
+    })
     expect(result.code).toBe(0)
     const out = parseJsonOutput<{count: number; lastId: string; items: Array<{id: string}>}>(result)
     expect(out.items.map((i) => i.id)).toEqual(emulator.state.notifications.slice(0, 3).map((n) => n.id))
@@ -125,7 +156,9 @@ describe('bk webhooks replay', () => {
   it('reports failed re-posts with exit 6, and refuses an unknown status with exit 2', async () => {
     const app = await recordingServer(() => 500)
     try {
-      const result = await runBk(['webhooks', 'replay', '--limit', '2', '--forward-to', app.url], {env: envFor(emulator, null)})
+      const result = await runBk(['webhooks', 'replay', '--limit', '2', '--forward-to', app.url], {
+        env: envFor(emulator, null),
+      })
       expect(result.code).toBe(6)
       expect(result.stdout).toMatch(/→ FAILED 500/)
       expect(result.stderr).toContain('2 of 2 re-posts')
@@ -146,7 +179,9 @@ describe('bk webhooks replay', () => {
     })
     try {
       const child = spawn(process.execPath, [BIN, 'webhooks', 'replay', '--page-size', '1', '--forward-to', app.url], {
-        cwd: ROOT, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator, null)}), stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: ROOT,
+        env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator, null)}),
+        stdio: ['ignore', 'pipe', 'pipe'],
       })
       let stdout = ''
       let stderr = ''

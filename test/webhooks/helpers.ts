@@ -47,7 +47,9 @@ export interface RecordingServer {
   close(): Promise<void>
 }
 
-export async function recordingServer(respond: (req: Received, index: number) => number | Promise<number> = () => 200): Promise<RecordingServer> {
+export async function recordingServer(
+  respond: (req: Received, index: number) => number | Promise<number> = () => 200,
+): Promise<RecordingServer> {
   const requests: Received[] = []
   const waiters: Array<() => void> = []
   const rec: RecordingServer = {
@@ -64,16 +66,23 @@ export async function recordingServer(respond: (req: Received, index: number) =>
         })
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const r: Received = {at: Date.now(), method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8')}
+      const r: Received = {
+        at: Date.now(),
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }
       const index = requests.push(r) - 1
       for (const w of waiters.splice(0)) w()
       void Promise.resolve(rec.respond(r, index)).then((status) => {
@@ -127,11 +136,12 @@ export function startListen(args: string[], env: Record<string, string | undefin
           child,
           stdout: () => out,
           stderr: () => err,
-          stop: () => new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode)
-            child.once('exit', (code) => done(code))
-            child.kill('SIGINT')
-          }),
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode)
+              child.once('exit', (code) => done(code))
+              child.kill('SIGINT')
+            }),
         })
       }
     })
@@ -139,7 +149,11 @@ export function startListen(args: string[], env: Record<string, string | undefin
 }
 
 /** POSTs a delivery to a URL and gives the status and the answer text. */
-export async function post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<{status: number; text: string}> {
+export async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+): Promise<{status: number; text: string}> {
   const res = await fetch(url, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body})
   return {status: res.status, text: await res.text()}
 }

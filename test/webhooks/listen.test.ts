@@ -3,7 +3,17 @@ import {createServer} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk} from '../helpers/bk.js'
-import {JWKS_FILE, delivery, padded, post, recordingServer, startListen, until, type ListenerChild, type RecordingServer} from './helpers.js'
+import {
+  JWKS_FILE,
+  delivery,
+  padded,
+  post,
+  recordingServer,
+  startListen,
+  until,
+  type ListenerChild,
+  type RecordingServer,
+} from './helpers.js'
 
 interface Line {
   svcId: string | null
@@ -16,7 +26,13 @@ interface Line {
   forwarded: {status: number | null} | null
 }
 
-const lines = (l: ListenerChild): Line[] => l.stdout().trim().split('\n').filter(Boolean).map((x) => JSON.parse(x) as Line)
+const lines = (l: ListenerChild): Line[] =>
+  l
+    .stdout()
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((x) => JSON.parse(x) as Line)
 
 describe('bk webhooks listen --forward-to --json', () => {
   let app: RecordingServer
@@ -33,14 +49,31 @@ describe('bk webhooks listen --forward-to --json', () => {
 
   it('answers 200 to a valid delivery, prints it, and forwards headers and body unchanged', async () => {
     const d = delivery('emoji')
-    const res = await post(listener.url + '/any/path', d.body, {'svc-id': d.id, 'svc-signature': d.signature, 'x-tenant-secret': 's3'})
+    const res = await post(listener.url + '/any/path', d.body, {
+      'svc-id': d.id,
+      'svc-signature': d.signature,
+      'x-tenant-secret': 's3',
+    })
     expect(res.status).toBe(200)
     expect(app.requests).toHaveLength(1)
     const fwd = app.requests[0]!
     expect(fwd.body).toBe(d.body)
-    expect(fwd.headers).toMatchObject({'svc-id': d.id, 'svc-signature': d.signature, 'x-tenant-secret': 's3', 'content-type': 'application/json'})
+    expect(fwd.headers).toMatchObject({
+      'svc-id': d.id,
+      'svc-signature': d.signature,
+      'x-tenant-secret': 's3',
+      'content-type': 'application/json',
+    })
     await until(() => lines(listener).length === 1, 'one line')
-    expect(lines(listener)[0]).toMatchObject({svcId: d.id, type: 'RECEIPT_MATCHED', valid: true, verifiedAs: 'raw', status: 200, duplicate: false, forwarded: {status: 200}})
+    expect(lines(listener)[0]).toMatchObject({
+      svcId: d.id,
+      type: 'RECEIPT_MATCHED',
+      valid: true,
+      verifiedAs: 'raw',
+      status: 200,
+      duplicate: false,
+      forwarded: {status: 200},
+    })
   })
 
   it('accepts a body re-encoded on the way (verified through the Python serialisation)', async () => {
@@ -73,13 +106,21 @@ describe('bk webhooks listen --forward-to --json', () => {
   it('refuses invalid and bad requests with 4xx, forwards none, and keeps running', async () => {
     const d = delivery('ascii')
     const before = app.requests.length
-    const tampered = await post(listener.url, d.body.replace('biz_1', 'biz_2'), {'svc-id': d.id, 'svc-signature': d.signature})
+    const tampered = await post(listener.url, d.body.replace('biz_1', 'biz_2'), {
+      'svc-id': d.id,
+      'svc-signature': d.signature,
+    })
     expect(tampered.status).toBe(400)
     expect(tampered.text).toContain('does not match')
     expect((await post(listener.url, d.body, {'svc-id': d.id})).status).toBe(400)
     expect((await post(listener.url, d.body, {'svc-signature': d.signature})).status).toBe(400)
-    expect((await post(listener.url, 'not json at all', {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(400)
-    expect((await post(listener.url, Buffer.alloc(2 * 1024 * 1024, 0x20), {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(413)
+    expect((await post(listener.url, 'not json at all', {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(
+      400,
+    )
+    expect(
+      (await post(listener.url, Buffer.alloc(2 * 1024 * 1024, 0x20), {'svc-id': d.id, 'svc-signature': d.signature}))
+        .status,
+    ).toBe(413)
     expect((await fetch(listener.url)).status).toBe(405)
     expect(app.requests.length).toBe(before)
     // Still alive and verifying.
@@ -99,8 +140,12 @@ describe('bk webhooks listen --events', () => {
     try {
       const skip = delivery('ascii')
       const keep = delivery('non-ascii')
-      expect((await post(listener.url, skip.body, {'svc-id': skip.id, 'svc-signature': skip.signature})).status).toBe(200)
-      expect((await post(listener.url, keep.body, {'svc-id': keep.id, 'svc-signature': keep.signature})).status).toBe(200)
+      expect((await post(listener.url, skip.body, {'svc-id': skip.id, 'svc-signature': skip.signature})).status).toBe(
+        200,
+      )
+      expect((await post(listener.url, keep.body, {'svc-id': keep.id, 'svc-signature': keep.signature})).status).toBe(
+        200,
+      )
       expect(app.requests.map((r) => r.headers['svc-id'])).toEqual([keep.id])
       await until(() => listener.stdout().includes(keep.id), 'the line')
       const out = listener.stdout().trim().split('\n')
@@ -118,12 +163,16 @@ describe('bk webhooks listen without --forward-to', () => {
     const listener = await startListen(['--jwks', JWKS_FILE])
     try {
       const d = delivery('python-numbers')
-      expect((await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': padded(d.signature)})).status).toBe(200)
-      expect((await post(listener.url, d.received, {'svc-id': 'msg_other', 'svc-signature': d.signature})).status).toBe(400)
+      expect(
+        (await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': padded(d.signature)})).status,
+      ).toBe(200)
+      expect((await post(listener.url, d.received, {'svc-id': 'msg_other', 'svc-signature': d.signature})).status).toBe(
+        400,
+      )
       await until(() => listener.stdout().trim().split('\n').length === 2, 'two lines')
       const [ok, bad] = listener.stdout().trim().split('\n')
       expect(ok).toMatch(new RegExp(`  200  ${d.id}  ACCOUNT_BALANCE_UPDATED  valid$`))
-      expect(bad).toContain("  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match")
+      expect(bad).toContain('  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match')
     } finally {
       await listener.stop()
     }

@@ -1,7 +1,13 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {JsonLiteral, JsonSyntaxError, pythonFloatRepr, pythonJsonDumps, pythonJsonFromText} from '../../src/webhooks/python-json.js'
+import {
+  JsonLiteral,
+  JsonSyntaxError,
+  pythonFloatRepr,
+  pythonJsonDumps,
+  pythonJsonFromText,
+} from '../../src/webhooks/python-json.js'
 import {deliveries, delivery} from './helpers.js'
 
 describe('Python json.dumps from the raw text', () => {
@@ -42,29 +48,46 @@ describe('Python json.dumps from the raw text', () => {
   })
 
   it('is a fixed point and keeps the parsed value, for any JSON', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const once = pythonJsonFromText(JSON.stringify(value))
-      expect(pythonJsonFromText(once)).toBe(once)
-      expect(JSON.parse(once)).toEqual(JSON.parse(JSON.stringify(value)))
-    }), {numRuns: 300})
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const once = pythonJsonFromText(JSON.stringify(value))
+        expect(pythonJsonFromText(once)).toBe(once)
+        expect(JSON.parse(once)).toEqual(JSON.parse(JSON.stringify(value)))
+      }),
+      {numRuns: 300},
+    )
   })
 })
 
 describe('Python json.dumps from JS values', () => {
   it("prints floats as Python's repr", () => {
     const cases: Array<[number, string]> = [
-      [1e-5, '1e-05'], [1.5e-7, '1.5e-07'], [1e16, '1e+16'], [1e22, '1e+22'], [0.0001, '0.0001'], [1234.5, '1234.5'],
-      [0.1, '0.1'], [-0, '-0.0'], [123456789.125, '123456789.125'], [1.7976931348623157e308, '1.7976931348623157e+308'], [5e-324, '5e-324'],
+      [1e-5, '1e-05'],
+      [1.5e-7, '1.5e-07'],
+      [1e16, '1e+16'],
+      [1e22, '1e+22'],
+      [0.0001, '0.0001'],
+      [1234.5, '1234.5'],
+      [0.1, '0.1'],
+      [-0, '-0.0'],
+      [123456789.125, '123456789.125'],
+      [1.7976931348623157e308, '1.7976931348623157e+308'],
+      [5e-324, '5e-324'],
     ]
     for (const [n, text] of cases) expect(pythonFloatRepr(n)).toBe(text)
   })
 
-  it.each(['ascii', 'non-ascii', 'emoji', 'escapes'])('writes what Python wrote for the %s sample from its JS value', (name) => {
-    const d = delivery(name)
-    expect(pythonJsonDumps(JSON.parse(d.received))).toBe(d.body)
-  })
+  it.each(['ascii', 'non-ascii', 'emoji', 'escapes'])(
+    'writes what Python wrote for the %s sample from its JS value',
+    (name) => {
+      const d = delivery(name)
+      expect(pythonJsonDumps(JSON.parse(d.received))).toBe(d.body)
+    },
+  )
 
   it('keeps key order, skips undefined members, and writes JsonLiteral as given', () => {
-    expect(pythonJsonDumps({b: 1, a: [true, null, 'x'], u: undefined, f: new JsonLiteral('1.0')})).toBe('{"b": 1, "a": [true, null, "x"], "f": 1.0}')
+    expect(pythonJsonDumps({b: 1, a: [true, null, 'x'], u: undefined, f: new JsonLiteral('1.0')})).toBe(
+      '{"b": 1, "a": [true, null, "x"], "f": 1.0}',
+    )
   })
 })

@@ -6,17 +6,35 @@ import {keySetFromText} from '../../src/webhooks/jwks.js'
 import {decodeSignature, verifyWebhook} from '../../src/webhooks/verify.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {start, type RunningEmulator} from '../helpers/emulator.js'
-import {FIXTURES, JWKS_FILE, OTHER_JWKS_FILE, deliveries, delivery, padded, recordingServer, type RecordingServer} from './helpers.js'
+import {
+  FIXTURES,
+  JWKS_FILE,
+  OTHER_JWKS_FILE,
+  deliveries,
+  delivery,
+  padded,
+  recordingServer,
+  type RecordingServer,
+} from './helpers.js'
 
 const {key} = keySetFromText(readFileSync(JWKS_FILE, 'utf8'), 'jwks.json')
 const {key: otherKey} = keySetFromText(readFileSync(OTHER_JWKS_FILE, 'utf8'), 'other-jwks.json')
 
 describe('verifyWebhook with signatures made outside bk (Python json.dumps + openssl)', () => {
-  it.each(deliveries.map((d) => [d.name, d] as const))('accepts the %s sample as sent, and as re-encoded by a receiver', (_n, d) => {
-    expect(verifyWebhook({id: d.id, signature: d.signature, body: d.body, key})).toMatchObject({valid: true, as: 'raw'})
-    const again = verifyWebhook({id: d.id, signature: d.signature, body: Buffer.from(d.received), key})
-    expect(again).toMatchObject({valid: true, as: d.name === 'python-numbers' ? 'python-json-numbers' : 'python-json'})
-  })
+  it.each(deliveries.map((d) => [d.name, d] as const))(
+    'accepts the %s sample as sent, and as re-encoded by a receiver',
+    (_n, d) => {
+      expect(verifyWebhook({id: d.id, signature: d.signature, body: d.body, key})).toMatchObject({
+        valid: true,
+        as: 'raw',
+      })
+      const again = verifyWebhook({id: d.id, signature: d.signature, body: Buffer.from(d.received), key})
+      expect(again).toMatchObject({
+        valid: true,
+        as: d.name === 'python-numbers' ? 'python-json-numbers' : 'python-json',
+      })
+    },
+  )
 
   it('accepts a padded signature and the PEM public key', () => {
     const d = delivery('emoji')
@@ -31,13 +49,27 @@ describe('verifyWebhook with signatures made outside bk (Python json.dumps + ope
     const tampered = verifyWebhook({id: d.id, signature: d.signature, body: d.body.replace('1.0', '2.0'), key})
     expect(tampered).toMatchObject({valid: false, code: 'mismatch'})
     // A JS round trip of a genuine body loses 1.0 and is rightly not what was signed.
-    expect(verifyWebhook({id: d.id, signature: d.signature, body: JSON.stringify(JSON.parse(d.body)), key}).valid).toBe(false)
-    expect(verifyWebhook({id: 'msg_fixture_00', signature: d.signature, body: d.body, key})).toMatchObject({valid: false, code: 'mismatch'})
-    expect(verifyWebhook({id: d.id, signature: d.signature, body: d.body, key: otherKey})).toMatchObject({valid: false, code: 'mismatch'})
+    expect(verifyWebhook({id: d.id, signature: d.signature, body: JSON.stringify(JSON.parse(d.body)), key}).valid).toBe(
+      false,
+    )
+    expect(verifyWebhook({id: 'msg_fixture_00', signature: d.signature, body: d.body, key})).toMatchObject({
+      valid: false,
+      code: 'mismatch',
+    })
+    expect(verifyWebhook({id: d.id, signature: d.signature, body: d.body, key: otherKey})).toMatchObject({
+      valid: false,
+      code: 'mismatch',
+    })
     const truncated = verifyWebhook({id: d.id, signature: d.signature.slice(0, -4), body: d.body, key})
     expect(truncated).toMatchObject({valid: false, code: 'wrong_length'})
-    expect(verifyWebhook({id: d.id, signature: d.signature.replace(/.$/, '+'), body: d.body, key})).toMatchObject({valid: false, code: 'malformed_signature'})
-    expect(verifyWebhook({id: '', signature: d.signature, body: d.body, key})).toMatchObject({valid: false, code: 'missing_id'})
+    expect(verifyWebhook({id: d.id, signature: d.signature.replace(/.$/, '+'), body: d.body, key})).toMatchObject({
+      valid: false,
+      code: 'malformed_signature',
+    })
+    expect(verifyWebhook({id: '', signature: d.signature, body: d.body, key})).toMatchObject({
+      valid: false,
+      code: 'missing_id',
+    })
   })
 
   it('decodes base64url with or without padding, and refuses other text', () => {
@@ -60,20 +92,40 @@ describe('bk webhooks verify', () => {
 
   it('exits 0 for a valid delivery, from a file or stdin, and says how it matched', async () => {
     const d = delivery('non-ascii')
-    const fromFile = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--body', bodyFile(d.received), '--jwks', JWKS_FILE])
+    const fromFile = await runBk([
+      'webhooks',
+      'verify',
+      '--id',
+      d.id,
+      '--signature',
+      d.signature,
+      '--body',
+      bodyFile(d.received),
+      '--jwks',
+      JWKS_FILE,
+    ])
     expect(fromFile.code).toBe(0)
     expect(fromFile.stdout).toContain(`Valid signature for ${d.id}`)
-    const fromStdin = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', padded(d.signature), '--jwks', JWKS_FILE, '--json'], {input: d.body})
+    const fromStdin = await runBk(
+      ['webhooks', 'verify', '--id', d.id, '--signature', padded(d.signature), '--jwks', JWKS_FILE, '--json'],
+      {input: d.body},
+    )
     expect(fromStdin.code).toBe(0)
     expect(parseJsonOutput(fromStdin)).toMatchObject({valid: true, id: d.id, verifiedAs: 'raw', keyId: 'fixture-key'})
   })
 
   it('exits 8 with the reason for an invalid one, never 1', async () => {
     const d = delivery('nested')
-    const other = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--jwks', OTHER_JWKS_FILE], {input: d.body})
+    const other = await runBk(
+      ['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--jwks', OTHER_JWKS_FILE],
+      {input: d.body},
+    )
     expect(other.code).toBe(8)
     expect(other.stderr).toMatch(/Invalid signature: the signature does not match/)
-    const truncated = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature.slice(0, 100), '--jwks', JWKS_FILE, '--json'], {input: d.body})
+    const truncated = await runBk(
+      ['webhooks', 'verify', '--id', d.id, '--signature', d.signature.slice(0, 100), '--jwks', JWKS_FILE, '--json'],
+      {input: d.body},
+    )
     expect(truncated.code).toBe(8)
     expect(parseJsonOutput(truncated)).toMatchObject({code: 'invalid_signature', details: {reason: 'wrong_length'}})
   })
@@ -88,10 +140,24 @@ describe('bk webhooks verify', () => {
 
   it('exits 2 for a missing body file or an unusable key set', async () => {
     const d = delivery('ascii')
-    const missing = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--body', join(dir, 'nope.json'), '--jwks', JWKS_FILE])
+    const missing = await runBk([
+      'webhooks',
+      'verify',
+      '--id',
+      d.id,
+      '--signature',
+      d.signature,
+      '--body',
+      join(dir, 'nope.json'),
+      '--jwks',
+      JWKS_FILE,
+    ])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('nope.json')
-    const badKeys = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--jwks', bodyFile('{"keys": []}')], {input: d.body})
+    const badKeys = await runBk(
+      ['webhooks', 'verify', '--id', d.id, '--signature', d.signature, '--jwks', bodyFile('{"keys": []}')],
+      {input: d.body},
+    )
     expect(badKeys.code).toBe(2)
     expect(badKeys.stderr).toContain('not a JSON Web Key Set')
   })
@@ -110,7 +176,13 @@ describe('signatures made by the emulator', () => {
   })
 
   it('verify accepts a delivery with the key set fetched from the base URL, then cached', async () => {
-    emulator.state.events.emit('ACCOUNT_BALANCE_UPDATED', {business_id: 'biz_x', note: 'Zoë 🧾', account_id: 'acc_1', rate: 1e-5, nested: {a: [1.5, null]}})
+    emulator.state.events.emit('ACCOUNT_BALANCE_UPDATED', {
+      business_id: 'biz_x',
+      note: 'Zoë 🧾',
+      account_id: 'acc_1',
+      rate: 1e-5,
+      nested: {a: [1.5, null]},
+    })
     await app.waitFor(1)
     const req = app.requests[0]!
     const id = req.headers['svc-id'] as string
@@ -119,13 +191,29 @@ describe('signatures made by the emulator', () => {
     expect(req.body).toContain('"rate": 1e-05')
     const config = tempDir()
     const env = {BK_BASE_URL: emulator.baseUrl}
-    const ok = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {input: req.body, env, configDir: config})
+    const ok = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {
+      input: req.body,
+      env,
+      configDir: config,
+    })
     expect(ok.code).toBe(0)
-    expect(parseJsonOutput(ok)).toMatchObject({valid: true, verifiedAs: 'raw', keySource: `${emulator.baseUrl}/.well-known/jwks.json`})
+    expect(parseJsonOutput(ok)).toMatchObject({
+      valid: true,
+      verifiedAs: 'raw',
+      keySource: `${emulator.baseUrl}/.well-known/jwks.json`,
+    })
     expect(existsSync(join(config, 'jwks-cache.json'))).toBe(true)
-    const cached = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {input: req.body, env, configDir: config})
+    const cached = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {
+      input: req.body,
+      env,
+      configDir: config,
+    })
     expect(parseJsonOutput<{keySource: string}>(cached).keySource).toMatch(/\(cached /)
-    const tampered = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature], {input: req.body.replace('biz_x', 'biz_y'), env, configDir: config})
+    const tampered = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature], {
+      input: req.body.replace('biz_x', 'biz_y'),
+      env,
+      configDir: config,
+    })
     expect(tampered.code).toBe(8)
   })
 
@@ -136,13 +224,32 @@ describe('signatures made by the emulator', () => {
     const config = tempDir()
     const url = `${emulator.baseUrl}/.well-known/jwks.json`
     const stale = JSON.parse(readFileSync(OTHER_JWKS_FILE, 'utf8')) as unknown
-    writeFileSync(join(config, 'jwks-cache.json'), JSON.stringify({[url]: {fetched_at: new Date().toISOString(), jwks: stale}}))
-    const result = await runBk(['webhooks', 'verify', '--id', req.headers['svc-id'] as string, '--signature', req.headers['svc-signature'] as string, '--json'], {
-      input: req.body, env: {BK_BASE_URL: emulator.baseUrl}, configDir: config,
-    })
+    writeFileSync(
+      join(config, 'jwks-cache.json'),
+      JSON.stringify({[url]: {fetched_at: new Date().toISOString(), jwks: stale}}),
+    )
+    const result = await runBk(
+      [
+        'webhooks',
+        'verify',
+        '--id',
+        req.headers['svc-id'] as string,
+        '--signature',
+        req.headers['svc-signature'] as string,
+        '--json',
+      ],
+      {
+        input: req.body,
+        env: {BK_BASE_URL: emulator.baseUrl},
+        configDir: config,
+      },
+    )
     expect(result.code).toBe(0)
     expect(parseJsonOutput<{keySource: string}>(result).keySource).toBe(url)
-    const cache = JSON.parse(readFileSync(join(config, 'jwks-cache.json'), 'utf8')) as Record<string, {jwks: {keys: Array<{n: string}>}}>
+    const cache = JSON.parse(readFileSync(join(config, 'jwks-cache.json'), 'utf8')) as Record<
+      string,
+      {jwks: {keys: Array<{n: string}>}}
+    >
     expect(cache[url]?.jwks.keys[0]?.n).not.toBe((stale as {keys: Array<{n: string}>}).keys[0]?.n)
   })
 
@@ -151,7 +258,9 @@ describe('signatures made by the emulator', () => {
     expect(result.code).toBe(0)
     const jwks = parseJsonOutput<{keys: Array<{kty: string; n: string; e: string}>}>(result)
     expect(jwks.keys[0]).toMatchObject({kty: 'RSA', e: 'AQAB'})
-    const published = await (await fetch(`${emulator.baseUrl}/.well-known/jwks.json`)).json() as {keys: Array<{n: string}>}
+    const published = (await (await fetch(`${emulator.baseUrl}/.well-known/jwks.json`)).json()) as {
+      keys: Array<{n: string}>
+    }
     expect(jwks.keys[0]?.n).toBe(published.keys[0]?.n)
   })
 })

@@ -15,10 +15,19 @@ export class Auth {
   /** The client-credentials grant at POST /v0/auth/token. */
   async token(request: TokenRequest): Promise<TokenResponse> {
     const res = await this.client.request({
-      method: 'POST', path: '/v0/auth/token', auth: false, schema: tokenResponse,
+      method: 'POST',
+      path: '/v0/auth/token',
+      auth: false,
+      schema: tokenResponse,
       // Asking for a token twice is harmless, so a lost answer is simply asked again.
       retrySafe: true,
-      form: {grant_type: 'client_credentials', client_id: request.clientId, client_secret: request.clientSecret, business_id: request.businessId, scope: request.scope},
+      form: {
+        grant_type: 'client_credentials',
+        client_id: request.clientId,
+        client_secret: request.clientSecret,
+        business_id: request.businessId,
+        scope: request.scope,
+      },
     })
     return res.data
   }

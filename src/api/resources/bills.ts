@@ -10,11 +10,19 @@ export const PERFORMED_BY_HEADER = 'x-external-entity-id'
 export class Bills {
   constructor(private readonly client: BkClient) {}
 
-  async create(businessId: string, bills: BillInput[], options: {performedBy?: string | undefined; signal?: AbortSignal} = {}): Promise<CreateBillsResponse> {
+  async create(
+    businessId: string,
+    bills: BillInput[],
+    options: {performedBy?: string | undefined; signal?: AbortSignal} = {},
+  ): Promise<CreateBillsResponse> {
     if (bills.length > MAX_BILLS_PER_REQUEST) throw new RangeError(`at most ${MAX_BILLS_PER_REQUEST} bills per request`)
     const res = await this.client.request({
-      method: 'POST', path: path`/v0/business/${businessId}/bills`, json: bills, schema: createBillsResponse,
-      headers: {[PERFORMED_BY_HEADER]: options.performedBy}, signal: options.signal,
+      method: 'POST',
+      path: path`/v0/business/${businessId}/bills`,
+      json: bills,
+      schema: createBillsResponse,
+      headers: {[PERFORMED_BY_HEADER]: options.performedBy},
+      signal: options.signal,
     })
     return res.data
   }

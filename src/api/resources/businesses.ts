@@ -1,7 +1,13 @@
 import type {BkClient} from '../client.js'
 import {listPager, type Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
-import {business, type Business, receiptRequestConfig, type ReceiptRequestConfig, type ReceiptRequestConfigUpdate} from '../schemas/index.js'
+import {
+  business,
+  type Business,
+  receiptRequestConfig,
+  type ReceiptRequestConfig,
+  type ReceiptRequestConfigUpdate,
+} from '../schemas/index.js'
 
 export interface ListOptions extends PagerOptions {
   pageSize?: number | undefined
@@ -17,7 +23,10 @@ export class Businesses {
   /** PATCH …/rules/receipts: only the fields given change. */
   async updateReceiptRules(businessId: string, update: ReceiptRequestConfigUpdate): Promise<ReceiptRequestConfig> {
     const res = await this.client.request({
-      method: 'PATCH', path: path`/v0/business/${businessId}/rules/receipts`, json: update, schema: receiptRequestConfig,
+      method: 'PATCH',
+      path: path`/v0/business/${businessId}/rules/receipts`,
+      json: update,
+      schema: receiptRequestConfig,
     })
     return res.data
   }

@@ -12,7 +12,8 @@ export class Documents {
   /** Unlinks the document from all the given entities in one request. */
   async unlink(businessId: string, documentId: string, entityIds: readonly string[]): Promise<unknown> {
     const res = await this.client.request({
-      method: 'DELETE', path: path`/v0/business/${businessId}/document-association/${documentId}`,
+      method: 'DELETE',
+      path: path`/v0/business/${businessId}/document-association/${documentId}`,
       query: {[ENTITY_IDS_PARAM]: entityIds},
     })
     return res.data

@@ -14,7 +14,12 @@ export class Invoices {
   constructor(private readonly client: BkClient) {}
 
   list(businessId: string, options: InvoiceListOptions = {}): Pager<Invoice> {
-    const query = {status: options.status, due_at_start: options.dueAtStart, due_at_end: options.dueAtEnd, page_size: options.pageSize}
+    const query = {
+      status: options.status,
+      due_at_start: options.dueAtStart,
+      due_at_end: options.dueAtEnd,
+      page_size: options.pageSize,
+    }
     return listPager(this.client, path`/v0/business/${businessId}/invoice`, query, invoice, options)
   }
 }

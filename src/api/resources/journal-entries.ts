@@ -6,9 +6,16 @@ import {journalEntry, single, type JournalEntry, type JournalEntryInput} from '.
 export class JournalEntries {
   constructor(private readonly client: BkClient) {}
 
-  async create(businessId: string, entry: JournalEntryInput, options: {performedBy?: string | undefined} = {}): Promise<JournalEntry> {
+  async create(
+    businessId: string,
+    entry: JournalEntryInput,
+    options: {performedBy?: string | undefined} = {},
+  ): Promise<JournalEntry> {
     const res = await this.client.request({
-      method: 'POST', path: path`/v0/business/${businessId}/journal-entries`, json: entry, schema: single(journalEntry),
+      method: 'POST',
+      path: path`/v0/business/${businessId}/journal-entries`,
+      json: entry,
+      schema: single(journalEntry),
       headers: {[PERFORMED_BY_HEADER]: options.performedBy},
     })
     return res.data.data

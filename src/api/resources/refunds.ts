@@ -12,6 +12,12 @@ export class Refunds {
   constructor(private readonly client: BkClient) {}
 
   list(businessId: string, options: RefundListOptions = {}): Pager<Refund> {
-    return listPager(this.client, path`/v0/business/${businessId}/refunds`, {status: options.status, page_size: options.pageSize}, refund, options)
+    return listPager(
+      this.client,
+      path`/v0/business/${businessId}/refunds`,
+      {status: options.status, page_size: options.pageSize},
+      refund,
+      options,
+    )
   }
 }

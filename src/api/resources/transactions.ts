@@ -7,9 +7,15 @@ export const TRANSACTION_INCLUDES = ['invoice_payments.invoice'] as const
 export class Transactions {
   constructor(private readonly client: BkClient) {}
 
-  async get(businessId: string, transactionId: string, options: {include?: readonly string[] | undefined} = {}): Promise<Transaction> {
+  async get(
+    businessId: string,
+    transactionId: string,
+    options: {include?: readonly string[] | undefined} = {},
+  ): Promise<Transaction> {
     const res = await this.client.request({
-      method: 'GET', path: path`/v0/business/${businessId}/transactions/${transactionId}`, schema: single(transaction),
+      method: 'GET',
+      path: path`/v0/business/${businessId}/transactions/${transactionId}`,
+      schema: single(transaction),
       query: {include: options.include},
     })
     return res.data.data

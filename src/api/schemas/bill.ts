@@ -11,7 +11,10 @@ export const billLineInput = z.object({
 export type BillLineInput = z.infer<typeof billLineInput>
 
 /** Inline tags: a single value, or a list of {value, amount} allocations. */
-export const tagInput = z.record(z.string(), z.union([z.string(), z.array(z.object({value: z.string(), amount: z.number()}))]))
+export const tagInput = z.record(
+  z.string(),
+  z.union([z.string(), z.array(z.object({value: z.string(), amount: z.number()}))]),
+)
 
 export const billInput = z.object({
   business_id: opt(id('biz_')),

@@ -5,8 +5,12 @@ import {InputError} from '../../errors.js'
 
 export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
   static override summary = 'Set up a profile interactively and check it by fetching a token.'
-  static override description = 'Asks for the environment, base URL, client id and secret (masked), checks them against the service, then saves the profile. For scripts, use `bk profiles add … --client-secret-stdin`.'
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile sandbox']
+  static override description =
+    'Asks for the environment, base URL, client id and secret (masked), checks them against the service, then saves the profile. For scripts, use `bk profiles add … --client-secret-stdin`.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --profile sandbox',
+  ]
   static override flags = {
     'insecure-storage': Flags.boolean({summary: 'Store the secret in a plain file (0600) instead of the OS keychain.'}),
   }
@@ -14,7 +18,8 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
   async run(): Promise<{name: string; env: string; baseUrl: string}> {
     if (!this.canPrompt) {
       throw new InputError('`bk auth login` needs a terminal to ask its questions', {
-        code: 'no_tty', hint: 'Use `printf %s "$SECRET" | bk profiles add NAME --env sandbox --base-url URL --client-id ID --client-secret-stdin`.',
+        code: 'no_tty',
+        hint: 'Use `printf %s "$SECRET" | bk profiles add NAME --env sandbox --base-url URL --client-id ID --client-secret-stdin`.',
       })
     }
     if (!this.flags['insecure-storage']) {
@@ -27,21 +32,34 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
     const {defaultBaseUrl, validateBaseUrl} = await import('../../auth/base-url.js')
     const out = {output: process.stderr}
     const env = await select({message: 'Environment', choices: ENVIRONMENTS.map((e) => ({value: e}))}, out)
-    const name = this.flags.profile ?? await input({message: 'Profile name', default: env}, out)
-    const baseUrl = await input({
-      message: 'Base URL', ...(defaultBaseUrl(env) ? {default: defaultBaseUrl(env) as string} : {}),
-      validate: (v) => {
-        try {
-          validateBaseUrl(v)
-          return true
-        } catch (error) {
-          return (error as Error).message
-        }
+    const name = this.flags.profile ?? (await input({message: 'Profile name', default: env}, out))
+    const baseUrl = await input(
+      {
+        message: 'Base URL',
+        ...(defaultBaseUrl(env) ? {default: defaultBaseUrl(env) as string} : {}),
+        validate: (v) => {
+          try {
+            validateBaseUrl(v)
+            return true
+          } catch (error) {
+            return (error as Error).message
+          }
+        },
       },
-    }, out)
+      out,
+    )
     const clientId = await input({message: 'Client id', validate: (v) => (v ? true : 'Required')}, out)
-    const clientSecret = await password({message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'Required')}, out)
-    const business = await input({message: 'Default business id (optional)', validate: (v) => (!v || v.startsWith('biz_') ? true : 'Expected biz_…')}, out)
+    const clientSecret = await password(
+      {message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'Required')},
+      out,
+    )
+    const business = await input(
+      {
+        message: 'Default business id (optional)',
+        validate: (v) => (!v || v.startsWith('biz_') ? true : 'Expected biz_…'),
+      },
+      out,
+    )
 
     const {BkClient} = await import('../../api/client.js')
     const {Api} = await import('../../api/api.js')
@@ -54,8 +72,18 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
       await client.close()
     }
     const {saveProfile} = await import('../../auth/profile-setup.js')
-    const saved = await saveProfile(this.configDir, {name, env, baseUrl, clientId, clientSecret, business: business || undefined, insecureStorage: this.flags['insecure-storage']})
-    this.note(`Profile ${saved.name} saved; secret in ${saved.storedIn}.${saved.active ? ' It is the active profile.' : ''}`)
+    const saved = await saveProfile(this.configDir, {
+      name,
+      env,
+      baseUrl,
+      clientId,
+      clientSecret,
+      business: business || undefined,
+      insecureStorage: this.flags['insecure-storage'],
+    })
+    this.note(
+      `Profile ${saved.name} saved; secret in ${saved.storedIn}.${saved.active ? ' It is the active profile.' : ''}`,
+    )
     return {name: saved.name, env: saved.profile.env, baseUrl: saved.profile.baseUrl}
   }
 }

@@ -16,7 +16,10 @@ export interface AuthStatusResult {
 
 export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
   static override summary = 'Show which credentials bk would use, where each came from, and whether a token can be had.'
-  static override examples = ['<%= config.bin %> <%= command.id %>', 'BK_PROFILE=production <%= config.bin %> <%= command.id %> --json']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    'BK_PROFILE=production <%= config.bin %> <%= command.id %> --json',
+  ]
   static override flags = {business: businessFlag()}
 
   async run(): Promise<AuthStatusResult> {
@@ -30,22 +33,36 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
       token = {ok: false, error: e.message, code: e.code}
       process.exitCode = e.exitCode
     }
-    const origins = Object.fromEntries(Object.entries(c.origins).filter(([, v]) => v !== undefined)) as Record<string, string>
+    const origins = Object.fromEntries(Object.entries(c.origins).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >
     const result: AuthStatusResult = {
-      source: c.source, profile: c.profileName ?? null, environment: c.environment, baseUrl: c.baseUrl,
-      business: c.businessId ?? null, scope: c.scope ?? null, clientId: c.clientId ?? null, origins, token,
+      source: c.source,
+      profile: c.profileName ?? null,
+      environment: c.environment,
+      baseUrl: c.baseUrl,
+      business: c.businessId ?? null,
+      scope: c.scope ?? null,
+      clientId: c.clientId ?? null,
+      origins,
+      token,
     }
     if (!this.jsonEnabled()) {
       const from = (key: string) => (origins[key] ? `  (from ${origins[key]})` : '')
-      this.log([
-        `profile:       ${c.profileName ?? '(none: environment variables)'}${from('profile')}`,
-        `environment:   ${c.environment}${from('environment')}`,
-        `base URL:      ${c.baseUrl}${from('baseUrl')}`,
-        `business:      ${c.businessId ?? '(none)'}${from('business')}`,
-        `scope:         ${c.scope ?? '(all the client may use)'}${from('scope')}`,
-        c.accessToken ? `access token:  set${from('accessToken')}` : `client id:     ${c.clientId}${from('clientId')}\nclient secret: set${from('clientSecret')}`,
-        `token:         ${token.ok ? 'ok, a token was obtained' : `FAILED: ${token.error}`}`,
-      ].join('\n'))
+      this.log(
+        [
+          `profile:       ${c.profileName ?? '(none: environment variables)'}${from('profile')}`,
+          `environment:   ${c.environment}${from('environment')}`,
+          `base URL:      ${c.baseUrl}${from('baseUrl')}`,
+          `business:      ${c.businessId ?? '(none)'}${from('business')}`,
+          `scope:         ${c.scope ?? '(all the client may use)'}${from('scope')}`,
+          c.accessToken
+            ? `access token:  set${from('accessToken')}`
+            : `client id:     ${c.clientId}${from('clientId')}\nclient secret: set${from('clientSecret')}`,
+          `token:         ${token.ok ? 'ok, a token was obtained' : `FAILED: ${token.error}`}`,
+        ].join('\n'),
+      )
     }
     return result
   }

@@ -29,18 +29,39 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
 
   static override flags = {
     business: businessFlag(),
-    map: Flags.string({summary: 'YAML file mapping your headers onto bk\'s columns (see docs/bills.md).', helpValue: 'FILE.yaml'}),
+    map: Flags.string({
+      summary: "YAML file mapping your headers onto bk's columns (see docs/bills.md).",
+      helpValue: 'FILE.yaml',
+    }),
     'dry-run': Flags.boolean({summary: 'Check the whole file offline and list every problem; send nothing.'}),
     'max-errors': Flags.integer({summary: 'List at most this many problems.', default: 50, min: 1}),
     'batch-size': Flags.integer({summary: 'Bills per request (1 to 100).', default: 100, min: 1, max: 100}),
     concurrency: Flags.integer({summary: 'Requests in flight at once (1 to 16).', default: 4, min: 1, max: 16}),
-    'performed-by': Flags.string({summary: 'Who performs the import, sent to the service with each batch.', helpValue: 'ID'}),
-    rejects: Flags.string({summary: 'CSV of the bills not created, with an error column [default: <input>.rejects.csv].', helpValue: 'FILE.csv'}),
+    'performed-by': Flags.string({
+      summary: 'Who performs the import, sent to the service with each batch.',
+      helpValue: 'ID',
+    }),
+    rejects: Flags.string({
+      summary: 'CSV of the bills not created, with an error column [default: <input>.rejects.csv].',
+      helpValue: 'FILE.csv',
+    }),
     results: Flags.string({summary: 'Write created bill ids here (.csv, or .ndjson/.jsonl).', helpValue: 'FILE'}),
-    unconfirmed: Flags.string({summary: 'CSV of the bills whose outcome is unknown [default: <input>.unconfirmed.csv].', helpValue: 'FILE.csv'}),
-    journal: Flags.string({summary: 'Import journal [default: <input>.bk-journal; none for stdin].', helpValue: 'FILE'}),
-    resume: Flags.boolean({summary: 'Continue an import that has a journal: skip every bill it records.', exclusive: ['restart', 'dry-run']}),
-    restart: Flags.boolean({summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).', exclusive: ['resume', 'dry-run']}),
+    unconfirmed: Flags.string({
+      summary: 'CSV of the bills whose outcome is unknown [default: <input>.unconfirmed.csv].',
+      helpValue: 'FILE.csv',
+    }),
+    journal: Flags.string({
+      summary: 'Import journal [default: <input>.bk-journal; none for stdin].',
+      helpValue: 'FILE',
+    }),
+    resume: Flags.boolean({
+      summary: 'Continue an import that has a journal: skip every bill it records.',
+      exclusive: ['restart', 'dry-run'],
+    }),
+    restart: Flags.boolean({
+      summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).',
+      exclusive: ['resume', 'dry-run'],
+    }),
     yes: yesFlag(),
   }
 
@@ -53,16 +74,29 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
 
     if (flags['dry-run']) {
       const {dryRun} = await import('../../bills/import.js')
-      const result = await dryRun({file, map, businessId: await this.businessIdIfGiven(), maxErrors: flags['max-errors'], onProgress: progress?.update})
+      const result = await dryRun({
+        file,
+        map,
+        businessId: await this.businessIdIfGiven(),
+        maxErrors: flags['max-errors'],
+        onProgress: progress?.update,
+      })
       progress?.done()
       if (result.errorCount > 0) {
         if (!this.jsonEnabled()) for (const e of result.errors) process.stderr.write(e.text + '\n')
         const more = result.errorCount - result.errors.length
-        throw new InputError(`${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`, {
-          code: 'invalid_bills', details: result, hint: 'Fix the rows named above and run --dry-run again.',
-        })
+        throw new InputError(
+          `${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`,
+          {
+            code: 'invalid_bills',
+            details: result,
+            hint: 'Fix the rows named above and run --dry-run again.',
+          },
+        )
       }
-      this.note(`${result.file}: ${result.rows} rows, ${result.bills} bills, all valid (${result.durationMs} ms); nothing was sent.`)
+      this.note(
+        `${result.file}: ${result.rows} rows, ${result.bills} bills, all valid (${result.durationMs} ms); nothing was sent.`,
+      )
       return result
     }
 
@@ -73,7 +107,9 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const {journalPathFor} = await import('../../journal-file.js')
     const journalFile = flags.journal ?? (stdin ? undefined : journalPathFor(file))
     if (stdin && (flags.resume || flags.restart) && !flags.journal) {
-      throw new InputError('--resume and --restart need a journal, and stdin has none by default', {hint: 'Pass --journal FILE (the same one on every run).'})
+      throw new InputError('--resume and --restart need a journal, and stdin has none by default', {
+        hint: 'Pass --journal FILE (the same one on every run).',
+      })
     }
     if (flags.restart && journalFile) await this.confirmRestart(journalFile, flags.yes)
     await this.announceWrite(`importing bills from ${stdin ? 'stdin' : file}`)
@@ -88,7 +124,9 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       if (signals === 1) {
         stop.abort()
         progress?.pause()
-        process.stderr.write('\nStopping: no new batches; waiting for the batches in flight (Ctrl-C again to abandon them: they become unconfirmed).\n')
+        process.stderr.write(
+          '\nStopping: no new batches; waiting for the batches in flight (Ctrl-C again to abandon them: they become unconfirmed).\n',
+        )
       } else abort.abort()
     }
     process.on('SIGINT', onSignal)
@@ -97,13 +135,22 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     let outcome
     try {
       outcome = await importBills({
-        file, map, businessId, baseUrl: credentials.baseUrl,
-        batchSize: flags['batch-size'], concurrency: flags.concurrency, maxErrors: flags['max-errors'],
+        file,
+        map,
+        businessId,
+        baseUrl: credentials.baseUrl,
+        batchSize: flags['batch-size'],
+        concurrency: flags.concurrency,
+        maxErrors: flags['max-errors'],
         rejectsFile: flags.rejects ?? `${base}.rejects.csv`,
         unconfirmedFile: flags.unconfirmed ?? `${base}.unconfirmed.csv`,
-        resultsFile: flags.results, journalFile, resume: flags.resume, restart: flags.restart,
+        resultsFile: flags.results,
+        journalFile,
+        resume: flags.resume,
+        restart: flags.restart,
         send: (bills, signal) => api.bills.create(businessId, bills, {performedBy: flags['performed-by'], signal}),
-        stop: stop.signal, abort: abort.signal,
+        stop: stop.signal,
+        abort: abort.signal,
         warn: (line) => {
           progress?.pause()
           this.note(line)
@@ -130,24 +177,38 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const {readJournal} = await import('../../bills/journal.js')
     const state = await readJournal(journalFile).catch(() => undefined)
     if (state === undefined) {
-      return this.confirm(`discard the damaged journal ${journalFile}, which may record created bills, and send every bill again?`, yes)
+      return this.confirm(
+        `discard the damaged journal ${journalFile}, which may record created bills, and send every bill again?`,
+        yes,
+      )
     }
     const outcomes = [...state.outcomes.values()]
     const created = outcomes.filter((o) => o.kind === 'created').length
     const unconfirmed = outcomes.filter((o) => o.kind === 'unconfirmed').length
     if (created + unconfirmed === 0) return
-    await this.confirm(`discard the journal ${journalFile} and send again ${created} bill${created === 1 ? '' : 's'} it records as created and ${unconfirmed} unconfirmed (each would exist twice)?`, yes)
+    await this.confirm(
+      `discard the journal ${journalFile} and send again ${created} bill${created === 1 ? '' : 's'} it records as created and ${unconfirmed} unconfirmed (each would exist twice)?`,
+      yes,
+    )
   }
 
   private printSummary(s: ImportSummary, stopped: boolean): void {
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
-    out(`${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`)
+    out(
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
+    )
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
-    if (s.unconfirmedFile) out(`  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`)
+    if (s.unconfirmedFile)
+      out(
+        `  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`,
+      )
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
     // --resume needs a journal: stdin without --journal has none, and a plain re-run would send again.
-    if ((s.interrupted || s.notSent > 0) && s.journalFile) out(`  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' ? ` --journal ${s.journalFile}` : ''}`)
+    if ((s.interrupted || s.notSent > 0) && s.journalFile)
+      out(
+        `  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' ? ` --journal ${s.journalFile}` : ''}`,
+      )
   }
 }
 
@@ -164,11 +225,13 @@ function progressLine(): {update: (p: ImportProgress) => void; pause: () => void
       const rate = secs > 0 ? Math.round(p.bills / secs) : 0
       let eta = ''
       if (p.size && p.bytes > 0 && p.bytes < p.size) {
-        const left = Math.round(secs * (p.size - p.bytes) / p.bytes)
+        const left = Math.round((secs * (p.size - p.bytes)) / p.bytes)
         eta = ` · ETA ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
       }
-      const pct = p.size ? ` ${Math.min(100, Math.floor(p.bytes * 100 / p.size))}%` : ''
-      process.stderr.write(`\r\u001B[2K${pct} rows ${p.rows.toLocaleString('en-US')} · bills ${p.bills.toLocaleString('en-US')} · created ${p.created.toLocaleString('en-US')} · ${rate.toLocaleString('en-US')} bills/s${eta}`)
+      const pct = p.size ? ` ${Math.min(100, Math.floor((p.bytes * 100) / p.size))}%` : ''
+      process.stderr.write(
+        `\r\u001B[2K${pct} rows ${p.rows.toLocaleString('en-US')} · bills ${p.bills.toLocaleString('en-US')} · created ${p.created.toLocaleString('en-US')} · ${rate.toLocaleString('en-US')} bills/s${eta}`,
+      )
       shown = true
     },
     pause: clear,

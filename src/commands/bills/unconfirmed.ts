@@ -29,7 +29,9 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
 
   static override flags = {
     journal: Flags.string({summary: 'The import journal [default: <FILE>.bk-journal].', helpValue: 'FILE'}),
-    settle: Flags.boolean({summary: 'Ask the emulator which unconfirmed bills exist, and record the answer in the journal.'}),
+    settle: Flags.boolean({
+      summary: 'Ask the emulator which unconfirmed bills exist, and record the answer in the journal.',
+    }),
   }
 
   async run(): Promise<BillsUnconfirmedResult> {
@@ -37,7 +39,10 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     const {existsSync} = await import('node:fs')
     const {journalPathFor} = await import('../../journal-file.js')
     const journal = flags.journal ?? journalPathFor(args.file)
-    if (!existsSync(journal)) throw new InputError(`No import journal at ${journal}`, {hint: 'Name the file that was imported, or pass --journal FILE.'})
+    if (!existsSync(journal))
+      throw new InputError(`No import journal at ${journal}`, {
+        hint: 'Name the file that was imported, or pass --journal FILE.',
+      })
     const {listUnconfirmed, settleUnconfirmed} = await import('../../bills/settle.js')
     const listed = await listUnconfirmed(journal)
     const result: BillsUnconfirmedResult = {journal, business: listed.business, unconfirmed: listed.bills}
@@ -51,9 +56,12 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
   /** The bills the emulator at `baseUrl` holds for `business`, by number (an emulator-only route). */
   private async emulatorBills(baseUrl: string, business: string): Promise<Map<string, string>> {
     if (!isLoopback(new URL(baseUrl).hostname)) {
-      throw new InputError(`--settle asks the bundled emulator, and this import went to ${baseUrl}, which is not a loopback address`, {
-        hint: 'Against the service, check each unconfirmed bill yourself: docs/bills.md, "Resolving unconfirmed bills".',
-      })
+      throw new InputError(
+        `--settle asks the bundled emulator, and this import went to ${baseUrl}, which is not a loopback address`,
+        {
+          hint: 'Against the service, check each unconfirmed bill yourself: docs/bills.md, "Resolving unconfirmed bills".',
+        },
+      )
     }
     const {BkClient} = await import('../../api/client.js')
     const {path} = await import('../../api/path.js')
@@ -61,7 +69,12 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     const schema = z.object({data: z.array(z.object({id: z.string(), number: z.string().nullish()}))})
     const client = new BkClient({baseUrl, ...this.transportOptions})
     try {
-      const res = await client.request({method: 'GET', path: path`/_emulator/businesses/${business}/bills`, auth: false, schema})
+      const res = await client.request({
+        method: 'GET',
+        path: path`/_emulator/businesses/${business}/bills`,
+        auth: false,
+        schema,
+      })
       return new Map(res.data.data.flatMap((b) => (b.number ? [[b.number, b.id] as const] : [])))
     } finally {
       await client.close()
@@ -72,9 +85,13 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     for (const bill of result.unconfirmed) this.log(`${bill.number}  ${bill.reason}`)
     if (result.settled) {
       const {created, absent} = result.settled
-      this.note(`Settled: ${created.length} exist (recorded as created), ${absent.length} were never created (the next --resume sends them).`)
+      this.note(
+        `Settled: ${created.length} exist (recorded as created), ${absent.length} were never created (the next --resume sends them).`,
+      )
     } else {
-      this.note(`${result.unconfirmed.length} unconfirmed bill${result.unconfirmed.length === 1 ? '' : 's'} in ${result.journal}.`)
+      this.note(
+        `${result.unconfirmed.length} unconfirmed bill${result.unconfirmed.length === 1 ? '' : 's'} in ${result.journal}.`,
+      )
     }
   }
 }

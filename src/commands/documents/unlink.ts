@@ -13,7 +13,8 @@ export interface DocumentsUnlinkResult {
 
 export default class DocumentsUnlink extends BaseCommand<typeof DocumentsUnlink> {
   static override summary = 'Unlink a document from external accounts, transactions and journal entries.'
-  static override description = 'Only eac_, txn_ and je_ ids are accepted; any other id is refused before anything is sent. All ids go in one request. Asks for confirmation on a terminal; pass --yes otherwise.'
+  static override description =
+    'Only eac_, txn_ and je_ ids are accepted; any other id is refused before anything is sent. All ids go in one request. Asks for confirmation on a terminal; pass --yes otherwise.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> doc_demo_receipt --from txn_demo_invoice_payments',
     '<%= config.bin %> <%= command.id %> doc_demo_receipt --from eac_demo_checking,je_demo_accrual --yes',
@@ -25,7 +26,13 @@ export default class DocumentsUnlink extends BaseCommand<typeof DocumentsUnlink>
 
   static override flags = {
     business: businessFlag(),
-    from: Flags.string({summary: 'Ids to unlink from, comma-separated (eac_…, txn_…, je_…).', required: true, multiple: true, delimiter: ',', helpValue: 'ID,…'}),
+    from: Flags.string({
+      summary: 'Ids to unlink from, comma-separated (eac_…, txn_…, je_…).',
+      required: true,
+      multiple: true,
+      delimiter: ',',
+      helpValue: 'ID,…',
+    }),
     yes: yesFlag(),
   }
 

@@ -13,7 +13,8 @@ export interface EmulatorStartResult {
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   static override summary = 'Run the local emulator of the bookkeeping service.'
-  static override description = 'Serves every endpoint of the API on a loopback port with seed data, signed webhooks and fault injection, until Ctrl-C. With --json the first stdout line is {"baseUrl","clientId","clientSecret","businessIds"}.'
+  static override description =
+    'Serves every endpoint of the API on a loopback port with seed data, signed webhooks and fault injection, until Ctrl-C. With --json the first stdout line is {"baseUrl","clientId","clientSecret","businessIds"}.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --port 0 --json',
@@ -26,15 +27,33 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     'client-id': Flags.string({summary: 'Client id the emulator accepts.', default: 'local-client'}),
     'client-secret': Flags.string({summary: 'Client secret the emulator accepts.', default: 'local-secret'}),
     seed: Flags.option({options: ['demo', 'empty'] as const, summary: 'Seed data.', default: 'demo'})(),
-    scale: Flags.integer({summary: 'Seed this many invoices (and more of the rest) for benchmarks.', min: 0, default: 0}),
+    scale: Flags.integer({
+      summary: 'Seed this many invoices (and more of the rest) for benchmarks.',
+      min: 0,
+      default: 0,
+    }),
     'token-ttl': Flags.integer({summary: 'Lifetime of access tokens, in seconds.', min: 1, default: 3600}),
     latency: Flags.integer({summary: 'Added latency per request, in milliseconds.', min: 0, default: 0}),
-    'fault-rate': Flags.string({summary: 'Share of requests (0 to 1) that meet a fault: 503, 429, or a dropped connection before or after handling.', default: '0'}),
-    'fault-kinds': Flags.string({summary: 'Comma-separated kinds of fault to inject: 503, 429, reset-before, reset-after, commit-5xx (handled, then answered 500/502/504). All by default.'}),
+    'fault-rate': Flags.string({
+      summary:
+        'Share of requests (0 to 1) that meet a fault: 503, 429, or a dropped connection before or after handling.',
+      default: '0',
+    }),
+    'fault-kinds': Flags.string({
+      summary:
+        'Comma-separated kinds of fault to inject: 503, 429, reset-before, reset-after, commit-5xx (handled, then answered 500/502/504). All by default.',
+    }),
     'fault-seed': Flags.integer({summary: 'Seed that makes the faults reproducible.', default: 1}),
-    'retry-after': Flags.integer({summary: 'Seconds sent in Retry-After with an injected 503 or 429.', min: 0, default: 1}),
+    'retry-after': Flags.integer({
+      summary: 'Seconds sent in Retry-After with an injected 503 or 429.',
+      min: 0,
+      default: 1,
+    }),
     'webhook-url': Flags.string({summary: 'Deliver signed webhooks to this URL.'}),
-    'time-scale': Flags.string({summary: 'Multiplier of webhook retry delays (0.001 turns 10 s into 10 ms).', default: '1'}),
+    'time-scale': Flags.string({
+      summary: 'Multiplier of webhook retry delays (0.001 turns 10 s into 10 ms).',
+      default: '1',
+    }),
     key: Flags.string({summary: 'PEM file of the RSA private key that signs webhooks (generated when absent).'}),
   }
 
@@ -42,39 +61,62 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     const {flags} = this
     const faultRate = Number(flags['fault-rate'])
     const timeScale = Number(flags['time-scale'])
-    if (!(faultRate >= 0 && faultRate <= 1)) this.error(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`, {exit: 2})
+    if (!(faultRate >= 0 && faultRate <= 1))
+      this.error(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`, {exit: 2})
     const faultKinds = splitList(flags['fault-kinds'])
     const {FAULT_KINDS} = await import('../../emulator/faults.js')
     const unknownKind = faultKinds?.find((k) => !(FAULT_KINDS as readonly string[]).includes(k))
-    if (unknownKind !== undefined) this.error(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`, {exit: 2})
+    if (unknownKind !== undefined)
+      this.error(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`, {exit: 2})
     if (!(timeScale > 0)) this.error(`--time-scale must be a positive number, got ${flags['time-scale']}`, {exit: 2})
     const {isLoopback} = await import('../../auth/base-url.js')
-    if (!isLoopback(flags.host)) this.warn(`Listening on ${flags.host}, which is not a loopback address: anyone who can reach it can use the emulator.`)
+    if (!isLoopback(flags.host))
+      this.warn(
+        `Listening on ${flags.host}, which is not a loopback address: anyone who can reach it can use the emulator.`,
+      )
     const {startEmulator} = await import('../../emulator/server.js')
     const emulator = await startEmulator({
-      host: flags.host, port: flags.port, clientId: flags['client-id'], clientSecret: flags['client-secret'],
-      seed: flags.seed, scale: flags.scale, tokenTtlSeconds: flags['token-ttl'], latencyMs: flags.latency,
-      faultRate, faultSeed: flags['fault-seed'], ...(faultKinds ? {faultKinds: faultKinds as FaultKind[]} : {}), retryAfterSeconds: flags['retry-after'], webhookUrl: flags['webhook-url'],
-      timeScale, keyFile: flags.key,
+      host: flags.host,
+      port: flags.port,
+      clientId: flags['client-id'],
+      clientSecret: flags['client-secret'],
+      seed: flags.seed,
+      scale: flags.scale,
+      tokenTtlSeconds: flags['token-ttl'],
+      latencyMs: flags.latency,
+      faultRate,
+      faultSeed: flags['fault-seed'],
+      ...(faultKinds ? {faultKinds: faultKinds as FaultKind[]} : {}),
+      retryAfterSeconds: flags['retry-after'],
+      webhookUrl: flags['webhook-url'],
+      timeScale,
+      keyFile: flags.key,
     }).catch(async (error: NodeJS.ErrnoException) => {
       const {listenError} = await import('../../listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
-    const info: EmulatorStartResult = {baseUrl: emulator.baseUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret, businessIds: emulator.businessIds}
+    const info: EmulatorStartResult = {
+      baseUrl: emulator.baseUrl,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      businessIds: emulator.businessIds,
+    }
     if (this.jsonEnabled()) {
       process.stdout.write(JSON.stringify(info) + '\n')
     } else {
-      process.stdout.write([
-        `Emulator listening on ${info.baseUrl}`,
-        `  client id:     ${info.clientId}`,
-        `  client secret: ${info.clientSecret}`,
-        `  businesses:    ${info.businessIds.join(', ')}`,
-        '',
-        'Use it with:',
-        `  printf %s '${info.clientSecret}' | ${this.config.bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId} --business ${info.businessIds[0]} --client-secret-stdin`,
-        'Press Ctrl-C to stop.',
-        '',
-      ].join('\n'))
+      process.stdout.write(
+        [
+          `Emulator listening on ${info.baseUrl}`,
+          `  client id:     ${info.clientId}`,
+          `  client secret: ${info.clientSecret}`,
+          `  businesses:    ${info.businessIds.join(', ')}`,
+          '',
+          'Use it with:',
+          `  printf %s '${info.clientSecret}' | ${this.config.bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId} --business ${info.businessIds[0]} --client-secret-stdin`,
+          'Press Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      )
     }
     await new Promise<void>((resolve) => {
       const stop = () => resolve()

@@ -13,7 +13,8 @@ export interface EmulatorTriggerResult {
 
 export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger> {
   static override summary = 'Make the running emulator emit a webhook event (like `stripe trigger`).'
-  static override description = 'Emits one event of the spec\'s table from the emulator at the base URL, which signs and delivers it to its --webhook-url and records it for `bk webhooks replay`. Fields not given with --field are filled with plausible values (docs/emulator.md lists them); the business is the one given with --business or the default one. Works only against the bundled emulator (a loopback base URL).'
+  static override description =
+    "Emits one event of the spec's table from the emulator at the base URL, which signs and delivers it to its --webhook-url and records it for `bk webhooks replay`. Fields not given with --field are filled with plausible values (docs/emulator.md lists them); the business is the one given with --business or the default one. Works only against the bundled emulator (a loopback base URL)."
   static override examples = [
     '<%= config.bin %> <%= command.id %> RECEIPT_MATCHED',
     '<%= config.bin %> <%= command.id %> TASK_REQUEST --field task_types=\'["request_statement"]\'',
@@ -25,7 +26,11 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
   }
 
   static override flags = {
-    field: Flags.string({char: 'f', multiple: true, summary: 'A content field, key=value (repeatable; JSON values such as ["a"] are sent as JSON).'}),
+    field: Flags.string({
+      char: 'f',
+      multiple: true,
+      summary: 'A content field, key=value (repeatable; JSON values such as ["a"] are sent as JSON).',
+    }),
     business: businessFlag(),
   }
 
@@ -36,9 +41,12 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     const content = jsonFields(parseFieldFlags(flags.field))
     const credentials = await this.credentials()
     if (!isLoopback(new URL(credentials.baseUrl).hostname)) {
-      throw new InputError(`bk emulator trigger talks to the bundled emulator only, and ${credentials.baseUrl} is not a loopback address`, {
-        hint: 'Point bk at the emulator: bk emulator start prints the profile or environment to use.',
-      })
+      throw new InputError(
+        `bk emulator trigger talks to the bundled emulator only, and ${credentials.baseUrl} is not a loopback address`,
+        {
+          hint: 'Point bk at the emulator: bk emulator start prints the profile or environment to use.',
+        },
+      )
     }
     const business = credentials.businessId
     if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
@@ -48,7 +56,13 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     const client = new BkClient({baseUrl: credentials.baseUrl, ...this.transportOptions})
     let res
     try {
-      res = await client.request({method: 'POST', path: '/_emulator/events', json: {type, content}, auth: false, schema: single(webhookMessage)})
+      res = await client.request({
+        method: 'POST',
+        path: '/_emulator/events',
+        json: {type, content},
+        auth: false,
+        schema: single(webhookMessage),
+      })
     } finally {
       await client.close()
     }

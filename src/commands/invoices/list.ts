@@ -10,7 +10,8 @@ export type InvoicesListResult = ListResult<Invoice>
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static override summary = 'List the invoices of a business.'
-  static override description = 'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV (cells that would run as formulas get a leading apostrophe unless --raw-csv). --due-from and --due-to are inclusive ISO 8601 dates or datetimes; a date alone covers the whole day (UTC). --lines writes one row per invoice line.'
+  static override description =
+    'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV (cells that would run as formulas get a leading apostrophe unless --raw-csv). --due-from and --due-to are inclusive ISO 8601 dates or datetimes; a date alone covers the whole day (UTC). --lines writes one row per invoice line.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --status open,partially_paid',
     '<%= config.bin %> <%= command.id %> --due-from 2026-03-01 --due-to 2026-03-31 --output csv',
@@ -20,9 +21,18 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
 
   static override flags = {
     business: businessFlag(),
-    status: Flags.string({summary: 'Only invoices in these statuses, comma-separated (e.g. open,paid).', helpValue: 'STATUS,…'}),
-    'due-from': Flags.string({summary: 'Only invoices due at or after this ISO 8601 date or datetime.', helpValue: 'DATE'}),
-    'due-to': Flags.string({summary: 'Only invoices due at or before this ISO 8601 date or datetime (a date covers the whole day).', helpValue: 'DATE'}),
+    status: Flags.string({
+      summary: 'Only invoices in these statuses, comma-separated (e.g. open,paid).',
+      helpValue: 'STATUS,…',
+    }),
+    'due-from': Flags.string({
+      summary: 'Only invoices due at or after this ISO 8601 date or datetime.',
+      helpValue: 'DATE',
+    }),
+    'due-to': Flags.string({
+      summary: 'Only invoices due at or before this ISO 8601 date or datetime (a date covers the whole day).',
+      helpValue: 'DATE',
+    }),
     lines: Flags.boolean({summary: 'One row per invoice line (csv and table output).'}),
     ...listFlags(),
   }
@@ -35,7 +45,9 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     const {listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
     const format = listFormat(flags, this.jsonEnabled())
     if (flags.lines && (format === 'json' || format === 'ndjson')) {
-      throw new InputError(`--lines applies to csv and table output, not ${this.jsonEnabled() ? '--json' : format}`, {hint: 'Add --output csv (the lines are already inside each invoice in JSON).'})
+      throw new InputError(`--lines applies to csv and table output, not ${this.jsonEnabled() ? '--json' : format}`, {
+        hint: 'Add --output csv (the lines are already inside each invoice in JSON).',
+      })
     }
     const businessId = await this.businessId()
     const {api} = await this.session()

@@ -32,11 +32,23 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
   static override args = {}
   static override flags = {
     business: businessFlag(),
-    'performed-by': Flags.string({summary: 'External id of who performs the action (sent as a request header).', helpValue: 'ID'}),
+    'performed-by': Flags.string({
+      summary: 'External id of who performs the action (sent as a request header).',
+      helpValue: 'ID',
+    }),
     'dry-run': Flags.boolean({summary: 'Only validate, as `journal-entries validate` does; send nothing.'}),
-    resume: Flags.boolean({summary: 'Continue after an earlier run: skip the entries its journal records as created.', exclusive: ['restart']}),
-    journal: Flags.string({summary: 'Journal file [default: <FILE>.bk-journal; none for stdin]. Only with one input.', helpValue: 'FILE'}),
-    restart: Flags.boolean({summary: 'Forget the journal of an earlier run and post every entry again (asks first, or needs --yes).', exclusive: ['resume']}),
+    resume: Flags.boolean({
+      summary: 'Continue after an earlier run: skip the entries its journal records as created.',
+      exclusive: ['restart'],
+    }),
+    journal: Flags.string({
+      summary: 'Journal file [default: <FILE>.bk-journal; none for stdin]. Only with one input.',
+      helpValue: 'FILE',
+    }),
+    restart: Flags.boolean({
+      summary: 'Forget the journal of an earlier run and post every entry again (asks first, or needs --yes).',
+      exclusive: ['resume'],
+    }),
     yes: yesFlag(),
   }
 
@@ -49,29 +61,45 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), !flags['dry-run'])
     const empty = {created: [], skipped: [], failed: [], unconfirmed: []}
     if (flags['dry-run']) {
-      if (!this.jsonEnabled()) for (const f of v.files) this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'} valid; nothing sent (--dry-run)`)
+      if (!this.jsonEnabled())
+        for (const f of v.files)
+          this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'} valid; nothing sent (--dry-run)`)
       return {dryRun: true, files: v.files, ...empty}
     }
 
-    if (flags.journal !== undefined && paths.length > 1) throw new InputError('--journal takes one input file; each of several files keeps its own journal beside it')
+    if (flags.journal !== undefined && paths.length > 1)
+      throw new InputError('--journal takes one input file; each of several files keeps its own journal beside it')
     if (paths.includes(STDIN) && flags.journal === undefined) {
-      if (flags.resume || flags.restart) throw new InputError('--resume and --restart need a journal: stdin (-) has none', {hint: 'Pass --journal FILE to keep one for stdin.'})
-      this.note('Reading stdin: no journal is kept, so a re-run cannot tell which entries were already posted (pass --journal FILE to keep one).')
+      if (flags.resume || flags.restart)
+        throw new InputError('--resume and --restart need a journal: stdin (-) has none', {
+          hint: 'Pass --journal FILE to keep one for stdin.',
+        })
+      this.note(
+        'Reading stdin: no journal is kept, so a re-run cannot tell which entries were already posted (pass --journal FILE to keep one).',
+      )
     }
     const businessId = await this.businessId()
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
     const {journalPathFor} = await import('../../journal-file.js')
     const files = v.results.map((r, i) => {
       const path = paths[i] as string
-      return {file: r.file, journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)), entries: r.entries}
+      return {
+        file: r.file,
+        journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)),
+        entries: r.entries,
+      }
     })
     // Every journal (and so its lock beside it) must be writable before the first entry is posted.
     const {checkWritable} = await import('../../output/sink.js')
-    for (const f of files) if (f.journalPath) await checkWritable(flags.journal ? '--journal' : 'journal', f.journalPath)
+    for (const f of files)
+      if (f.journalPath) await checkWritable(flags.journal ? '--journal' : 'journal', f.journalPath)
     // Each journal's lock is held from reading it to the last post: two runs of one file at once
     // would otherwise both post every entry.
     const {acquireRunLocks} = await import('../../run-lock.js')
-    const locks = acquireRunLocks(files.flatMap((f) => (f.journalPath ? [f.journalPath] : [])), (path) => `The journal ${path}`)
+    const locks = acquireRunLocks(
+      files.flatMap((f) => (f.journalPath ? [f.journalPath] : [])),
+      (path) => `The journal ${path}`,
+    )
     try {
       if (mode === 'restart') await this.confirmRestart(files)
       return await this.post(files, v.files, {mode, businessId})
@@ -96,32 +124,57 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
         damaged = true
       }
     }
-    if (damaged) return this.confirm('forget a damaged journal, which may record created entries, and post every entry again?', this.flags.yes)
+    if (damaged)
+      return this.confirm(
+        'forget a damaged journal, which may record created entries, and post every entry again?',
+        this.flags.yes,
+      )
     if (created + unknown === 0) return
-    await this.confirm(`forget the journal and post again ${created} entr${created === 1 ? 'y' : 'ies'} it records as created and ${unknown} unconfirmed (each would exist twice)?`, this.flags.yes)
+    await this.confirm(
+      `forget the journal and post again ${created} entr${created === 1 ? 'y' : 'ies'} it records as created and ${unknown} unconfirmed (each would exist twice)?`,
+      this.flags.yes,
+    )
   }
 
-  private async post(files: FileEntries[], validated: FileSummary[], {mode, businessId}: {mode: JournalMode; businessId: string}): Promise<JournalEntriesCreateResult> {
+  private async post(
+    files: FileEntries[],
+    validated: FileSummary[],
+    {mode, businessId}: {mode: JournalMode; businessId: string},
+  ): Promise<JournalEntriesCreateResult> {
     const {flags} = this
     const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
     const plans = planPosting(files, {mode, businessId})
     const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
-    for (const s of plans.flatMap((p) => p.skipped)) this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
-    for (const u of plans.flatMap((p) => p.unconfirmed)) this.note(`unconfirmed  ${u.file} entry ${u.index}: ${u.error}`)
+    for (const s of plans.flatMap((p) => p.skipped))
+      this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
+    for (const u of plans.flatMap((p) => p.unconfirmed))
+      this.note(`unconfirmed  ${u.file} entry ${u.index}: ${u.error}`)
 
     if (toSend > 0) await this.announceWrite(`posting ${toSend} journal entr${toSend === 1 ? 'y' : 'ies'}`)
     const {api} = toSend > 0 ? await this.session() : {api: undefined}
     const result = await postPlanned(plans, {
       businessId,
       mode,
-      create: (input) => (api as NonNullable<typeof api>).journalEntries.create(businessId, input, {performedBy: flags['performed-by']}),
+      create: (input) =>
+        (api as NonNullable<typeof api>).journalEntries.create(businessId, input, {performedBy: flags['performed-by']}),
       onOutcome: (kind, o) => {
         if (this.jsonEnabled()) return
-        if (kind === 'created') this.log(`${o.id}  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}`)
-        else process.stderr.write(`failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`)
+        if (kind === 'created')
+          this.log(`${o.id}  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}`)
+        else
+          process.stderr.write(
+            `failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`,
+          )
       },
     })
-    const out: JournalEntriesCreateResult = {dryRun: false, files: validated, created: result.created, skipped: result.skipped, failed: result.failed, unconfirmed: result.unconfirmed}
+    const out: JournalEntriesCreateResult = {
+      dryRun: false,
+      files: validated,
+      created: result.created,
+      skipped: result.skipped,
+      failed: result.failed,
+      unconfirmed: result.unconfirmed,
+    }
     const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
     if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
       const stopped = result.stoppedBy
@@ -131,9 +184,10 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
         code: stopped?.code ?? 'journal_entries_failed',
         exitCode,
         details: out,
-        hint: out.unconfirmed.length > 0
-          ? 'Check in the ledger whether the unconfirmed entries exist; run again with --resume to post the rest (unconfirmed entries are never re-sent).'
-          : 'Fix the failed entries, then run again with --resume: created entries are skipped.',
+        hint:
+          out.unconfirmed.length > 0
+            ? 'Check in the ledger whether the unconfirmed entries exist; run again with --resume to post the rest (unconfirmed entries are never re-sent).'
+            : 'Fix the failed entries, then run again with --resume: created entries are skipped.',
       })
     }
     this.note(summary)

@@ -26,7 +26,8 @@ export default class JournalEntriesValidate extends BaseCommand<typeof JournalEn
     const v = await validateFiles(argv as string[], readAllStdin)
     if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), false)
     if (!this.jsonEnabled()) {
-      for (const f of v.files) this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'}, ${f.lines} lines, all balanced`)
+      for (const f of v.files)
+        this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'}, ${f.lines} lines, all balanced`)
     }
     return {valid: true, files: v.files}
   }

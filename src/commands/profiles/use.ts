@@ -13,7 +13,10 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
     const store = new ProfileStore(this.configDir)
     await store.update((config) => {
       if (!config.profiles[this.args.name]) {
-        throw new ConfigError(`No profile named "${this.args.name}"`, {code: 'unknown_profile', hint: 'Run `bk profiles list` to see your profiles.'})
+        throw new ConfigError(`No profile named "${this.args.name}"`, {
+          code: 'unknown_profile',
+          hint: 'Run `bk profiles list` to see your profiles.',
+        })
       }
       config.active = this.args.name
     })

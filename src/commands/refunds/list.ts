@@ -10,7 +10,8 @@ export type RefundsListResult = ListResult<Refund>
 
 export default class RefundsList extends BaseCommand<typeof RefundsList> {
   static override summary = 'List the refunds of a business.'
-  static override description = 'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV unless --raw-csv.'
+  static override description =
+    'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV unless --raw-csv.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --status pending',
     '<%= config.bin %> <%= command.id %> --status completed,voided --all --output csv --file refunds.csv',
@@ -18,7 +19,10 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
 
   static override flags = {
     business: businessFlag(),
-    status: Flags.string({summary: 'Only refunds in these statuses, comma-separated: pending, completed, voided.', helpValue: 'STATUS,…'}),
+    status: Flags.string({
+      summary: 'Only refunds in these statuses, comma-separated: pending, completed, voided.',
+      helpValue: 'STATUS,…',
+    }),
     ...listFlags(),
   }
 
@@ -27,7 +31,10 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     const {REFUND_STATUSES} = await import('../../api/schemas/refund.js')
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))
-    if (bad !== undefined) throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {details: {flag: '--status', value: bad}})
+    if (bad !== undefined)
+      throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {
+        details: {flag: '--status', value: bad},
+      })
     const businessId = await this.businessId()
     const {api} = await this.session()
     const {pagingOptions, runList} = await import('../../output/list-command.js')

@@ -12,7 +12,8 @@ export interface TasksDeleteResult {
 
 export default class TasksDelete extends BaseCommand<typeof TasksDelete> {
   static override summary = 'Delete a bookkeeping task.'
-  static override description = 'Asks for confirmation on a terminal; pass --yes otherwise. A refusal from the service is reported with its message and data, whichever of the spec\'s two error bodies it uses.'
+  static override description =
+    "Asks for confirmation on a terminal; pass --yes otherwise. A refusal from the service is reported with its message and data, whichever of the spec's two error bodies it uses."
   static override examples = [
     '<%= config.bin %> <%= command.id %> tsk_demo_receipt_request',
     '<%= config.bin %> <%= command.id %> tsk_demo_receipt_request --yes --json',

@@ -8,7 +8,8 @@ export type TransactionsGetResult = Transaction
 
 export default class TransactionsGet extends BaseCommand<typeof TransactionsGet> {
   static override summary = 'Show one transaction: amount, status, category, line items and payments.'
-  static override description = 'A readable view for people; --json prints the whole object as the service sent it. With --include invoice_payments.invoice each invoice payment carries its invoice.'
+  static override description =
+    'A readable view for people; --json prints the whole object as the service sent it. With --include invoice_payments.invoice each invoice payment carries its invoice.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> txn_demo_invoice_payments',
     '<%= config.bin %> <%= command.id %> txn_demo_invoice_payments --include invoice_payments.invoice',
@@ -21,7 +22,10 @@ export default class TransactionsGet extends BaseCommand<typeof TransactionsGet>
 
   static override flags = {
     business: businessFlag(),
-    include: Flags.option({options: ['invoice_payments.invoice'] as const, summary: 'Related objects to embed in the answer.'})(),
+    include: Flags.option({
+      options: ['invoice_payments.invoice'] as const,
+      summary: 'Related objects to embed in the answer.',
+    })(),
   }
 
   async run(): Promise<TransactionsGetResult> {

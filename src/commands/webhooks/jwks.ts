@@ -8,7 +8,8 @@ export interface WebhooksJwksResult {
 
 export default class WebhooksJwks extends BaseCommand<typeof WebhooksJwks> {
   static override summary = 'Print the key set that verifies webhook signatures.'
-  static override description = 'Fetches {base_url}/.well-known/jwks.json (no token needed) and prints it as JSON; the copy is cached for an hour in the config folder (jwks-cache.json) for verify and listen. Save it to a file for offline use with --jwks.'
+  static override description =
+    'Fetches {base_url}/.well-known/jwks.json (no token needed) and prints it as JSON; the copy is cached for an hour in the config folder (jwks-cache.json) for verify and listen. Save it to a file for offline use with --jwks.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --refresh > jwks.json',

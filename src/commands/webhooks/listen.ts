@@ -16,10 +16,21 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   ]
 
   static override flags = {
-    port: Flags.integer({summary: 'Port to listen on (0 picks a free one; the address is printed on stderr).', required: true, min: 0, max: 65535}),
+    port: Flags.integer({
+      summary: 'Port to listen on (0 picks a free one; the address is printed on stderr).',
+      required: true,
+      min: 0,
+      max: 65535,
+    }),
     host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
-    'forward-to': Flags.string({summary: 'Post each verified delivery to this URL, headers and body unchanged.', helpValue: 'URL'}),
-    events: Flags.string({summary: 'Only these event types (comma-separated) are printed and forwarded; others are acknowledged.', helpValue: 'TYPE,…'}),
+    'forward-to': Flags.string({
+      summary: 'Post each verified delivery to this URL, headers and body unchanged.',
+      helpValue: 'URL',
+    }),
+    events: Flags.string({
+      summary: 'Only these event types (comma-separated) are printed and forwarded; others are acknowledged.',
+      helpValue: 'TYPE,…',
+    }),
     jwks: jwksFlag(),
   }
 
@@ -35,16 +46,18 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const first = await keys.current()
     const json = this.jsonEnabled()
     const listener = await startListener({
-      port: flags.port, host: flags.host, keys, forwardTo, events,
+      port: flags.port,
+      host: flags.host,
+      keys,
+      forwardTo,
+      events,
       onEvent: (e) => {
         if (json) {
           process.stdout.write(JSON.stringify(e) + '\n')
           return
         }
         const time = e.receivedAt.slice(11, 19)
-        const what = e.valid
-          ? `valid${e.duplicate ? ' (duplicate, ignored)' : ''}`
-          : `INVALID: ${e.reason ?? ''}`
+        const what = e.valid ? `valid${e.duplicate ? ' (duplicate, ignored)' : ''}` : `INVALID: ${e.reason ?? ''}`
         const fwd = e.forwarded ? `  → ${e.forwarded.status ?? e.forwarded.error ?? '?'}` : ''
         process.stdout.write(`${time}  ${e.status}  ${e.svcId ?? '-'}  ${e.type ?? '-'}  ${what}${fwd}\n`)
       },
@@ -52,7 +65,9 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
       const {listenError} = await import('../../listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
-    process.stderr.write(`Listening on ${listener.url} (key ${first.kid ?? 'without kid'} from ${first.source})${forwardTo ? `, forwarding to ${forwardTo}` : ''}. Ctrl-C to stop.\n`)
+    process.stderr.write(
+      `Listening on ${listener.url} (key ${first.kid ?? 'without kid'} from ${first.source})${forwardTo ? `, forwarding to ${forwardTo}` : ''}. Ctrl-C to stop.\n`,
+    )
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)

@@ -8,7 +8,13 @@ export interface WebhooksReplayResult {
   count: number
   failed: number
   lastId: string | null
-  items: Array<{id: string; datetime: string; type: string; notification: unknown; forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null}>
+  items: Array<{
+    id: string
+    datetime: string
+    type: string
+    notification: unknown
+    forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null
+  }>
 }
 
 export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
@@ -24,8 +30,14 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
   ]
 
   static override flags = {
-    since: Flags.string({summary: 'Only notifications created after this one (the svc-id of the last webhook received).', helpValue: 'SVC_ID'}),
-    status: Flags.string({summary: 'Only these statuses: pending, sent, error (comma-separated).', helpValue: 'STATUS,…'}),
+    since: Flags.string({
+      summary: 'Only notifications created after this one (the svc-id of the last webhook received).',
+      helpValue: 'SVC_ID',
+    }),
+    status: Flags.string({
+      summary: 'Only these statuses: pending, sent, error (comma-separated).',
+      helpValue: 'STATUS,…',
+    }),
     'forward-to': Flags.string({summary: 'Re-post each original message to this URL.', helpValue: 'URL'}),
     limit: Flags.integer({summary: 'Stop after this many notifications.', min: 1}),
     'page-size': Flags.integer({summary: 'Notifications per request (1 to 100).', min: 1, max: 100}),
@@ -54,11 +66,25 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     let summary
     try {
       summary = await replay({
-        client, since: flags.since, status, limit: flags.limit, pageSize: flags['page-size'], forwardTo, signal: controller.signal,
+        client,
+        since: flags.since,
+        status,
+        limit: flags.limit,
+        pageSize: flags['page-size'],
+        forwardTo,
+        signal: controller.signal,
         onItem: (item) => {
-          items.push({id: item.id, datetime: item.datetime, type: item.type, notification: item.notification, forwarded: item.forwarded})
+          items.push({
+            id: item.id,
+            datetime: item.datetime,
+            type: item.type,
+            notification: item.notification,
+            forwarded: item.forwarded,
+          })
           if (json) return
-          const fwd = item.forwarded ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}` : ''
+          const fwd = item.forwarded
+            ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}`
+            : ''
           process.stdout.write(`${item.id}  ${item.datetime}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`)
         },
       })
@@ -67,17 +93,27 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       process.off('SIGTERM', onSignal)
     }
     const result: WebhooksReplayResult = {count: summary.count, failed: summary.failed, lastId: summary.lastId, items}
-    const again = (id: string) => `${this.config.bin} webhooks replay --since ${id}${flags.status ? ` --status ${flags.status}` : ''}${flags['forward-to'] ? ` --forward-to ${flags['forward-to']}` : ''}`
+    const again = (id: string) =>
+      `${this.config.bin} webhooks replay --since ${id}${flags.status ? ` --status ${flags.status}` : ''}${flags['forward-to'] ? ` --forward-to ${flags['forward-to']}` : ''}`
     if (summary.interrupted) {
-      throw new InterruptedError(`Interrupted after ${summary.count} notification(s); last replayed: ${summary.lastId ?? 'none'}`, {
-        details: result,
-        ...(summary.lastId ? {hint: `Continue with: ${again(summary.lastId)}`} : {}),
-      })
+      throw new InterruptedError(
+        `Interrupted after ${summary.count} notification(s); last replayed: ${summary.lastId ?? 'none'}`,
+        {
+          details: result,
+          ...(summary.lastId ? {hint: `Continue with: ${again(summary.lastId)}`} : {}),
+        },
+      )
     }
     if (summary.failed > 0) {
-      throw new BkError(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed`, {code: 'partial', exitCode: ExitCode.partial, details: result})
+      throw new BkError(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed`, {
+        code: 'partial',
+        exitCode: ExitCode.partial,
+        details: result,
+      })
     }
-    this.note(`${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`)
+    this.note(
+      `${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,
+    )
     return result
   }
 }

@@ -27,7 +27,10 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
   static override flags = {
     id: Flags.string({summary: 'The svc-id header of the delivery.', required: true}),
     signature: Flags.string({summary: 'The svc-signature header (base64url, padded or not).', required: true}),
-    body: Flags.string({summary: 'File holding the body exactly as received (- or absent: stdin).', helpValue: 'FILE|-'}),
+    body: Flags.string({
+      summary: 'File holding the body exactly as received (- or absent: stdin).',
+      helpValue: 'FILE|-',
+    }),
     jwks: jwksFlag(),
   }
 
@@ -45,14 +48,23 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
       })
     }
     if (!this.jsonEnabled()) {
-      process.stdout.write(`Valid signature for ${flags.id} (${result.as === 'raw' ? 'body as received' : 'Python json.dumps serialisation of the body'}; key ${result.keys.kid ?? 'without kid'} from ${result.keys.source})\n`)
+      process.stdout.write(
+        `Valid signature for ${flags.id} (${result.as === 'raw' ? 'body as received' : 'Python json.dumps serialisation of the body'}; key ${result.keys.kid ?? 'without kid'} from ${result.keys.source})\n`,
+      )
     }
-    return {valid: true, id: flags.id, verifiedAs: result.as, keyId: result.keys.kid ?? null, keySource: result.keys.source}
+    return {
+      valid: true,
+      id: flags.id,
+      verifiedAs: result.as,
+      keyId: result.keys.kid ?? null,
+      keySource: result.keys.source,
+    }
   }
 
   private async readBody(file: string | undefined): Promise<Buffer> {
     if (file === undefined || file === '-') {
-      if (file === undefined && process.stdin.isTTY) throw new InputError('No body: pass --body FILE, or pipe the body on stdin')
+      if (file === undefined && process.stdin.isTTY)
+        throw new InputError('No body: pass --body FILE, or pipe the body on stdin')
       const chunks: Buffer[] = []
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
       return Buffer.concat(chunks)
@@ -61,7 +73,9 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
     try {
       return await readFile(file)
     } catch (error) {
-      throw new InputError(`Cannot read --body file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      throw new InputError(
+        `Cannot read --body file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      )
     }
   }
 }

@@ -58,7 +58,8 @@ export function parseJsonExact(text: string): unknown {
         else break
       }
       const token = text.slice(i, j)
-      if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(token)) throw new HttpError(422, `Request body is not valid JSON: bad number ${token}`)
+      if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(token))
+        throw new HttpError(422, `Request body is not valid JSON: bad number ${token}`)
       out += text.slice(last, i) + JSON.stringify(MARK + token)
       last = j
       i = j
@@ -89,11 +90,13 @@ function revive(value: unknown): unknown {
 function plain(value: unknown): unknown {
   if (value instanceof JsonNumber) return Number(value.text)
   if (Array.isArray(value)) return value.map(plain)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]))
   return value
 }
 
-const ISO_DATETIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/
+const ISO_DATETIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/
 
 class BillError extends Error {}
 
@@ -101,7 +104,8 @@ function fail(message: string): never {
   throw new BillError(message)
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  Boolean(v) && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber)
 const str = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null) return undefined
   if (typeof v !== 'string') fail(`${field} must be a string`)
@@ -116,7 +120,11 @@ export function register({router, state}: EmulatorContext): void {
     if (ctx.rawBody === '') throw new HttpError(422, 'Request body is empty; expected a JSON array of bills')
     const body = parseJsonExact(ctx.rawBody)
     if (!Array.isArray(body)) throw new HttpError(422, 'Request body must be a JSON array of bills')
-    if (body.length > MAX_BILLS) throw new HttpError(422, `At most ${MAX_BILLS} bills per request; got ${body.length}`, {max: MAX_BILLS, count: body.length})
+    if (body.length > MAX_BILLS)
+      throw new HttpError(422, `At most ${MAX_BILLS} bills per request; got ${body.length}`, {
+        max: MAX_BILLS,
+        count: body.length,
+      })
     const header = ctx.headers[PERFORMED_BY_HEADER]
     const performer = Array.isArray(header) ? header[0] : header
     const data: Bill[] = []
@@ -146,20 +154,24 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
   const number = str(item.number, 'number')
   if (!number) fail('number is required')
   const bizField = str(item.business_id, 'business_id')
-  if (bizField !== undefined && bizField !== businessId) fail(`business_id ${bizField} does not match the business of the request ${businessId}`)
+  if (bizField !== undefined && bizField !== businessId)
+    fail(`business_id ${bizField} does not match the business of the request ${businessId}`)
   const vendorId = str(item.vendor_id, 'vendor_id')
   if (!vendorId) fail('vendor_id is required')
   if (!state.vendors.get(businessId, vendorId)) fail(`vendor ${vendorId} does not exist in business ${businessId}`)
   const description = str(item.description, 'description')
   const currency = str(item.currency, 'currency')
-  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) fail(`currency must be a 3-letter ISO 4217 code, got "${currency}"`)
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
+    fail(`currency must be a 3-letter ISO 4217 code, got "${currency}"`)
   const dates: Record<'issued_at' | 'due_at', string | undefined> = {issued_at: undefined, due_at: undefined}
   for (const field of ['issued_at', 'due_at'] as const) {
     const v = str(item[field], field)
-    if (v !== undefined && (!ISO_DATETIME.test(v) || !parseIsoDatetime(v).ok)) fail(`${field} must be an ISO 8601 datetime, got "${v}"`)
+    if (v !== undefined && (!ISO_DATETIME.test(v) || !parseIsoDatetime(v).ok))
+      fail(`${field} must be an ISO 8601 datetime, got "${v}"`)
     dates[field] = v
   }
-  if (item.metadata_ !== undefined && item.metadata_ !== null && !isObject(item.metadata_)) fail('metadata_ must be an object')
+  if (item.metadata_ !== undefined && item.metadata_ !== null && !isObject(item.metadata_))
+    fail('metadata_ must be an object')
   if (!Array.isArray(item.lines) || item.lines.length === 0) fail('a bill needs at least one line')
   let total = new Decimal(0)
   const lines = item.lines.map((line: unknown, i: number) => {
@@ -169,9 +181,16 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
     total = total.plus(amount)
     const ledgerId = str(line.ledger_id, `lines[${i}].ledger_id`)
     if (!ledgerId) fail(`lines[${i}].ledger_id is required`)
-    if (!state.ledgers.get(businessId, ledgerId)) fail(`lines[${i}]: ledger ${ledgerId} does not exist in business ${businessId}`)
-    if (line.metadata_ !== undefined && line.metadata_ !== null && !isObject(line.metadata_)) fail(`lines[${i}].metadata_ must be an object`)
-    return {amount, ledgerId, description: str(line.description, `lines[${i}].description`), metadata: line.metadata_ ? plain(line.metadata_) as Record<string, unknown> : {}}
+    if (!state.ledgers.get(businessId, ledgerId))
+      fail(`lines[${i}]: ledger ${ledgerId} does not exist in business ${businessId}`)
+    if (line.metadata_ !== undefined && line.metadata_ !== null && !isObject(line.metadata_))
+      fail(`lines[${i}].metadata_ must be an object`)
+    return {
+      amount,
+      ledgerId,
+      description: str(line.description, `lines[${i}].description`),
+      metadata: line.metadata_ ? (plain(line.metadata_) as Record<string, unknown>) : {},
+    }
   })
   const tags: Record<string, Array<{amount: string; value: string}>> = {}
   const newValues: Array<[Map<string, string>, string]> = []
@@ -187,8 +206,14 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
         allocations.push({value: spec, amount: total})
       } else if (Array.isArray(spec)) {
         spec.forEach((a: unknown, i: number) => {
-          if (!isObject(a) || typeof a.value !== 'string' || a.value === '') fail(`tags.${field}[${i}].value must be a non-empty string`)
-          const amountText = a.amount instanceof JsonNumber ? a.amount.text : typeof a.amount === 'string' && /^[+-]?\d*\.?\d+$/.test(a.amount) ? a.amount : undefined
+          if (!isObject(a) || typeof a.value !== 'string' || a.value === '')
+            fail(`tags.${field}[${i}].value must be a non-empty string`)
+          const amountText =
+            a.amount instanceof JsonNumber
+              ? a.amount.text
+              : typeof a.amount === 'string' && /^[+-]?\d*\.?\d+$/.test(a.amount)
+                ? a.amount
+                : undefined
           if (amountText === undefined) fail(`tags.${field}[${i}].amount must be a number`)
           const amount = new Decimal(amountText)
           if (amount.isNegative() && !amount.isZero()) fail(`tags.${field}[${i}].amount must not be negative`)
@@ -196,7 +221,8 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
         })
       } else fail(`tags.${field} must be a value or a list of {value, amount}`)
       const sum = allocations.reduce((s, a) => s.plus(a.amount), new Decimal(0))
-      if (sum.greaterThan(total)) fail(`tags.${field}: allocations sum to ${sum.toFixed()}, more than the bill total ${total.toFixed()}`)
+      if (sum.greaterThan(total))
+        fail(`tags.${field}: allocations sum to ${sum.toFixed()}, more than the bill total ${total.toFixed()}`)
       for (const a of allocations) if (!values.has(a.value)) newValues.push([values, a.value])
       tags[field] = allocations.map((a) => ({amount: a.amount.toFixed(), value: a.value}))
     }
@@ -217,8 +243,15 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
     voided_at: null,
     status: 'open',
     currency: currency ?? null,
-    metadata_: item.metadata_ ? plain(item.metadata_) as Record<string, unknown> : {},
-    lines: lines.map((l) => ({id: state.newId('bln_'), bill_id: id, description: l.description ?? null, ledger_id: l.ledgerId, amount: toNumber(l.amount), metadata_: l.metadata})),
+    metadata_: item.metadata_ ? (plain(item.metadata_) as Record<string, unknown>) : {},
+    lines: lines.map((l) => ({
+      id: state.newId('bln_'),
+      bill_id: id,
+      description: l.description ?? null,
+      ledger_id: l.ledgerId,
+      amount: toNumber(l.amount),
+      metadata_: l.metadata,
+    })),
     payments: [],
     tags,
   }

@@ -13,11 +13,13 @@ export function register({router, state}: EmulatorContext): void {
     const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
     // paginate() needs id order; businesses created later may sort anywhere among the seeded ones.
     const all = [...state.businesses.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    return ok(paginate(all, {
-      pageSize,
-      pageToken: ctx.query.get('page_token'),
-      filters: {business: grant.businessId ?? null},
-      keep: (b) => !grant.businessId || b.id === grant.businessId,
-    }))
+    return ok(
+      paginate(all, {
+        pageSize,
+        pageToken: ctx.query.get('page_token'),
+        filters: {business: grant.businessId ?? null},
+        keep: (b) => !grant.businessId || b.id === grant.businessId,
+      }),
+    )
   })
 }

@@ -16,10 +16,17 @@ export function register({router, state}: EmulatorContext): void {
     const businessId = ctx.params.business_id as string
     const id = checkPathId('document_id', ctx.params.document_id as string, 'doc_')
     const ids = listParam(ctx.query, ENTITY_IDS_PARAM)
-    if (!ids) throw new HttpError(422, `${ENTITY_IDS_PARAM} is required: a comma-separated list of eac_, txn_ or je_ ids`, {field: ENTITY_IDS_PARAM})
+    if (!ids)
+      throw new HttpError(422, `${ENTITY_IDS_PARAM} is required: a comma-separated list of eac_, txn_ or je_ ids`, {
+        field: ENTITY_IDS_PARAM,
+      })
     const invalid = ids.filter((e) => !UNLINKABLE_PREFIXES.some((p) => e.startsWith(p)))
     if (invalid.length) {
-      throw new HttpError(422, `Only external accounts (eac_), transactions (txn_) and journal entries (je_) can be unlinked, not ${invalid.join(', ')}`, {field: ENTITY_IDS_PARAM, invalid})
+      throw new HttpError(
+        422,
+        `Only external accounts (eac_), transactions (txn_) and journal entries (je_) can be unlinked, not ${invalid.join(', ')}`,
+        {field: ENTITY_IDS_PARAM, invalid},
+      )
     }
     const doc = state.documents.get(businessId, id)
     if (!doc) throw new HttpError(404, `Document ${id} not found`, {document_id: id})

@@ -13,7 +13,11 @@ export function register({router, state}: EmulatorContext): void {
   router.add('POST', '/_emulator/events', (ctx) => {
     const {type, content} = parseJsonObject(ctx.rawBody, '{type, content?}') as {type?: unknown; content?: unknown}
     if (!isEventType(type)) {
-      throw new HttpError(422, `type must be one of ${EVENT_TYPES.join(', ')}`, {field: 'type', value: type ?? null, allowed: EVENT_TYPES})
+      throw new HttpError(422, `type must be one of ${EVENT_TYPES.join(', ')}`, {
+        field: 'type',
+        value: type ?? null,
+        allowed: EVENT_TYPES,
+      })
     }
     const filled = buildEventContent(state, type, content)
     state.events.emit(type, filled)

@@ -12,13 +12,33 @@ const RESET_KINDS = ['created', 'all'] as const
 
 /** Every emulator-only route, served by GET /_emulator (docs/emulator.md has the details). */
 const EMULATOR_ROUTES = [
-  {method: 'POST', path: '/_emulator/businesses', summary: 'Create a business {name?, external_id?, active?}; emits BUSINESS_CREATED'},
-  {method: 'POST', path: '/_emulator/businesses/{business_id}/activate', summary: 'Activate an inactive business; emits BUSINESS_ACTIVATED'},
-  {method: 'POST', path: '/_emulator/businesses/{business_id}/deactivate', summary: 'Deactivate an active business; emits BUSINESS_DEACTIVATED'},
+  {
+    method: 'POST',
+    path: '/_emulator/businesses',
+    summary: 'Create a business {name?, external_id?, active?}; emits BUSINESS_CREATED',
+  },
+  {
+    method: 'POST',
+    path: '/_emulator/businesses/{business_id}/activate',
+    summary: 'Activate an inactive business; emits BUSINESS_ACTIVATED',
+  },
+  {
+    method: 'POST',
+    path: '/_emulator/businesses/{business_id}/deactivate',
+    summary: 'Deactivate an active business; emits BUSINESS_DEACTIVATED',
+  },
   {method: 'GET', path: '/_emulator/events', summary: 'The event types the trigger accepts'},
   {method: 'POST', path: '/_emulator/events', summary: 'Emit any event of the spec {type, content?}'},
-  {method: 'GET', path: '/_emulator/businesses/{business_id}/bills', summary: 'Bills created (include_seed=true for all)'},
-  {method: 'GET', path: '/_emulator/businesses/{business_id}/journal-entries', summary: 'Journal entries created (include_seed=true for all)'},
+  {
+    method: 'GET',
+    path: '/_emulator/businesses/{business_id}/bills',
+    summary: 'Bills created (include_seed=true for all)',
+  },
+  {
+    method: 'GET',
+    path: '/_emulator/businesses/{business_id}/journal-entries',
+    summary: 'Journal entries created (include_seed=true for all)',
+  },
   {method: 'GET', path: '/_emulator/counts', summary: 'Counts of every collection (business_id=… for one business)'},
   {method: 'GET', path: '/_emulator/faults', summary: 'Fault settings and how many of each kind were injected'},
   {method: 'POST', path: '/_emulator/reset', summary: 'Reset {what: "created" (default) | "all"}'},
@@ -33,8 +53,14 @@ function countState(state: EmulatorState, businessId?: string): Record<string, n
   const counts: Record<string, number> = {}
   for (const [key, value] of Object.entries(state)) {
     if (key === 'tagFields') {
-      const fields = businessId === undefined ? [...state.tagFields.values()] : [state.tagFields.get(businessId)].filter((f) => f !== undefined)
-      counts.tagValues = fields.reduce((n, byName) => n + [...byName.values()].reduce((m, values) => m + values.size, 0), 0)
+      const fields =
+        businessId === undefined
+          ? [...state.tagFields.values()]
+          : [state.tagFields.get(businessId)].filter((f) => f !== undefined)
+      counts.tagValues = fields.reduce(
+        (n, byName) => n + [...byName.values()].reduce((m, values) => m + values.size, 0),
+        0,
+      )
     } else if (value instanceof BusinessCollection) {
       counts[key] = value.count(businessId)
     } else if (businessId !== undefined) {
@@ -64,7 +90,10 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
     return id
   }
 
-  for (const [path, key] of [['bills', 'bills'], ['journal-entries', 'journalEntries']] as const) {
+  for (const [path, key] of [
+    ['bills', 'bills'],
+    ['journal-entries', 'journalEntries'],
+  ] as const) {
     router.add('GET', `/_emulator/businesses/:business_id/${path}`, (ctx) => {
       const all = state[key].all(business(ctx.params.business_id as string)) as ReadonlyArray<{id: string}>
       const includeSeed = ctx.query.get('include_seed') === 'true'
@@ -80,7 +109,11 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
     return ok({data: countState(state, businessId === undefined ? undefined : business(businessId))})
   })
 
-  router.add('GET', '/_emulator/faults', () => ok({data: {rate: options.faultRate, seed: options.faultSeed, kinds: options.faultKinds, counts: {...faults.counts}}}))
+  router.add('GET', '/_emulator/faults', () =>
+    ok({
+      data: {rate: options.faultRate, seed: options.faultSeed, kinds: options.faultKinds, counts: {...faults.counts}},
+    }),
+  )
 
   // {"what": "created"} (the default) forgets the bills and journal entries created since the
   // seed; "all" goes back to the seed data with the same ids (clients and tokens are kept).
@@ -88,7 +121,11 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
     const body = parseJsonObject(ctx.rawBody, '{what?}', {optional: true})
     const what = (body as {what?: unknown}).what ?? 'created'
     if (!(RESET_KINDS as readonly unknown[]).includes(what)) {
-      throw new HttpError(422, `what must be one of ${RESET_KINDS.join(', ')}`, {field: 'what', value: what, allowed: RESET_KINDS})
+      throw new HttpError(422, `what must be one of ${RESET_KINDS.join(', ')}`, {
+        field: 'what',
+        value: what,
+        allowed: RESET_KINDS,
+      })
     }
     if (what === 'all') {
       webhooks.cancelPending()
@@ -99,7 +136,8 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
       for (const key of ['bills', 'journalEntries'] as const) {
         const collection: BusinessCollection<{id: string}> = state[key]
         for (const businessId of state.businesses.keys()) {
-          for (const item of [...collection.all(businessId)]) if (!seeded[key].has(item.id)) collection.delete(businessId, item.id)
+          for (const item of [...collection.all(businessId)])
+            if (!seeded[key].has(item.id)) collection.delete(businessId, item.id)
         }
       }
     }

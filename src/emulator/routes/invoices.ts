@@ -30,26 +30,31 @@ export function register({router, state}: EmulatorContext): void {
     const start = instantParam(ctx.query, 'due_at_start')
     const end = instantParam(ctx.query, 'due_at_end')
     if (start !== undefined && end !== undefined && start > end) {
-      throw new HttpError(422, 'due_at_start is after due_at_end', {due_at_start: ctx.query.get('due_at_start'), due_at_end: ctx.query.get('due_at_end')})
+      throw new HttpError(422, 'due_at_start is after due_at_end', {
+        due_at_start: ctx.query.get('due_at_start'),
+        due_at_end: ctx.query.get('due_at_end'),
+      })
     }
     const statuses = status ? new Set<string>(status) : undefined
     const byDue = start !== undefined || end !== undefined
     const filtered = statuses || byDue
-    return ok(paginate(state.invoices.all(businessId), {
-      pageSize,
-      pageToken: ctx.query.get('page_token'),
-      filters: {status: status ?? null, start: start ?? null, end: end ?? null},
-      ...(filtered
-        ? {
-          keep: (inv) => {
-            if (statuses && !statuses.has(inv.status ?? '')) return false
-            if (!byDue) return true
-            if (!inv.due_at) return false
-            const due = Date.parse(inv.due_at)
-            return (start === undefined || due >= start) && (end === undefined || due <= end)
-          },
-        }
-        : {}),
-    }))
+    return ok(
+      paginate(state.invoices.all(businessId), {
+        pageSize,
+        pageToken: ctx.query.get('page_token'),
+        filters: {status: status ?? null, start: start ?? null, end: end ?? null},
+        ...(filtered
+          ? {
+              keep: (inv) => {
+                if (statuses && !statuses.has(inv.status ?? '')) return false
+                if (!byDue) return true
+                if (!inv.due_at) return false
+                const due = Date.parse(inv.due_at)
+                return (start === undefined || due >= start) && (end === undefined || due <= end)
+              },
+            }
+          : {}),
+      }),
+    )
   })
 }

@@ -63,36 +63,55 @@ interface ValidLine {
   tag_value_ids: string[]
 }
 
-function validateEntry(state: EmulatorState, businessId: string, body: unknown): {description: string; datetime: string; lines: ValidLine[]} {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, 'Request body must be a journal entry object', {field: null})
+function validateEntry(
+  state: EmulatorState,
+  businessId: string,
+  body: unknown,
+): {description: string; datetime: string; lines: ValidLine[]} {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new HttpError(422, 'Request body must be a journal entry object', {field: null})
   const b = body as Record<string, unknown>
   for (const key of Object.keys(b)) if (!ENTRY_FIELDS.has(key)) throw invalid(key, 'unknown field')
-  if (b.description !== undefined && b.description !== null && typeof b.description !== 'string') throw invalid('description', 'must be a string', b.description)
+  if (b.description !== undefined && b.description !== null && typeof b.description !== 'string')
+    throw invalid('description', 'must be a string', b.description)
   if (typeof b.datetime !== 'string' || !DATETIME.test(b.datetime) || !parseIsoDatetime(b.datetime).ok) {
     throw invalid('datetime', 'must be a UTC ISO 8601 datetime', b.datetime ?? null)
   }
   if (!Array.isArray(b.lines)) throw invalid('lines', 'must be an array of lines', b.lines ?? null)
   const ledgerIds = new Set(state.ledgers.all(businessId).map((l) => l.id))
   const tagValueIds = new Set<string>()
-  for (const values of state.tagFields.get(businessId)?.values() ?? []) for (const id of values.values()) tagValueIds.add(id)
+  for (const values of state.tagFields.get(businessId)?.values() ?? [])
+    for (const id of values.values()) tagValueIds.add(id)
 
   const lines = b.lines.map((raw, i): ValidLine => {
     const at = `lines[${i}]`
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(at, 'must be an object')
     const l = raw as Record<string, unknown>
     for (const key of Object.keys(l)) if (!LINE_FIELDS.has(key)) throw invalid(`${at}.${key}`, 'unknown field')
-    if (typeof l.ledger_id !== 'string' || !l.ledger_id) throw invalid(`${at}.ledger_id`, 'is required', l.ledger_id ?? null)
-    if (!ledgerIds.has(l.ledger_id)) throw invalid(`${at}.ledger_id`, `ledger ${l.ledger_id} not found in business ${businessId}`, l.ledger_id)
-    if (l.description !== undefined && l.description !== null && typeof l.description !== 'string') throw invalid(`${at}.description`, 'must be a string', l.description)
-    if (l.debit_credit !== 'debit' && l.debit_credit !== 'credit') throw invalid(`${at}.debit_credit`, 'must be debit or credit', l.debit_credit ?? null)
+    if (typeof l.ledger_id !== 'string' || !l.ledger_id)
+      throw invalid(`${at}.ledger_id`, 'is required', l.ledger_id ?? null)
+    if (!ledgerIds.has(l.ledger_id))
+      throw invalid(`${at}.ledger_id`, `ledger ${l.ledger_id} not found in business ${businessId}`, l.ledger_id)
+    if (l.description !== undefined && l.description !== null && typeof l.description !== 'string')
+      throw invalid(`${at}.description`, 'must be a string', l.description)
+    if (l.debit_credit !== 'debit' && l.debit_credit !== 'credit')
+      throw invalid(`${at}.debit_credit`, 'must be debit or credit', l.debit_credit ?? null)
     if (typeof l.amount !== 'string') throw invalid(`${at}.amount`, 'must be a decimal string', l.amount ?? null)
-    if (!AMOUNT.test(l.amount) || new Decimal(l.amount).isZero()) throw invalid(`${at}.amount`, 'must be a positive decimal string', l.amount)
+    if (!AMOUNT.test(l.amount) || new Decimal(l.amount).isZero())
+      throw invalid(`${at}.amount`, 'must be a positive decimal string', l.amount)
     const tags = l.tag_value_ids ?? []
     if (!Array.isArray(tags)) throw invalid(`${at}.tag_value_ids`, 'must be an array of tag value ids', tags)
     tags.forEach((t, j) => {
-      if (typeof t !== 'string' || !tagValueIds.has(t)) throw invalid(`${at}.tag_value_ids[${j}]`, `tag value ${String(t)} not found in business ${businessId}`, t)
+      if (typeof t !== 'string' || !tagValueIds.has(t))
+        throw invalid(`${at}.tag_value_ids[${j}]`, `tag value ${String(t)} not found in business ${businessId}`, t)
     })
-    return {ledger_id: l.ledger_id, description: (l.description as string | null | undefined) ?? '', debit_credit: l.debit_credit, amount: l.amount, tag_value_ids: tags as string[]}
+    return {
+      ledger_id: l.ledger_id,
+      description: (l.description as string | null | undefined) ?? '',
+      debit_credit: l.debit_credit,
+      amount: l.amount,
+      tag_value_ids: tags as string[],
+    }
   })
   const debits = lines.filter((l) => l.debit_credit === 'debit')
   const credits = lines.filter((l) => l.debit_credit === 'credit')
@@ -104,7 +123,12 @@ function validateEntry(state: EmulatorState, businessId: string, body: unknown):
   if (!debitTotal.equals(creditTotal)) {
     const scale = Math.max(...lines.map((l) => l.amount.split('.')[1]?.length ?? 0))
     const [d, c, diff] = [debitTotal, creditTotal, debitTotal.minus(creditTotal).abs()].map((x) => x.toFixed(scale))
-    throw new HttpError(422, `Journal entry does not balance: debits ${d}, credits ${c}, difference ${diff}`, {field: 'lines', debits: d, credits: c, difference: diff})
+    throw new HttpError(422, `Journal entry does not balance: debits ${d}, credits ${c}, difference ${diff}`, {
+      field: 'lines',
+      debits: d,
+      credits: c,
+      difference: diff,
+    })
   }
   const datetime = b.datetime.replace(/[+-]00:00$/, 'Z')
   return {description: (b.description as string | null | undefined) ?? '', datetime, lines}

@@ -19,14 +19,19 @@ export function register({router, state}: EmulatorContext): void {
     requireAuth(state, ctx, SCOPES.businessUpdate)
     const businessId = ctx.params.business_id as string
     const body = parseJsonBody(ctx.rawBody)
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, 'The body must be a JSON object', {body})
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new HttpError(422, 'The body must be a JSON object', {body})
     const fields = body as Record<string, unknown>
     const unknown = Object.keys(fields).filter((k) => !FIELDS.has(k))
-    if (unknown.length) throw new HttpError(422, `Unknown field ${unknown.join(', ')}: expected is_enabled, threshold_amount`, {fields: unknown})
+    if (unknown.length)
+      throw new HttpError(422, `Unknown field ${unknown.join(', ')}: expected is_enabled, threshold_amount`, {
+        fields: unknown,
+      })
     const next: ReceiptRequestConfig = {...(state.receiptConfigs.get(businessId) ?? RECEIPT_DEFAULTS)}
     const enabled = fields.is_enabled
     if (enabled !== undefined && enabled !== null) {
-      if (typeof enabled !== 'boolean') throw new HttpError(422, 'is_enabled must be a boolean or null', {field: 'is_enabled', value: enabled})
+      if (typeof enabled !== 'boolean')
+        throw new HttpError(422, 'is_enabled must be a boolean or null', {field: 'is_enabled', value: enabled})
       next.is_enabled = enabled
     }
     const threshold = fields.threshold_amount

@@ -15,11 +15,13 @@ export function register({router, state}: EmulatorContext): void {
     const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: REFUND_DEFAULT_PAGE_SIZE})
     const status = listParam(ctx.query, 'status', REFUND_STATUSES)
     const statuses = status ? new Set<string>(status) : undefined
-    return ok(paginate(state.refunds.all(businessId), {
-      pageSize,
-      pageToken: ctx.query.get('page_token'),
-      filters: {status: status ?? null},
-      ...(statuses ? {keep: (r) => statuses.has(r.status ?? '')} : {}),
-    }))
+    return ok(
+      paginate(state.refunds.all(businessId), {
+        pageSize,
+        pageToken: ctx.query.get('page_token'),
+        filters: {status: status ?? null},
+        ...(statuses ? {keep: (r) => statuses.has(r.status ?? '')} : {}),
+      }),
+    )
   })
 }

@@ -34,14 +34,19 @@ export function register({router, state, webhooks}: EmulatorContext): void {
       pageSize,
       pageToken: ctx.query.get('page_token'),
       filters: {after: after ?? null, status: statuses ?? null, business: business ?? null},
-      keep: (n) => (after === undefined || n.id > after)
-        && (!statuses || statuses.includes(n.status))
-        && (!business || n.notification.content.business_id === business),
+      keep: (n) =>
+        (after === undefined || n.id > after) &&
+        (!statuses || statuses.includes(n.status)) &&
+        (!business || n.notification.content.business_id === business),
     })
     return json({data: page.data.map(toWire), pagination: page.pagination})
   })
 }
 
-function toWire(n: WebhookNotificationRecord): {id: string; datetime: string; notification: WebhookNotificationRecord['notification']} {
+function toWire(n: WebhookNotificationRecord): {
+  id: string
+  datetime: string
+  notification: WebhookNotificationRecord['notification']
+} {
   return {id: n.id, datetime: n.sentAt ?? n.createdAt, notification: n.notification}
 }

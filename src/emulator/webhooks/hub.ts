@@ -16,7 +16,7 @@ import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState, EventSink} from '../state.js'
 import {WebhookSigner} from './signer.js'
 
-export type NotificationStatus = typeof WEBHOOK_STATUSES[number]
+export type NotificationStatus = (typeof WEBHOOK_STATUSES)[number]
 
 export interface DeliveryAttempt {
   /** When the attempt started (ms since the epoch). */
@@ -54,7 +54,10 @@ export class WebhookHub implements EventSink {
   private idleWaiters: Array<() => void> = []
   private closed = false
 
-  constructor(private readonly state: EmulatorState, private readonly options: Pick<ResolvedEmulatorOptions, 'webhookUrl' | 'timeScale' | 'keyFile'>) {
+  constructor(
+    private readonly state: EmulatorState,
+    private readonly options: Pick<ResolvedEmulatorOptions, 'webhookUrl' | 'timeScale' | 'keyFile'>,
+  ) {
     this.signer = new WebhookSigner(options.keyFile)
   }
 
@@ -134,11 +137,21 @@ export class WebhookHub implements EventSink {
     }
   }
 
-  private async post(url: string, record: WebhookNotificationRecord, signature: string, timeoutMs: number): Promise<ForwardResult> {
+  private async post(
+    url: string,
+    record: WebhookNotificationRecord,
+    signature: string,
+    timeoutMs: number,
+  ): Promise<ForwardResult> {
     const controller = new AbortController()
     this.inFlight.add(controller)
     try {
-      const headers = {'content-type': 'application/json', 'user-agent': 'bk-emulator-webhooks', 'svc-id': record.id, 'svc-signature': signature}
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'bk-emulator-webhooks',
+        'svc-id': record.id,
+        'svc-signature': signature,
+      }
       return await postBody(url, headers, Buffer.from(record.body, 'utf8'), {timeoutMs, signal: controller.signal})
     } finally {
       this.inFlight.delete(controller)

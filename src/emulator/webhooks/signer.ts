@@ -28,11 +28,14 @@ export class WebhookSigner {
       } catch (error) {
         throw new Error(`Cannot use ${keyFile} as the webhook signing key: ${(error as Error).message}`)
       }
-      if (key.asymmetricKeyType !== 'rsa') throw new Error(`${keyFile} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
+      if (key.asymmetricKeyType !== 'rsa')
+        throw new Error(`${keyFile} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
       this.keyPromise = Promise.resolve(key)
     } else {
       this.keyPromise = new Promise((resolve, reject) => {
-        generateKeyPair('rsa', {modulusLength: 2048}, (error, _publicKey, privateKey) => (error ? reject(error) : resolve(privateKey)))
+        generateKeyPair('rsa', {modulusLength: 2048}, (error, _publicKey, privateKey) =>
+          error ? reject(error) : resolve(privateKey),
+        )
       })
     }
     this.keyPromise.catch(() => {})

@@ -7,8 +7,9 @@ import type {ReceiptRequestConfig} from '../../../api/schemas/business.js'
 export type RulesReceiptsSetResult = ReceiptRequestConfig & {business_id: string}
 
 export default class RulesReceiptsSet extends BaseCommand<typeof RulesReceiptsSet> {
-  static override summary = 'Set the business\'s receipt-request rule (an override of the tenant\'s).'
-  static override description = 'Only what you pass changes. A business with no override yet starts from enabled with threshold 0 (every spend). The threshold is a decimal amount of 0 or more, checked before anything is sent. Prints the resulting rule.'
+  static override summary = "Set the business's receipt-request rule (an override of the tenant's)."
+  static override description =
+    'Only what you pass changes. A business with no override yet starts from enabled with threshold 0 (every spend). The threshold is a decimal amount of 0 or more, checked before anything is sent. Prints the resulting rule.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --enabled --threshold 25.00',
     '<%= config.bin %> <%= command.id %> --no-enabled',
@@ -18,7 +19,10 @@ export default class RulesReceiptsSet extends BaseCommand<typeof RulesReceiptsSe
   static override flags = {
     business: businessFlag(),
     enabled: Flags.boolean({summary: 'Turn receipt requests on (--no-enabled turns them off).', allowNo: true}),
-    threshold: Flags.string({summary: 'Request a receipt for spend at or above this amount (0: every spend).', helpValue: 'AMOUNT'}),
+    threshold: Flags.string({
+      summary: 'Request a receipt for spend at or above this amount (0: every spend).',
+      helpValue: 'AMOUNT',
+    }),
   }
 
   async run(): Promise<RulesReceiptsSetResult> {

@@ -2,10 +2,10 @@
  * The transport: one undici Pool with keep-alive per base URL, the bearer token, timeouts,
  * the retry policy, response parsing with zod, and redacted --debug traces.
  *
- * Retry policy (README "Reliability"): an idempotent request (GET, PATCH, DELETE) is retried on
+ * Retry policy (README "Reliability"): an idempotent request (GET, PUT, PATCH, DELETE) is retried on
  * connection errors and on 429, 502, 503 and 504. A POST is retried only when the service cannot
- * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with full
- * jitter, and a Retry-After header is honoured.
+ * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with equal
+ * jitter (a wait between half and all of the step), and a Retry-After header is honoured.
  */
 import {Pool} from 'undici'
 import type {z} from 'zod'
@@ -167,10 +167,6 @@ export class BkClient {
       }
       return {status, headers, data: options.responseText ? (text as T) : this.parse(options, body)}
     }
-  }
-
-  get<T>(path: string, schema: z.ZodType<T>, options: Partial<RequestOptions<T>> = {}): Promise<ApiResponse<T>> {
-    return this.request({...options, method: 'GET', path, schema})
   }
 
   /** The headers (with the bearer token) and the body of a request. */

@@ -151,9 +151,4 @@ export class EmulatorState {
   rand(): number {
     return this.random()
   }
-
-  /** The business, or an error the caller turns into 404. */
-  business(id: string): BusinessRecord | undefined {
-    return this.businesses.get(id)
-  }
 }

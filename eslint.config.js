@@ -31,4 +31,15 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', {considerDefaultExhaustiveForUnions: true}],
     },
   },
+  {
+    // Import boundary: the emulator is a separate program; only `bk emulator` starts it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/emulator/**', 'src/commands/emulator/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {patterns: [{regex: '/emulator/', message: 'Only src/commands/emulator imports the emulator.'}]},
+      ],
+    },
+  },
 )

@@ -274,7 +274,9 @@ describe('bk bills import --resume', () => {
       {cwd: dir, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}), stdio: ['ignore', 'pipe', 'pipe']},
     )
     let stdout = ''
+    let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
     const sending = () =>
       (existsSync(journal) ? readFileSync(journal, 'utf8') : '')
@@ -282,7 +284,8 @@ describe('bk bills import --resume', () => {
         .filter((l) => l.startsWith('{"t":"sending"')).length
     await waitFor(() => sending() >= 3, 'three batches in flight')
     child.kill('SIGINT')
-    await new Promise((r) => setTimeout(r, 150))
+    // The second Ctrl-C counts as such once bk has taken the first.
+    await waitFor(() => stderr.includes('Stopping:'), 'bk to take the first Ctrl-C')
     child.kill('SIGINT')
     expect(await closed).toBe(130)
     const first = JSON.parse(stdout) as ImportSummary

@@ -2,6 +2,7 @@ import {afterEach, expect, it} from 'vitest'
 
 import {start, type RunningEmulator} from '../helpers/emulator.js'
 import {reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
+import {waitFor} from '../helpers/wait.js'
 import {call, recordEvents} from './support.js'
 
 let emulator: RunningEmulator | undefined
@@ -27,11 +28,12 @@ it('a full reset drops deliveries still waiting for a retry', async () => {
   // 10 s x 0.01 = 100 ms before the first retry.
   emulator = await start({webhookUrl: `${app.url}/`, timeScale: 0.01})
   await call(emulator, 'POST', '/_emulator/events', {json: {type: 'TASK_REQUEST'}})
-  for (let i = 0; i < 50 && attempts() === 0; i++) await new Promise((r) => setTimeout(r, 20))
+  await waitFor(() => attempts() > 0, 'the first delivery attempt')
   expect(attempts()).toBe(1)
   const reset = await call(emulator, 'POST', '/_emulator/reset', {json: {what: 'all'}})
   expect(reset.status).toBe(200)
-  await new Promise((r) => setTimeout(r, 400)) // past the 100 ms and 200 ms retries
+  // Idle at once when the reset dropped the retry; a retry still scheduled would keep it busy.
+  await emulator.webhooks.idle()
   expect(attempts()).toBe(1)
   expect(emulator.state.notifications).toHaveLength(0)
 })

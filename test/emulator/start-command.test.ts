@@ -7,6 +7,7 @@ import {createInterface} from 'node:readline'
 import {describe, expect, it} from 'vitest'
 
 import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {waitFor} from '../helpers/wait.js'
 import {call} from './support.js'
 
 interface Started {
@@ -96,7 +97,10 @@ describe('bk emulator start', () => {
       expect(started.firstLine).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+$/)
       const baseUrl = started.firstLine.replace('Emulator listening on ', '')
       // Wait until the whole banner is out (it ends with the Ctrl-C line).
-      for (let i = 0; i < 100 && !started.stdout().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+      await waitFor(() => started.stdout().includes('Ctrl-C'), 'the emulator to print its start line', {
+        everyMs: 50,
+        tries: 100,
+      })
       const out = started.stdout()
       expect(out).toContain('client id:     local-client')
       expect(out).toContain('client secret: local-secret')

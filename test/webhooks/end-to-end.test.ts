@@ -11,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {waitFor} from '../helpers/wait.js'
 import {FIXTURES, recordingServer, startListen, until, type ListenerChild, type RecordingServer} from './helpers.js'
 
 async function freePort(): Promise<number> {
@@ -191,7 +192,10 @@ describe('bk webhooks replay', () => {
       await app.waitFor(2)
       child.kill('SIGINT')
       // The held post is answered only once the command says it is stopping.
-      for (let i = 0; i < 400 && !stderr.includes('Stopping after'); i++) await new Promise((r) => setTimeout(r, 25))
+      await waitFor(() => stderr.includes('Stopping after'), 'the listener to say it is stopping', {
+        everyMs: 25,
+        tries: 400,
+      })
       expect(stderr).toContain('Stopping after the notification in progress')
       release?.()
       const code = await exited

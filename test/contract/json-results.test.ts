@@ -56,6 +56,7 @@ function mergeShapes(
   return out
 }
 
+// About twenty bk runs one after another: a timeout with room for a loaded machine.
 it("every command's --json result keeps its shape", async () => {
   const env = envFor(emulator)
   const configDir = tempDir()
@@ -127,4 +128,4 @@ it("every command's --json result keeps its shape", async () => {
     shapes[name] = shape(parseJsonOutput(res))
   }
   await expect(JSON.stringify(shapes, null, 2) + '\n').toMatchFileSnapshot('./json-results.snapshot.json')
-})
+}, 120_000)

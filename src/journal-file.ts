@@ -4,7 +4,9 @@
  * kill -9 loses nothing that was reported as recorded. Only the last line can be torn (a write
  * cut short); a damaged line anywhere else is reported. What the records mean is each journal's.
  */
-import {closeSync, fdatasyncSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
+import {closeSync, fdatasyncSync, readFileSync, rmSync, writeSync} from 'node:fs'
+
+import {openPrivateFile} from './output/sink.js'
 
 const JOURNAL_SUFFIX = '.bk-journal'
 
@@ -43,7 +45,7 @@ export class JournalFile {
   private constructor(private readonly fd: number, readonly file: string) {}
 
   static open(file: string): JournalFile {
-    return new JournalFile(openSync(file, 'a', 0o600), file)
+    return new JournalFile(openPrivateFile('journal', file, 'append'), file)
   }
 
   /** Appends records as JSON lines in one write, then one fdatasync. */

@@ -6,6 +6,7 @@
  */
 import {closeSync, fdatasyncSync, readFileSync, rmSync, writeSync} from 'node:fs'
 
+import {redactKnown} from './api/redact.js'
 import {openPrivateFile} from './output/sink.js'
 
 const JOURNAL_SUFFIX = '.bk-journal'
@@ -50,7 +51,7 @@ export class JournalFile {
 
   /** Appends records as JSON lines in one write, then one fdatasync. */
   append(...records: unknown[]): void {
-    writeSync(this.fd, records.map((r) => JSON.stringify(r) + '\n').join(''))
+    writeSync(this.fd, redactKnown(records.map((r) => JSON.stringify(r) + '\n').join('')))
     fdatasyncSync(this.fd)
   }
 

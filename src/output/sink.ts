@@ -14,6 +14,7 @@ import {access, open, rename, rm, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import type {Writable} from 'node:stream'
 
+import {redactKnown} from '../api/redact.js'
 import {InputError} from '../errors.js'
 
 export interface Sink {
@@ -78,7 +79,7 @@ export function streamWriter(stream: Writable): StreamWriter {
   return {
     async write(text) {
       if (failure) throw failure
-      await writeWithBackpressure(stream, text)
+      await writeWithBackpressure(stream, redactKnown(text))
     },
     async end() {
       if (failure) throw failure

@@ -34,6 +34,14 @@ function leak(value: unknown, secrets: string): unknown {
   return value
 }
 
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
 /** A loopback proxy in front of the emulator that echoes every secret it sees. */
 async function startEchoingProxy(target: string): Promise<Server> {
   const server = createServer((req, res) => {
@@ -44,15 +52,18 @@ async function startEchoingProxy(target: string): Promise<Server> {
       if (bearer) tokens.add(bearer)
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v
-      void fetch(target + (req.url ?? ''), {method: req.method, headers, body: req.method === 'GET' ? undefined : body}).then(async (answer) => {
+      const init: RequestInit = {method: req.method ?? 'GET', headers}
+      if (req.method !== 'GET') init.body = body
+      void fetch(target + (req.url ?? ''), init).then(async (answer) => {
         const text = await answer.text()
         let out = text
-        try {
-          const parsed = JSON.parse(text) as {access_token?: string}
-          if (parsed.access_token) tokens.add(parsed.access_token)
+        const parsed = jsonOrUndefined(text)
+        if (parsed && typeof parsed === 'object') {
+          const token = (parsed as {access_token?: string}).access_token
+          if (token) tokens.add(token)
           const secrets = `${emulator.clientSecret} ${[...tokens].join(' ')}`
           out = JSON.stringify({...(leak(parsed, secrets) as object), echo: secrets})
-        } catch {}
+        }
         res.writeHead(answer.status, {'content-type': answer.headers.get('content-type') ?? 'application/json', 'x-echo': `${emulator.clientSecret} ${[...tokens].join(' ')}`})
         res.end(out)
       })

@@ -35,6 +35,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private credentialsPromise: Promise<ResolvedCredentials> | undefined
 
   public override async init(): Promise<void> {
+    // Before anything is printed: every secret this run learns is kept off stdout and stderr.
+    const {guardStandardStreams, registerSecret, SECRET_ENV} = await import('./api/redact.js')
+    registerSecret(...SECRET_ENV.map((name) => process.env[name]))
+    guardStandardStreams()
     await super.init()
     const {args, flags} = await this.parse({
       flags: this.ctor.flags,
@@ -166,10 +170,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // a command killed by SIGPIPE would; there is no one left to tell.
     if (err.code === 'EPIPE') throw new Errors.ExitError(0)
     const error = toBkError(err)
-    // Our messages never hold secrets; this guards against a service that echoes one back.
-    const secrets = [process.env.BK_CLIENT_SECRET, process.env.BK_ACCESS_TOKEN]
-    const {redactText} = await import('./api/redact.js')
-    const clean = (s: string) => redactText(s, secrets)
+    // Our messages never hold secrets; this guards against a service that echoes one back
+    // (before init has guarded the streams, too).
+    const {redactKnown, redactText, SECRET_ENV} = await import('./api/redact.js')
+    const clean = (s: string) =>
+      redactText(
+        redactKnown(s),
+        SECRET_ENV.map((name) => process.env[name]),
+      )
     if (this.jsonEnabled()) {
       process.stdout.write(
         clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n',

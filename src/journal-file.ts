@@ -18,6 +18,9 @@ import {
   writeSync,
 } from 'node:fs'
 
+import {redactKnown} from './api/redact.js'
+import {openPrivateFile} from './output/sink.js'
+
 const JOURNAL_SUFFIX = '.bk-journal'
 
 export function journalPathFor(input: string): string {
@@ -58,7 +61,7 @@ export class JournalFile {
   /** Opens for appending, first cutting off a torn last line so that the next record starts a line of its own. */
   static open(file: string): JournalFile {
     if (existsSync(file) && statSync(file).isFile()) cutTornTail(file)
-    return new JournalFile(openSync(file, 'a', 0o600), file)
+    return new JournalFile(openPrivateFile('journal', file, 'append'), file)
   }
 
   /**
@@ -66,7 +69,7 @@ export class JournalFile {
    * byte is written; a failed one throws, and the caller must not act on the records.
    */
   append(...records: unknown[]): void {
-    const data = Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))
+    const data = Buffer.from(redactKnown(records.map((r) => JSON.stringify(r) + '\n').join('')))
     for (let written = 0; written < data.length;) written += writeSync(this.fd, data, written, data.length - written)
     fdatasyncSync(this.fd)
   }

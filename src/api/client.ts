@@ -11,7 +11,7 @@ import {Pool} from 'undici'
 import type {z} from 'zod'
 
 import {ApiConnectionError, ApiTimeoutError, errorFromResponse} from './errors.js'
-import {redactHeaders, redactText, redactValue} from './redact.js'
+import {redactHeaders, redactText, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -99,11 +99,13 @@ export class BkClient {
       connect: {timeout: Math.min(this.opts.timeoutMs, 10_000)},
     })
     this.secrets = new Set((options.secrets ?? []).filter((s): s is string => Boolean(s)))
+    registerSecret(...this.secrets)
   }
 
   /** Adds a string that must never be printed (a token once it is known). */
   addSecret(secret: string): void {
     this.secrets.add(secret)
+    registerSecret(secret)
   }
 
   /**

@@ -15,7 +15,8 @@ export interface Page<T> {
 
 /** Where pages come from: their bodies as text, so that the next can be asked for before one is parsed. */
 export interface PageSource {
-  fetchText(pageToken: string | undefined): Promise<string>
+  /** `pageSize`, when given, replaces the query's page size for this one request. */
+  fetchText(pageToken: string | undefined, pageSize?: number): Promise<string>
   /** Resolves once the requests begun so far are on the wire (BkClient.written). */
   written(): Promise<void>
 }
@@ -25,7 +26,17 @@ export interface PagerOptions {
   pageToken?: string | undefined
   /** Ask for the next page while the caller works on the current one (for full exports). */
   prefetch?: boolean
+  /** Items per request (the query's page size). */
+  pageSize?: number | undefined
+  /**
+   * Hand out at most this many items. The last request asks for exactly the items still wanted,
+   * so no page is cut and its next cursor continues at the first item not handed out.
+   */
+  limit?: number | undefined
 }
+
+/** The largest page the service serves. */
+const MAX_PAGE_SIZE = 100
 
 /**
  * A page's envelope (`{data: unknown[], pagination}`) is checked when it arrives, its items as it
@@ -48,31 +59,38 @@ export class Pager<T> implements AsyncIterable<T> {
 
   /** The first page only, with its cursors (manual paging with --page-token). */
   async first(): Promise<Page<T>> {
-    return this.checkItems(this.parse(await this.source.fetchText(this.options.pageToken)))
+    return this.checkItems(
+      this.cut(this.parse(await this.source.fetchText(this.options.pageToken, this.sizeFor(0))), 0),
+    )
   }
 
   async *pages(): AsyncGenerator<Page<T>> {
-    let pending: Promise<string> | undefined = this.fetch(this.options.pageToken)
+    const limit = this.options.limit ?? Number.POSITIVE_INFINITY
+    let handed = 0
+    // An early request would ask for a page size before the limit's remainder is known.
+    const prefetch = this.options.prefetch && this.options.limit === undefined
+    let pending: Promise<string> | undefined = this.fetch(this.options.pageToken, this.sizeFor(0))
     while (pending) {
       const text: string = await pending
       let early: {token: string; text: Promise<string>} | undefined
-      const guess = this.options.prefetch ? nextPageTokenIn(text) : undefined
+      const guess = prefetch ? nextPageTokenIn(text) : undefined
       if (guess) {
         early = {token: guess, text: this.fetch(guess)}
         // This page is parsed and worked on synchronously: the request must leave first.
         await this.source.written()
       }
-      const page = this.parse(text)
-      const next = page.pagination.next_page_token
+      const page = this.cut(this.parse(text), handed)
+      handed += page.data.length
+      const next = handed < limit ? page.pagination.next_page_token : null
       pending = undefined
       if (next && early?.token === next) pending = early.text
-      else if (next && this.options.prefetch) {
+      else if (next && prefetch) {
         pending = this.fetch(next)
         await this.source.written()
       }
       yield this.checkItems(page)
       // Without prefetch the next request starts only when the caller asks for more.
-      if (next && !pending) pending = this.fetch(next)
+      if (next && !pending) pending = this.fetch(next, this.sizeFor(handed))
     }
   }
 
@@ -80,8 +98,25 @@ export class Pager<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.data
   }
 
-  private fetch(pageToken: string | undefined): Promise<string> {
-    const text = this.source.fetchText(pageToken)
+  /** The page size to ask for once `handed` items are out: never more than the limit still wants. */
+  private sizeFor(handed: number): number | undefined {
+    const {limit, pageSize} = this.options
+    if (limit === undefined) return pageSize
+    return Math.max(1, Math.min(pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE, limit - handed))
+  }
+
+  /**
+   * A page holding more than the limit still wants (a service that served more than was asked):
+   * cut to the limit, and without a next cursor, since the service's would skip the cut items.
+   */
+  private cut(page: Page<unknown>, handed: number): Page<unknown> {
+    const wanted = (this.options.limit ?? Number.POSITIVE_INFINITY) - handed
+    if (page.data.length <= wanted) return page
+    return {data: page.data.slice(0, wanted), pagination: {...page.pagination, next_page_token: null}}
+  }
+
+  private fetch(pageToken: string | undefined, pageSize?: number): Promise<string> {
+    const text = this.source.fetchText(pageToken, pageSize)
     text.catch(() => {}) // surfaced when awaited; a request made early may never be
     return text
   }
@@ -124,15 +159,10 @@ export function listPager<T>(
   options: PagerOptions = {},
 ): Pager<T> {
   const source: PageSource = {
-    fetchText: async (pageToken) =>
-      (
-        await client.request<string>({
-          method: 'GET',
-          path,
-          query: {...query, page_token: pageToken},
-          responseText: true,
-        })
-      ).data,
+    fetchText: async (pageToken, pageSize) => {
+      const pageQuery = {...query, page_token: pageToken, ...(pageSize === undefined ? {} : {page_size: pageSize})}
+      return (await client.request<string>({method: 'GET', path, query: pageQuery, responseText: true})).data
+    },
     written: () => client.written(),
   }
   return new Pager(source, item, `GET ${path}`, options)

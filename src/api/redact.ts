@@ -1,6 +1,11 @@
 /**
- * Secrets never reach output, logs or --debug traces: the Authorization header, client_secret
- * and tokens are replaced before a line is written.
+ * Secrets never reach output, logs, --debug traces or files: the Authorization header,
+ * client_secret and tokens are replaced before a line is written.
+ *
+ * Besides the secret-named keys, one registry per process holds every secret value this run
+ * knows (environment values, the profile's client secret, each token once obtained): stdout,
+ * stderr (guardStandardStreams) and every file bk writes (redactKnown in the file writers) are
+ * cleaned of them, so a service that echoes a secret back cannot make bk print or store it.
  */
 export const REDACTED = '[redacted]'
 
@@ -29,6 +34,51 @@ export function redactValue(value: unknown): unknown {
 /** Last line of defence: removes each known secret string wherever it appears in a text. */
 export function redactText(text: string, secrets: Iterable<string | undefined>): string {
   let out = text
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join(REDACTED)
+  for (const s of secrets) if (s && s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED)
   return out
+}
+
+const known = new Set<string>()
+const revealed = new Set<string>()
+
+/** Adds values that must never be printed or written (env values, client secret, a token). */
+export function registerSecret(...secrets: Array<string | undefined>): void {
+  for (const s of secrets) if (s && s.length >= 4 && !revealed.has(s)) known.add(s)
+}
+
+/** The one value a command exists to print (`bk auth token`): shown, not redacted. */
+export function revealSecret(secret: string): void {
+  revealed.add(secret)
+  known.delete(secret)
+}
+
+/** A text with every registered secret replaced. */
+export function redactKnown(text: string): string {
+  return known.size === 0 ? text : redactText(text, known)
+}
+
+/** The environment variables whose values are secrets. */
+export const SECRET_ENV = ['BK_CLIENT_SECRET', 'BK_ACCESS_TOKEN'] as const
+
+let guarded = false
+
+/** Cleans every write to stdout and stderr of the registered secrets (once per process). */
+export function guardStandardStreams(): void {
+  if (guarded) return
+  guarded = true
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => write(cleanChunk(chunk), ...rest)) as typeof stream.write
+  }
+}
+
+function cleanChunk(chunk: unknown): unknown {
+  if (known.size === 0) return chunk
+  if (typeof chunk === 'string') return redactKnown(chunk)
+  if (chunk instanceof Uint8Array) {
+    const text = Buffer.from(chunk).toString('utf8')
+    const clean = redactKnown(text)
+    return clean === text ? chunk : Buffer.from(clean, 'utf8')
+  }
+  return chunk
 }

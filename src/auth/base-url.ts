@@ -18,6 +18,14 @@ export function validateBaseUrl(value: string, origin = 'base URL'): string {
   } catch {
     throw new InputError(`Invalid ${origin} "${value}": expected an absolute URL such as https://api.example.com`)
   }
+  if (url.username || url.password) {
+    // Credentials in a URL end up in profiles, traces and messages; bk authenticates otherwise.
+    url.username = ''
+    url.password = ''
+    throw new InputError(`Refusing ${origin} "${url.toString()}" with a user name or password in it (not shown)`, {
+      hint: "Give the URL without user:pass@; bk authenticates with the profile's client id and secret.",
+    })
+  }
   if (url.protocol === 'https:') return url.toString().replace(/\/$/, '')
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url.toString().replace(/\/$/, '')
   throw new InputError(

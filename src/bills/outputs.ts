@@ -7,7 +7,7 @@
  */
 import {createWriteStream} from 'node:fs'
 
-import {streamWriter, type StreamWriter} from '../output/sink.js'
+import {openPrivateFile, streamWriter, type StreamWriter} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
@@ -36,7 +36,7 @@ class LazyFile {
 
   async write(text: string): Promise<void> {
     if (!this.out) {
-      this.out = streamWriter(createWriteStream(this.path, {flags: 'w'}))
+      this.out = streamWriter(createWriteStream(this.path, {fd: openPrivateFile('output', this.path, 'truncate')}))
       await this.out.write(this.first())
     }
     await this.out.write(text)

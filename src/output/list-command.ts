@@ -27,16 +27,31 @@ export function listFormat(flags: ListFlags, json: boolean): OutputFormat {
 }
 
 /**
+ * Whether every page is read: with --all, and for an export (--file, --output csv or ndjson)
+ * unless --limit or --page-token asks for part of the list; a file of one page among many
+ * would pass for the whole list.
+ */
+export function readsEveryPage(flags: ListFlags): boolean {
+  if (flags.all) return true
+  if (flags.limit !== undefined || flags['page-token'] !== undefined) return false
+  const toFile = flags.file !== undefined && flags.file !== '-'
+  return toFile || flags.output === 'csv' || flags.output === 'ndjson'
+}
+
+/**
  * What the list flags ask of a Pager: --page-size, else pages no larger than --limit, else the
- * largest page the service allows with --all (the service's default otherwise); prefetch with --all.
+ * largest page the service allows when every page is read (the service's default otherwise);
+ * prefetch then. The Pager stops at --limit with a cursor at the first item not shown.
  */
 export function pagingOptions(flags: ListFlags): {
   pageSize: number | undefined
   pageToken: string | undefined
   prefetch: boolean
+  limit: number | undefined
 } {
-  const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : flags.all ? 100 : undefined)
-  return {pageSize, pageToken: flags['page-token'], prefetch: Boolean(flags.all)}
+  const every = readsEveryPage(flags)
+  const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : every ? 100 : undefined)
+  return {pageSize, pageToken: flags['page-token'], prefetch: every, limit: flags.limit}
 }
 
 export interface ListResult<T> {
@@ -64,7 +79,8 @@ export interface RunListOptions<T, V = T, R = V> {
 export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>): Promise<ListResult<T> | undefined> {
   const {pager, flags} = options
   const limit = flags.limit ?? Number.POSITIVE_INFINITY
-  if (options.json && !flags.all) {
+  const every = readsEveryPage(flags)
+  if (options.json && !every) {
     // One document with the cursors of the last page read, for manual paging.
     const data: T[] = []
     let last: Page<T> | undefined
@@ -92,7 +108,7 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
       count += items.length
       // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
       await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
-      if (!flags.all && flags.limit === undefined) break
+      if (!every && flags.limit === undefined) break
       if (count >= limit) break
     }
     await writer.end()
@@ -100,6 +116,6 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
     await writer.abort()
     throw error
   }
-  if (next && !flags.all && options.onMore) options.onMore(next)
+  if (next && !every && options.onMore) options.onMore(next)
   return undefined
 }

@@ -4,13 +4,17 @@
  *
  * A file is written as FILE.partial and renamed to FILE once complete: an export that fails
  * halfway never leaves a truncated FILE that looks whole (an earlier FILE stays as it was).
+ *
+ * Every file bk writes holds business data: it is created 0600 and never written through a
+ * symbolic link (a link planted at the path could send it anywhere, or create the link's target).
  */
 import {once} from 'node:events'
-import {constants, type Stats} from 'node:fs'
+import {constants, fchmodSync, lstatSync, openSync, statSync, type Stats} from 'node:fs'
 import {access, open, rename, rm, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import type {Writable} from 'node:stream'
 
+import {redactKnown} from '../api/redact.js'
 import {InputError} from '../errors.js'
 
 export interface Sink {
@@ -32,11 +36,16 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       abort: async () => {},
     }
   }
-  const existing = await checkWritable('--file', file)
+  await checkWritable('--file', file)
   const partial = `${file}.partial`
-  // A file replaced keeps its permissions (an export kept private stays private).
-  const mode = existing ? existing.mode & 0o777 : 0o666
-  const handle = await open(partial, 'w', mode).catch((error: NodeJS.ErrnoException) => {
+  // Created afresh (a link left at FILE.partial is removed, not followed); the rename then
+  // replaces FILE itself, never a file a link at FILE points to.
+  await rm(partial, {force: true})
+  const handle = await open(
+    partial,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW,
+    PRIVATE_MODE,
+  ).catch((error: NodeJS.ErrnoException) => {
     throw new InputError(`--file ${file}: cannot write ${partial} (${error.code ?? error.message})`, {
       details: {flag: '--file', value: file},
     })
@@ -76,7 +85,7 @@ export function streamWriter(stream: Writable): StreamWriter {
   return {
     async write(text) {
       if (failure) throw failure
-      await writeWithBackpressure(stream, text)
+      await writeWithBackpressure(stream, redactKnown(text))
     },
     async end() {
       if (failure) throw failure
@@ -99,6 +108,8 @@ export async function checkWritable(what: string, path: string): Promise<Stats |
     })
   const existing = await stat(path).catch(() => undefined)
   if (existing?.isDirectory()) throw refuse('is a directory')
+  const why = linkRefusal(path)
+  if (why) throw refuse(why)
   const folder = dirname(resolve(path))
   await access(folder, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
     throw refuse(
@@ -108,6 +119,44 @@ export async function checkWritable(what: string, path: string): Promise<Stats |
     )
   })
   return existing
+}
+
+/** Owner read and write only: the mode of every file bk creates. */
+export const PRIVATE_MODE = 0o600
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
+
+/**
+ * Why a path is not written through, if it is a symbolic link: one to a regular file, or to
+ * nothing (a dangling link would make bk create its target). A link to a device or a pipe
+ * (/dev/stdout) is written as that device.
+ */
+function linkRefusal(path: string): string | undefined {
+  const own = lstatSync(path, {throwIfNoEntry: false})
+  if (!own?.isSymbolicLink()) return undefined
+  const target = statSync(path, {throwIfNoEntry: false})
+  if (target && !target.isFile() && !target.isDirectory()) return undefined
+  return 'is a symbolic link; bk does not write business data through links'
+}
+
+/**
+ * Opens a file for business data (rejects, results, journals): created 0600, a regular file
+ * made 0600 when truncated, never through a symbolic link; a device or pipe as it is.
+ * `what` names it (its flag) in the message.
+ */
+export function openPrivateFile(what: string, path: string, mode: 'append' | 'truncate'): number {
+  const refusal = linkRefusal(path)
+  if (refusal)
+    throw new InputError(`${what} ${path}: ${refusal}`, {
+      hint: 'Remove the link or give another path.',
+      details: {what, path},
+    })
+  const own = lstatSync(path, {throwIfNoEntry: false})
+  if (own && !own.isFile()) return openSync(path, mode === 'append' ? 'a' : 'w')
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | NO_FOLLOW | (mode === 'append' ? constants.O_APPEND : constants.O_TRUNC)
+  const fd = openSync(path, flags, PRIVATE_MODE)
+  if (mode === 'truncate') fchmodSync(fd, PRIVATE_MODE)
+  return fd
 }
 
 async function writeWithBackpressure(stream: Writable, text: string): Promise<void> {

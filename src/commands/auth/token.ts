@@ -18,6 +18,8 @@ export default class AuthToken extends BaseCommand<typeof AuthToken> {
   async run(): Promise<AuthTokenResult> {
     const session = await this.session()
     const token = await session.tokens.get()
+    const {revealSecret} = await import('../../api/redact.js')
+    revealSecret(token)
     if (!this.jsonEnabled()) this.log(token)
     return {access_token: token}
   }

@@ -1,0 +1,64 @@
+/**
+ * A mistyped command is never run as its closest match: bk names the suggestion in one plain
+ * error line (or the --json error) and exits 2, on a terminal too.
+ */
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
+
+import {parseJsonOutput, runBk} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {plain, runBkTty} from '../helpers/tty.js'
+
+vi.setConfig({testTimeout: 60_000})
+
+let emulator: RunningEmulator
+beforeAll(async () => {
+  emulator = await start()
+})
+afterAll(() => emulator.close())
+
+const TYPO = ['rules', 'receipts', 'sett', '--threshold', '10', '--yes']
+
+describe('a mistyped command', () => {
+  it('on a terminal, Enter at whatever is shown runs nothing; exit 2 with the suggestion', async () => {
+    const result = await runBkTty(TYPO, {
+      env: envFor(emulator),
+      answers: [
+        {when: /sett/, send: '\r'},
+        {when: /\?/, send: 'y\r'},
+      ],
+    })
+    expect(result.code, result.stdout).toBe(2)
+    expect(plain(result.stdout)).toContain('did you mean "bk rules receipts set"?')
+    expect(emulator.state.receiptConfigs.size).toBe(0)
+  })
+
+  it('under CI: one plain error line with the suggestion, exit 2', async () => {
+    const result = await runBk(TYPO, {env: {...envFor(emulator), CI: '1'}})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(
+      /^Error: "bk rules receipts sett" is not a bk command; did you mean "bk rules receipts set"\?\n/,
+    )
+    // eslint-disable-next-line no-control-regex
+    expect(result.stderr).not.toMatch(/\u001B\[/)
+    expect(result.stdout).toBe('')
+    expect(emulator.state.receiptConfigs.size).toBe(0)
+  })
+
+  it('with --json: the error document names the suggestion', async () => {
+    const result = await runBk(['invoices', 'lst', '--json'], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(parseJsonOutput(result)).toEqual({
+      error: '"bk invoices lst" is not a bk command; did you mean "bk invoices list"?',
+      code: 'command_not_found',
+      details: {command: 'invoices lst', suggestion: 'invoices list'},
+    })
+  })
+
+  it('far from every command: no suggestion', async () => {
+    const result = await runBk(['zzzzzz'], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: "bk zzzzzz" is not a bk command\nHint: Run `bk help` for the commands there are.\n',
+    )
+  })
+})

@@ -12,7 +12,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {waitFor} from '../helpers/wait.js'
+import {whenFile, whenOutput} from '../helpers/wait.js'
 import type {ImportSummary} from '../../src/bills/import.js'
 
 const BIZ = 'biz_demo_acme'
@@ -278,14 +278,11 @@ describe('bk bills import --resume', () => {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    const sending = () =>
-      (existsSync(journal) ? readFileSync(journal, 'utf8') : '')
-        .split('\n')
-        .filter((l) => l.startsWith('{"t":"sending"')).length
-    await waitFor(() => sending() >= 3, 'three batches in flight')
+    const sending = (text: string) => text.split('\n').filter((l) => l.startsWith('{"t":"sending"')).length
+    await whenFile(journal, (text) => sending(text) >= 3, 'three batches in flight')
     child.kill('SIGINT')
     // The second Ctrl-C counts as such once bk has taken the first.
-    await waitFor(() => stderr.includes('Stopping:'), 'bk to take the first Ctrl-C')
+    await whenOutput(child.stderr, () => stderr.includes('Stopping:'), 'bk took the first Ctrl-C')
     child.kill('SIGINT')
     expect(await closed).toBe(130)
     const first = JSON.parse(stdout) as ImportSummary

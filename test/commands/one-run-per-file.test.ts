@@ -4,15 +4,15 @@
  * that is gone is taken over.
  */
 import {spawnSync} from 'node:child_process'
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {setTimeout as delay} from 'node:timers/promises'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {whenFile} from '../helpers/wait.js'
 
 const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 const COUNT = 3
@@ -23,15 +23,6 @@ beforeAll(async () => {
   emulator = await start({latencyMs: 1500})
 })
 afterAll(() => emulator.close())
-
-/** Waits until the file holds `text` (written by another process). */
-async function waitForText(file: string, text: string): Promise<void> {
-  for (let i = 0; i < 1500; i++) {
-    if (existsSync(file) && readFileSync(file, 'utf8').includes(text)) return
-    await delay(20)
-  }
-  throw new Error(`${file} never held ${text}`)
-}
 
 function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
   const counts = new Map<string, number>()
@@ -50,7 +41,7 @@ describe('one run per file', () => {
     writeFileSync(file, [HEADER, ...rows].join('\n') + '\n')
     const args = ['bills', 'import', file, '--resume', '--batch-size', '1', '--concurrency', '1']
     const first = runBk(args, {env: envFor(emulator), timeoutMs: 60_000})
-    await waitForText(`${file}.bk-journal`, '"t":"sending"')
+    await whenFile(`${file}.bk-journal`, (text) => text.includes('"t":"sending"'), 'the first batch sent')
     const second = await runBk(args, {env: envFor(emulator)})
     const done = await first
     expect(done.code, done.stderr).toBe(0)
@@ -77,7 +68,7 @@ describe('one run per file', () => {
         ).join(''),
     )
     const first = runBk(['journal-entries', 'create', file], {env: envFor(emulator), timeoutMs: 60_000})
-    await waitForText(`${file}.bk-journal`, '"status":"sending"')
+    await whenFile(`${file}.bk-journal`, (text) => text.includes('"status":"sending"'), 'the first entry sent')
     const second = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
     const done = await first
     expect(done.code, done.stderr).toBe(0)

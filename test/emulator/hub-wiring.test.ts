@@ -2,7 +2,6 @@ import {afterEach, expect, it} from 'vitest'
 
 import {start, type RunningEmulator} from '../helpers/emulator.js'
 import {reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
-import {waitFor} from '../helpers/wait.js'
 import {call, recordEvents} from './support.js'
 
 let emulator: RunningEmulator | undefined
@@ -28,7 +27,7 @@ it('a full reset drops deliveries still waiting for a retry', async () => {
   // 10 s x 0.01 = 100 ms before the first retry.
   emulator = await start({webhookUrl: `${app.url}/`, timeScale: 0.01})
   await call(emulator, 'POST', '/_emulator/events', {json: {type: 'TASK_REQUEST'}})
-  await waitFor(() => attempts() > 0, 'the first delivery attempt')
+  await app.waitForRequests(1)
   expect(attempts()).toBe(1)
   const reset = await call(emulator, 'POST', '/_emulator/reset', {json: {what: 'all'}})
   expect(reset.status).toBe(200)

@@ -7,7 +7,7 @@ import {createInterface} from 'node:readline'
 import {describe, expect, it} from 'vitest'
 
 import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
-import {waitFor} from '../helpers/wait.js'
+import {whenOutput} from '../helpers/wait.js'
 import {call} from './support.js'
 
 interface Started {
@@ -97,10 +97,7 @@ describe('bk emulator start', () => {
       expect(started.firstLine).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+$/)
       const baseUrl = started.firstLine.replace('Emulator listening on ', '')
       // Wait until the whole banner is out (it ends with the Ctrl-C line).
-      await waitFor(() => started.stdout().includes('Ctrl-C'), 'the emulator to print its start line', {
-        everyMs: 50,
-        tries: 100,
-      })
+      await whenOutput(started.child.stdout, () => started.stdout().includes('Ctrl-C'), 'the whole banner')
       const out = started.stdout()
       expect(out).toContain('client id:     local-client')
       expect(out).toContain('client secret: local-secret')

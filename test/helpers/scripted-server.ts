@@ -11,6 +11,8 @@ export interface ScriptedServer {
   url: string
   /** Every request received, in order. */
   requests: Array<{method: string; url: string; body: string}>
+  /** Resolves once `count` requests have arrived (on the request event). */
+  waitForRequests(count: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -29,6 +31,7 @@ export const drop: Step = (req) => {
 /** Answers with the steps in order; the last step repeats. */
 export async function scriptedServer(steps: Step[]): Promise<ScriptedServer> {
   const requests: ScriptedServer['requests'] = []
+  const waiters: Array<() => void> = []
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (d: Buffer) => (body += d.toString()))
@@ -36,6 +39,7 @@ export async function scriptedServer(steps: Step[]): Promise<ScriptedServer> {
       requests.push({method: req.method ?? '', url: req.url ?? '', body})
       const step = steps[Math.min(requests.length - 1, steps.length - 1)] as Step
       step(req, res, body)
+      for (const w of waiters.splice(0)) w()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -43,6 +47,9 @@ export async function scriptedServer(steps: Step[]): Promise<ScriptedServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    async waitForRequests(count) {
+      while (requests.length < count) await new Promise<void>((resolve) => waiters.push(resolve))
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

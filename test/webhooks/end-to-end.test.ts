@@ -11,8 +11,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {waitFor} from '../helpers/wait.js'
-import {FIXTURES, recordingServer, startListen, until, type ListenerChild, type RecordingServer} from './helpers.js'
+import {whenOutput} from '../helpers/wait.js'
+import {FIXTURES, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
 
 async function freePort(): Promise<number> {
   const server = createServer()
@@ -97,7 +97,10 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
     // The listener answered 502 to the failed forwards and 200 to the last of the first. It prints
     // each line after answering, so the last ones may still be on their way through its stdout.
     const printed = attempts(ok?.id).length + attempts(down1?.id).length + attempts(down2?.id).length
-    await until(() => listener.stdout().trim().split('\n').length >= printed, 'the listener to print every attempt')
+    await listener.printed(
+      () => listener.stdout().trim().split('\n').length >= printed,
+      'the listener printed every attempt',
+    )
     const lines = listener
       .stdout()
       .trim()
@@ -192,10 +195,7 @@ describe('bk webhooks replay', () => {
       await app.waitFor(2)
       child.kill('SIGINT')
       // The held post is answered only once the command says it is stopping.
-      await waitFor(() => stderr.includes('Stopping after'), 'the listener to say it is stopping', {
-        everyMs: 25,
-        tries: 400,
-      })
+      await whenOutput(child.stderr, () => stderr.includes('Stopping after'), 'the replay said it is stopping')
       expect(stderr).toContain('Stopping after the notification in progress')
       release?.()
       const code = await exited

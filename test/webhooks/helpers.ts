@@ -9,6 +9,7 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 
 import {BIN, ROOT, cleanEnv, tempDir} from '../helpers/bk.js'
+import {whenOutput} from '../helpers/wait.js'
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'webhooks')
 export const JWKS_FILE = join(FIXTURES, 'jwks.json')
@@ -43,7 +44,8 @@ export interface RecordingServer {
   requests: Received[]
   /** Decides each answer (it may wait); by default 200. */
   respond: (req: Received, index: number) => number | Promise<number>
-  waitFor(count: number, timeoutMs?: number): Promise<void>
+  /** Resolves once `count` requests have arrived (on the request event). */
+  waitFor(count: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -56,15 +58,8 @@ export async function recordingServer(
     url: '',
     requests,
     respond,
-    async waitFor(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs
-      while (requests.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}`)
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve)
-          setTimeout(resolve, 50)
-        })
-      }
+    async waitFor(count) {
+      while (requests.length < count) await new Promise<void>((resolve) => waiters.push(resolve))
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -101,6 +96,8 @@ export interface ListenerChild {
   child: ChildProcessWithoutNullStreams
   stdout(): string
   stderr(): string
+  /** Resolves once `holds()` is true, checked as the listener prints (it prints after answering). */
+  printed(holds: () => boolean, what: string): Promise<void>
   /** Sends SIGINT and resolves with the exit code. */
   stop(): Promise<number | null>
 }
@@ -136,6 +133,7 @@ export function startListen(args: string[], env: Record<string, string | undefin
           child,
           stdout: () => out,
           stderr: () => err,
+          printed: (holds, what) => whenOutput(child.stdout, holds, what),
           stop: () =>
             new Promise((done) => {
               if (child.exitCode !== null) return done(child.exitCode)
@@ -160,10 +158,4 @@ export async function post(
 
 export function padded(signature: string): string {
   return signature + '='.repeat((4 - (signature.length % 4)) % 4)
-}
-
-/** Waits (up to 5 s) for `check` to hold: for output another process writes after answering. */
-export async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
-  if (!check()) throw new Error(`timed out waiting for ${what}`)
 }

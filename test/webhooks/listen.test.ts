@@ -10,7 +10,6 @@ import {
   post,
   recordingServer,
   startListen,
-  until,
   type ListenerChild,
   type RecordingServer,
 } from './helpers.js'
@@ -64,7 +63,7 @@ describe('bk webhooks listen --forward-to --json', () => {
       'x-tenant-secret': 's3',
       'content-type': 'application/json',
     })
-    await until(() => lines(listener).length === 1, 'one line')
+    await listener.printed(() => lines(listener).length === 1, 'one line')
     expect(lines(listener)[0]).toMatchObject({
       svcId: d.id,
       type: 'RECEIPT_MATCHED',
@@ -80,7 +79,7 @@ describe('bk webhooks listen --forward-to --json', () => {
     const d = delivery('floats')
     const res = await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': d.signature})
     expect(res.status).toBe(200)
-    await until(() => lines(listener).some((l) => l.svcId === d.id), 'the floats line')
+    await listener.printed(() => lines(listener).some((l) => l.svcId === d.id), 'the floats line')
     expect(lines(listener).find((l) => l.svcId === d.id)).toMatchObject({valid: true, verifiedAs: 'python-json'})
   })
 
@@ -90,7 +89,7 @@ describe('bk webhooks listen --forward-to --json', () => {
     const res = await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})
     expect(res.status).toBe(200)
     expect(app.requests.length).toBe(before)
-    await until(() => lines(listener).filter((l) => l.svcId === d.id).length === 2, 'the duplicate line')
+    await listener.printed(() => lines(listener).filter((l) => l.svcId === d.id).length === 2, 'the duplicate line')
     expect(lines(listener).filter((l) => l.svcId === d.id)[1]).toMatchObject({duplicate: true, forwarded: null})
   })
 
@@ -125,7 +124,7 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(app.requests.length).toBe(before)
     // Still alive and verifying.
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
-    await until(() => lines(listener).some((l) => l.svcId === d.id && l.valid), 'the valid ascii line')
+    await listener.printed(() => lines(listener).some((l) => l.svcId === d.id && l.valid), 'the valid ascii line')
     const refused = lines(listener).filter((l) => !l.valid)
     expect(refused.map((l) => l.status)).toEqual([400, 400, 400, 400, 413, 405])
     expect(refused.find((l) => l.status === 400 && l.reason?.includes('not JSON'))).toBeTruthy()
@@ -147,7 +146,7 @@ describe('bk webhooks listen --events', () => {
         200,
       )
       expect(app.requests.map((r) => r.headers['svc-id'])).toEqual([keep.id])
-      await until(() => listener.stdout().includes(keep.id), 'the line')
+      await listener.printed(() => listener.stdout().includes(keep.id), 'the line')
       const out = listener.stdout().trim().split('\n')
       expect(out).toHaveLength(1)
       expect(out[0]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  200  ${keep.id}  TASK_REQUEST  valid  → 200$`))
@@ -169,7 +168,7 @@ describe('bk webhooks listen without --forward-to', () => {
       expect((await post(listener.url, d.received, {'svc-id': 'msg_other', 'svc-signature': d.signature})).status).toBe(
         400,
       )
-      await until(() => listener.stdout().trim().split('\n').length === 2, 'two lines')
+      await listener.printed(() => listener.stdout().trim().split('\n').length === 2, 'two lines')
       const [ok, bad] = listener.stdout().trim().split('\n')
       expect(ok).toMatch(new RegExp(`  200  ${d.id}  ACCOUNT_BALANCE_UPDATED  valid$`))
       expect(bad).toContain('  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match')

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
-import {start, type RunningEmulator} from '../helpers/emulator.js'
+import {addProfileArgs, start, type RunningEmulator} from '../helpers/emulator.js'
 import {requireKeychainOrSkip} from '../helpers/keychain.js'
 
 let emulator: RunningEmulator
@@ -20,21 +20,7 @@ describe('secrets in the real Secret Service', () => {
     if (!keychain) return ctx.skip()
     const configDir = tempDir()
     const name = `kc-${process.pid}-${Date.now()}`
-    const add = await runBk(
-      [
-        'profiles',
-        'add',
-        name,
-        '--env',
-        'local',
-        '--base-url',
-        emulator.baseUrl,
-        '--client-id',
-        emulator.clientId,
-        '--client-secret-stdin',
-      ],
-      {configDir, input: emulator.clientSecret},
-    )
+    const add = await runBk(addProfileArgs(emulator, name), {configDir, input: emulator.clientSecret})
     expect(add.stderr).not.toContain('Error')
     expect(add.code).toBe(0)
     // The secret is in the Secret Service under service "bk", and nowhere in the config folder.
@@ -84,26 +70,11 @@ describe('no keychain reachable', () => {
 
   it('--insecure-storage keeps the secret in a 0600 file, with a warning', async () => {
     const configDir = tempDir()
-    const result = await runBk(
-      [
-        'profiles',
-        'add',
-        'plain',
-        '--env',
-        'local',
-        '--base-url',
-        emulator.baseUrl,
-        '--client-id',
-        emulator.clientId,
-        '--client-secret-stdin',
-        '--insecure-storage',
-      ],
-      {
-        configDir,
-        input: emulator.clientSecret,
-        env: {DBUS_SESSION_BUS_ADDRESS: undefined},
-      },
-    )
+    const result = await runBk(addProfileArgs(emulator, 'plain', '--insecure-storage'), {
+      configDir,
+      input: emulator.clientSecret,
+      env: {DBUS_SESSION_BUS_ADDRESS: undefined},
+    })
     expect(result.code).toBe(0)
     expect(result.stderr).toContain('plain text')
     const {statSync} = await import('node:fs')

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
-import {start, type RunningEmulator} from '../helpers/emulator.js'
+import {addProfileArgs, start, type RunningEmulator} from '../helpers/emulator.js'
 
 interface Status {
   source: string
@@ -18,22 +18,10 @@ let c: RunningEmulator
 let configDir: string
 
 async function addProfile(name: string, emulator: RunningEmulator): Promise<void> {
-  const res = await runBk(
-    [
-      'profiles',
-      'add',
-      name,
-      '--env',
-      'local',
-      '--base-url',
-      emulator.baseUrl,
-      '--client-id',
-      emulator.clientId,
-      '--client-secret-stdin',
-      '--insecure-storage',
-    ],
-    {configDir, input: emulator.clientSecret},
-  )
+  const res = await runBk(addProfileArgs(emulator, name, '--insecure-storage'), {
+    configDir,
+    input: emulator.clientSecret,
+  })
   expect(res.code, res.stderr).toBe(0)
 }
 
@@ -123,22 +111,10 @@ describe('credential resolution order', () => {
 
   it('refuses a profile name it could not store, as a usage error (exit 2), saving nothing', async () => {
     const dir = tempDir()
-    const res = await runBk(
-      [
-        'profiles',
-        'add',
-        'bad name/x',
-        '--env',
-        'local',
-        '--base-url',
-        a.baseUrl,
-        '--client-id',
-        a.clientId,
-        '--client-secret-stdin',
-        '--insecure-storage',
-      ],
-      {configDir: dir, input: a.clientSecret},
-    )
+    const res = await runBk(addProfileArgs(a, 'bad name/x', '--insecure-storage'), {
+      configDir: dir,
+      input: a.clientSecret,
+    })
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('Invalid profile name "bad name/x"')
     expect((await runBk(['profiles', 'list', '--json'], {configDir: dir})).stdout.trim()).toBe('[]')

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
-import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {addProfileArgs, envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
 let emulator: RunningEmulator
 beforeAll(async () => {
@@ -35,22 +35,7 @@ describe('secrets never appear in output', () => {
 
   it('profiles show never prints the secret', async () => {
     const configDir = tempDir()
-    await runBk(
-      [
-        'profiles',
-        'add',
-        'p',
-        '--env',
-        'local',
-        '--base-url',
-        emulator.baseUrl,
-        '--client-id',
-        emulator.clientId,
-        '--client-secret-stdin',
-        '--insecure-storage',
-      ],
-      {configDir, input: emulator.clientSecret},
-    )
+    await runBk(addProfileArgs(emulator, 'p', '--insecure-storage'), {configDir, input: emulator.clientSecret})
     const show = await runBk(['profiles', 'show'], {configDir})
     const json = await runBk(['profiles', 'show', '--json'], {configDir})
     expect(show.code).toBe(0)

@@ -9,7 +9,7 @@ import {afterAll, beforeAll, expect, it} from 'vitest'
 
 import {DEMO_RECORD_IDS} from '../../src/emulator/seed-records.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
-import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {addProfileArgs, envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
 let emulator: RunningEmulator
 beforeAll(async () => {
@@ -72,22 +72,7 @@ it("every command's --json result keeps its shape", async () => {
     'datetime: 2026-03-01T00:00:00Z\ndescription: shape\nlines:\n  - {ledger_id: ldg_demo_expenses, debit: 5.00}\n  - {ledger_id: ldg_demo_cash, credit: 5.00}\n',
   )
   const runs: Array<[string, string[], Record<string, string | undefined>?]> = [
-    [
-      'profiles add',
-      [
-        'profiles',
-        'add',
-        'p',
-        '--env',
-        'local',
-        '--base-url',
-        emulator.baseUrl,
-        '--client-id',
-        emulator.clientId,
-        '--client-secret-stdin',
-        '--insecure-storage',
-      ],
-    ],
+    ['profiles add', addProfileArgs(emulator, 'p', '--insecure-storage')],
     ['profiles list', ['profiles', 'list']],
     ['profiles show', ['profiles', 'show', 'p']],
     ['auth status', ['auth', 'status'], env],

@@ -25,6 +25,14 @@ export function envFor(
   }
 }
 
+/** The arguments of `bk profiles add NAME` for this emulator (the secret goes to stdin), then `extra`. */
+export function addProfileArgs(emulator: RunningEmulator, name: string, ...extra: string[]): string[] {
+  return [
+    ...['profiles', 'add', name, '--env', 'local', '--base-url', emulator.baseUrl],
+    ...['--client-id', emulator.clientId, '--client-secret-stdin', ...extra],
+  ]
+}
+
 /** A token straight from the emulator's token endpoint, for tests of raw HTTP. */
 export async function tokenFor(emulator: RunningEmulator, form: Record<string, string> = {}): Promise<string> {
   const res = await fetch(`${emulator.baseUrl}/v0/auth/token`, {

@@ -36,8 +36,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   public override async init(): Promise<void> {
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
-    const {guardStandardStreams, registerSecret, SECRET_ENV} = await import('./api/redact.js')
-    registerSecret(...SECRET_ENV.map((name) => process.env[name]))
+    const {guardStandardStreams, registerEnvironmentSecrets} = await import('./api/redact.js')
+    registerEnvironmentSecrets()
     guardStandardStreams()
     await super.init()
     const {args, flags} = await this.parse({
@@ -172,12 +172,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const error = toBkError(err)
     // Our messages never hold secrets; this guards against a service that echoes one back
     // (before init has guarded the streams, too).
-    const {redactKnown, redactText, SECRET_ENV} = await import('./api/redact.js')
-    const clean = (s: string) =>
-      redactText(
-        redactKnown(s),
-        SECRET_ENV.map((name) => process.env[name]),
-      )
+    const {redactKnown, registerEnvironmentSecrets} = await import('./api/redact.js')
+    registerEnvironmentSecrets()
+    const clean = redactKnown
     if (this.jsonEnabled()) {
       process.stdout.write(
         clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n',

@@ -11,7 +11,7 @@ import {Pool} from 'undici'
 import type {z} from 'zod'
 
 import {ApiConnectionError, ApiTimeoutError, errorFromResponse} from './errors.js'
-import {redactHeaders, redactText, redactValue, registerSecret} from './redact.js'
+import {redactHeaders, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -85,7 +85,6 @@ export class BkClient {
   private readonly basePath: string
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> &
     ClientOptions
-  private readonly secrets: Set<string>
   /** Requests begun but not yet handed to the pool (waiting for a token). */
   private starting = 0
 
@@ -98,13 +97,11 @@ export class BkClient {
       keepAliveTimeout: 10_000,
       connect: {timeout: Math.min(this.opts.timeoutMs, 10_000)},
     })
-    this.secrets = new Set((options.secrets ?? []).filter((s): s is string => Boolean(s)))
-    registerSecret(...this.secrets)
+    registerSecret(...(options.secrets ?? []))
   }
 
   /** Adds a string that must never be printed (a token once it is known). */
   addSecret(secret: string): void {
-    this.secrets.add(secret)
     registerSecret(secret)
   }
 
@@ -292,7 +289,7 @@ export class BkClient {
   }
 
   private trace(line: string): void {
-    this.opts.debug?.(redactText(line, this.secrets))
+    this.opts.debug?.(redactKnown(line))
   }
 }
 

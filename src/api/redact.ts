@@ -32,7 +32,7 @@ export function redactValue(value: unknown): unknown {
 }
 
 /** Last line of defence: removes each known secret string wherever it appears in a text. */
-export function redactText(text: string, secrets: Iterable<string | undefined>): string {
+function redactText(text: string, secrets: Iterable<string | undefined>): string {
   let out = text
   for (const s of secrets) if (s && s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED)
   return out
@@ -58,7 +58,12 @@ export function redactKnown(text: string): string {
 }
 
 /** The environment variables whose values are secrets. */
-export const SECRET_ENV = ['BK_CLIENT_SECRET', 'BK_ACCESS_TOKEN'] as const
+const SECRET_ENV = ['BK_CLIENT_SECRET', 'BK_ACCESS_TOKEN'] as const
+
+/** Registers the secrets the environment gives (idempotent). */
+export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  registerSecret(...SECRET_ENV.map((name) => env[name]))
+}
 
 let guarded = false
 
@@ -76,9 +81,9 @@ function cleanChunk(chunk: unknown): unknown {
   if (known.size === 0) return chunk
   if (typeof chunk === 'string') return redactKnown(chunk)
   if (chunk instanceof Uint8Array) {
-    const text = Buffer.from(chunk).toString('utf8')
-    const clean = redactKnown(text)
-    return clean === text ? chunk : Buffer.from(clean, 'utf8')
+    // Searched as bytes: a chunk holding no secret (nearly all) is passed on without a copy.
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    for (const s of known) if (bytes.includes(s)) return Buffer.from(redactKnown(bytes.toString('utf8')), 'utf8')
   }
   return chunk
 }

@@ -50,7 +50,7 @@ export function pagingOptions(flags: ListFlags): {
   limit: number | undefined
 } {
   const every = readsEveryPage(flags)
-  const pageSize = flags['page-size'] ?? (flags.limit ? Math.min(flags.limit, 100) : every ? 100 : undefined)
+  const pageSize = flags['page-size'] ?? (every ? 100 : undefined)
   return {pageSize, pageToken: flags['page-token'], prefetch: every, limit: flags.limit}
 }
 
@@ -77,8 +77,8 @@ export interface RunListOptions<T, V = T, R = V> {
 }
 
 export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>): Promise<ListResult<T> | undefined> {
+  // The Pager stops at --limit itself (pagingOptions), with a cursor at the first item not shown.
   const {pager, flags} = options
-  const limit = flags.limit ?? Number.POSITIVE_INFINITY
   const every = readsEveryPage(flags)
   if (options.json && !every) {
     // One document with the cursors of the last page read, for manual paging.
@@ -86,8 +86,8 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
     let last: Page<T> | undefined
     for await (const page of pager.pages()) {
       last = page
-      data.push(...page.data.slice(0, limit - data.length))
-      if (flags.limit === undefined || data.length >= limit) break
+      data.push(...page.data)
+      if (flags.limit === undefined) break
     }
     return {data, pagination: last?.pagination ?? {next_page_token: null, previous_page_token: null}}
   }
@@ -99,17 +99,14 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
   const tabular = format === 'csv' || format === 'table'
   const pages: Pager<unknown> = tabular && options.view ? pager.checking(options.view) : pager
   const toRows = tabular ? options.rows : undefined
-  let count = 0
   let next: string | null = null
   try {
     for await (const page of pages.pages()) {
       next = page.pagination.next_page_token
-      const items = page.data.slice(0, limit - count)
-      count += items.length
+      const items = page.data
       // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
       await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
       if (!every && flags.limit === undefined) break
-      if (count >= limit) break
     }
     await writer.end()
   } catch (error) {

@@ -6,18 +6,12 @@
  * newcomers only one can remove it.
  */
 import {closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync} from 'node:fs'
-
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import {InputError} from './errors.js'
 
 export interface RunLock {
-  readonly file: string
   release(): void
-}
-
-export function lockPathFor(file: string): string {
-  return file + '.lock'
 }
 
 /**
@@ -25,9 +19,9 @@ export function lockPathFor(file: string): string {
  * `what` says what is locked, for the message (e.g. "the import journal bills.csv.bk-journal").
  */
 export function acquireRunLock(file: string, what: string): RunLock {
-  const lock = lockPathFor(file)
+  const lock = `${file}.lock`
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (tryCreate(lock)) return {file: lock, release: () => releaseIfOurs(lock)}
+    if (tryCreate(lock)) return {release: () => releaseIfOurs(lock)}
     const holder = readPid(lock)
     if (holder === undefined) continue // removed meanwhile, or not yet written: try again
     if (isAlive(holder)) throw inUse(what, holder, lock)

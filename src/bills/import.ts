@@ -16,16 +16,16 @@ import {existsSync, type Stats} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
-import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {classifyWriteFailure} from '../api/outcome.js'
-import {acquireRunLock, type RunLock} from '../run-lock.js'
+import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
 import {removeJournal} from '../journal-file.js'
 import {checkWritable} from '../output/sink.js'
+import type {RunLock} from '../run-lock.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
 import {layoutFor, type HeaderMap} from './columns.js'
 import {heapGuard} from './heap-guard.js'
-import {JournalWriter, readJournal, type BillOutcome, type JournalState} from './journal.js'
+import {JournalWriter, lockJournal, readJournal, type BillOutcome, type JournalState} from './journal.js'
 import {ResultsFile, RowFile} from './outputs.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
 
@@ -403,8 +403,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const input = openCsv(options.file, 16 * 1024)
   const {previous, writer: journal} = await Promise.resolve()
     .then(() => {
-      if (options.journalFile)
-        held.lock = acquireRunLock(options.journalFile, `The import journal ${options.journalFile}`)
+      if (options.journalFile) held.lock = lockJournal(options.journalFile)
       return prepareJournal(options)
     })
     .catch((error: unknown) => {

@@ -17,6 +17,7 @@
  */
 
 import {InputError} from '../errors.js'
+import {acquireRunLock, type RunLock} from '../run-lock.js'
 import {JournalFile, readJournalLines} from '../journal-file.js'
 
 export interface JournalHeader {
@@ -55,6 +56,11 @@ export interface JournalState {
 
 export const IN_FLIGHT_REASON =
   "outcome unknown: bk stopped (killed or crashed) while this bill's batch was in flight; it may or may not have been created"
+
+/** The journal's lock: held by an import for its whole run, and by a settlement. */
+export function lockJournal(file: string): RunLock {
+  return acquireRunLock(file, `The import journal ${file}`)
+}
 
 export async function readJournal(file: string): Promise<JournalState> {
   const {records, damagedLine} = readJournalLines(file)

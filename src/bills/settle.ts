@@ -5,8 +5,7 @@
  * The spec has no bill lookup, so the knowledge comes from elsewhere: the emulator's inspection
  * route, or the user's own check.
  */
-import {acquireRunLock} from '../run-lock.js'
-import {JournalWriter, readJournal} from './journal.js'
+import {JournalWriter, lockJournal, readJournal} from './journal.js'
 
 export interface UnconfirmedBill {
   number: string
@@ -38,7 +37,7 @@ export async function settleUnconfirmed(
   journalFile: string,
   existing: ReadonlyMap<string, string>,
 ): Promise<Settlement> {
-  const lock = acquireRunLock(journalFile, `The import journal ${journalFile}`)
+  const lock = lockJournal(journalFile)
   try {
     const {bills} = await listUnconfirmed(journalFile)
     const settlement: Settlement = {created: [], absent: []}

@@ -3,7 +3,7 @@
  * is direct, undici's ProxyAgent when a proxy applies (CONNECT for https, an absolute-form request
  * for http), both with the trusted authorities of src/net/ca.ts.
  */
-import {Pool, ProxyAgent, type Dispatcher} from 'undici'
+import {Agent, Pool, ProxyAgent, type Dispatcher} from 'undici'
 
 import {trustedCa} from './ca.js'
 import {redactProxy, routeFor, type Route} from './proxy.js'
@@ -13,6 +13,8 @@ export interface DispatcherOptions {
   keepAliveTimeout?: number
   /** Longest wait for a TCP (and TLS) connection, and for a proxy's answer to CONNECT. */
   connectTimeoutMs?: number
+  /** Also serve origins other than the target's (a fetch that may follow redirects). */
+  anyOrigin?: boolean
   env?: NodeJS.ProcessEnv
 }
 
@@ -35,6 +37,11 @@ export function connectionFor(target: URL, options: DispatcherOptions = {}): Con
   const common = {connections: options.connections ?? 8, keepAliveTimeout: options.keepAliveTimeout ?? 10_000}
   const describe = () =>
     route.proxy ? `via proxy ${redactProxy(route.proxy)} (${route.reason})` : `direct (${route.reason})`
+  if (!route.proxy && options.anyOrigin) {
+    let pool: Pool | undefined
+    const agent = new Agent({...common, connect: tls, factory: (origin, opts) => (pool = new Pool(origin, opts))})
+    return {dispatcher: agent, route, pool: () => pool, describe}
+  }
   if (!route.proxy) {
     const pool = new Pool(target.origin, {...common, connect: tls})
     return {dispatcher: pool, route, pool: () => pool, describe}

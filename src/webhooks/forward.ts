@@ -1,14 +1,14 @@
 /**
  * Posting a webhook body somewhere: the listener's and replay's --forward-to, and the emulator's
  * deliveries. The body goes byte for byte; the headers given go as they are, minus the hop-by-hop
- * ones.
+ * ones. Like every request of bk, it follows the proxy and CA settings of the environment.
  */
-import {request as httpRequest, type IncomingHttpHeaders} from 'node:http'
-import {request as httpsRequest} from 'node:https'
+import type {IncomingHttpHeaders} from 'node:http'
 
 import {InputError} from '../errors.js'
 
 const FORWARD_TIMEOUT_MS = 10_000
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'])
 
 const HOP_BY_HOP = new Set([
   'host',
@@ -55,45 +55,47 @@ export function forwardableHeaders(headers: IncomingHttpHeaders): Record<string,
   return out
 }
 
-export function postBody(
+/**
+ * Posts `body` to `url` through the proxy the environment names for it (src/net), trusting
+ * BK_CA_FILE; resolves with the target's status, or with the error that kept it from answering.
+ */
+export async function postBody(
   url: string,
   headers: Record<string, string>,
   body: Buffer,
   options: {timeoutMs?: number; signal?: AbortSignal | undefined} = {},
 ): Promise<ForwardResult> {
   const timeoutMs = options.timeoutMs ?? FORWARD_TIMEOUT_MS
-  return new Promise((resolve) => {
-    const target = new URL(url)
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    let settled = false
-    const done = (r: ForwardResult) => {
-      if (!settled) {
-        settled = true
-        resolve(r)
-      }
-    }
-    const req = send(
-      target,
-      {
-        method: 'POST',
-        agent: false,
-        ...(options.signal ? {signal: options.signal} : {}),
-        headers: {...headers, 'content-length': String(body.length)},
-      },
-      (res) => {
-        res.resume()
-        const status = res.statusCode ?? null
-        const result = {url, status, ok: status !== null && status >= 200 && status < 300}
-        res.on('end', () => done(result))
-        res.on('error', () => done(result))
-      },
-    )
-    req.setTimeout(timeoutMs, () =>
-      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), {code: 'ETIMEDOUT'})),
-    )
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      done({url, status: null, ok: false, error: error.code ?? error.message}),
-    )
-    req.end(body)
-  })
+  const target = new URL(url)
+  const [{connectionFor}, {errorCode}] = await Promise.all([
+    import('../net/dispatcher.js'),
+    import('../net/failure.js'),
+  ])
+  let connection: import('../net/dispatcher.js').Connection
+  try {
+    connection = connectionFor(target, {connections: 1, connectTimeoutMs: timeoutMs})
+  } catch (error) {
+    return {url, status: null, ok: false, error: (error as Error).message}
+  }
+  try {
+    const res = await connection.dispatcher.request({
+      origin: target.origin,
+      path: target.pathname + target.search,
+      method: 'POST',
+      headers: {...headers, 'content-length': String(body.length)},
+      body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: options.signal ?? null,
+    })
+    await res.body.dump()
+    const status = res.statusCode
+    return {url, status, ok: status >= 200 && status < 300}
+  } catch (error) {
+    const code = errorCode(error)
+    return {url, status: null, ok: false, error: TIMEOUTS.has(code) ? 'ETIMEDOUT' : code || (error as Error).message}
+  } finally {
+    // One post per connection, as before: nothing is kept open between deliveries.
+    await connection.dispatcher.destroy().catch(() => {})
+  }
 }

@@ -98,17 +98,12 @@ export async function startProxy(hosts: string, options: ProxyOptions = {}): Pro
   )
   const [cmd, ...args] = withHosts(hosts, ['tinyproxy', '-d', '-c', config])
   const child: ChildProcess = spawn(cmd as string, args, {stdio: ['ignore', 'pipe', 'pipe']})
+  // tinyproxy -d logs to stdout, unbuffered; errors of unshare or mount come on stderr.
+  const stream = child.stdout as NonNullable<ChildProcess['stdout']>
   let log = ''
-  const onData = (d: Buffer) => (log += d.toString())
-  child.stdout?.on('data', onData)
-  child.stderr?.on('data', onData)
-  const stream = child.stderr ?? child.stdout
-  // tinyproxy logs this once its socket is listening.
-  await whenOutput(
-    stream as NonNullable<typeof stream>,
-    () => /Reloading config file finished|listening/i.test(log),
-    'tinyproxy started',
-  )
+  stream.on('data', (d: Buffer) => (log += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()))
+  await whenOutput(stream, () => /Reloading config file finished/.test(log), `tinyproxy started (log: ${log})`)
   await whenListening(port)
   const tunnels = () => [...log.matchAll(/Established connection to host "([^"]+)"/g)].map((m) => m[1] as string)
   const auth = options.basicAuth
@@ -119,8 +114,7 @@ export async function startProxy(hosts: string, options: ProxyOptions = {}): Pro
     port,
     log: () => log,
     tunnels,
-    waitForTunnels: (count) =>
-      whenOutput(stream as NonNullable<typeof stream>, () => tunnels().length >= count, `${count} tunnels`),
+    waitForTunnels: (count) => whenOutput(stream, () => tunnels().length >= count, `${count} tunnels`),
     close: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve()

@@ -324,7 +324,9 @@ export class BkClient {
         this.trace(
           `← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`,
         )
-        this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
+        // An empty body (a 204, a redirect) has no JSON to show.
+        if (parsed !== undefined)
+          this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
       }
       return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed, text}
     } catch (error) {

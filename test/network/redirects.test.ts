@@ -48,8 +48,9 @@ describe('redirects', () => {
   })
 
   it('a GET redirected within the base URL keeps the token', async () => {
-    let base: ScriptedServer | undefined
-    base = await server([redirect(301, () => `${base?.url}/v0/business/again`), reply(200, {data: []})])
+    const self = {url: ''}
+    const base = await server([redirect(301, () => `${self.url}/v0/business/again`), reply(200, {data: []})])
+    self.url = base.url
     const result = await runBk(['api', 'GET', '/v0/business'], {env: env(base)})
     expect(result.code, result.stderr).toBe(0)
     expect(base.requests.map((r) => r.url)).toEqual(['/v0/business', '/v0/business/again'])
@@ -71,8 +72,9 @@ describe('redirects', () => {
   })
 
   it('gives up on a redirect loop', async () => {
-    let base: ScriptedServer | undefined
-    base = await server([redirect(302, () => `${base?.url}/v0/loop`)])
+    const self = {url: ''}
+    const base = await server([redirect(302, () => `${self.url}/v0/loop`)])
+    self.url = base.url
     const result = await runBk(['api', 'GET', '/v0/business'], {env: env(base)})
     expect(result.code).toBe(5)
     expect(result.stderr).toContain('was redirected more than 5 times')

@@ -26,7 +26,7 @@ export default class Doctor extends BaseCommand<typeof Doctor> {
   }
 
   async run(): Promise<DoctorReport> {
-    const [{runChecks}, {reportText, splitCommand, writeBundle}, {registerSecret}] = await Promise.all([
+    const [{runChecks}, {reported, reportText, splitCommand, writeBundle}, {registerSecret}] = await Promise.all([
       import('../doctor/checks.js'),
       import('../doctor/report.js'),
       import('../api/redact.js'),
@@ -44,7 +44,7 @@ export default class Doctor extends BaseCommand<typeof Doctor> {
       bk: this.config.version,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
-      checks,
+      checks: checks.map(reported),
     }
     if (!this.jsonEnabled()) process.stdout.write(reportText(report))
     if (this.flags.bundle) {

@@ -16,7 +16,20 @@ export interface DoctorReport {
   bk: string
   node: string
   platform: string
-  checks: Check[]
+  checks: ReportedCheck[]
+}
+
+/** A check as --json prints it: every key always there, so scripts can rely on the shape. */
+export interface ReportedCheck {
+  id: string
+  status: Check['status']
+  detail: string
+  fix: string | null
+  ms: number | null
+}
+
+export function reported(check: Check): ReportedCheck {
+  return {id: check.id, status: check.status, detail: check.detail, fix: check.fix ?? null, ms: check.ms ?? null}
 }
 
 const MARK: Record<Check['status'], string> = {pass: 'pass', warn: 'WARN', fail: 'FAIL', skip: 'skip'}

@@ -20,6 +20,8 @@ export interface SourceRow {
   raw?: string[] | undefined
   /** bk columns translation already found wrong (and said so): not checked again. */
   failed?: ReadonlySet<string> | undefined
+  /** The row continues the bill before it, whatever its key says (a blank, filled-down number). */
+  continuation?: boolean | undefined
 }
 
 export interface RowError {
@@ -48,6 +50,21 @@ export interface AssembleOptions {
   businessId?: string | undefined
   /** The columns whose values identify a bill (default vendor_id and number). */
   key?: readonly BillColumn[] | undefined
+  /** A bill whose lines add up to less than zero is a credit note (an export that writes them so). */
+  negativeTotalCredit?: {skip: boolean} | undefined
+}
+
+/** A credit note found: an error, or with `credits: skip` a bill set aside (never sent as a bill). */
+export function creditNote(line: number, column: string, value: string, skip: boolean): RowError {
+  return {
+    line,
+    column,
+    value,
+    message: skip
+      ? 'is a credit note: not sent (bk creates bills only; enter credit notes in the service)'
+      : 'marks a credit note, which bk cannot create: the API has no vendor credits, and sending it as a bill would post it the wrong way. Remove its rows, or set credits: skip in the map to set credit notes aside in the rejects file',
+    ...(skip ? {skip: true} : {}),
+  }
 }
 
 const ID_TAIL = /^[A-Za-z0-9_-]+$/
@@ -167,7 +184,7 @@ export class BillAssembler {
     const number = this.billValue(row.cells, 'number')
     const key = this.keyOf(row.cells)
     const cur = this.current
-    if (cur !== undefined && number !== '' && key === cur.key) {
+    if (cur !== undefined && ((number !== '' && key === cur.key) || row.continuation)) {
       // A row with the wrong number of columns: its cells cannot be trusted, so only that is said.
       if (extra) {
         cur.rows.push(row)
@@ -199,9 +216,15 @@ export class BillAssembler {
 
   /** Called by push on the bill it returns, and by finish: the checks that need every line. */
   private complete(bill: BillDraft): void {
-    if (!bill.allocations || bill.errors.length > 0) return
+    const credit = this.options.negativeTotalCredit
+    if ((!bill.allocations && !credit) || bill.errors.length > 0) return
     let total = new Decimal(0)
     for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
+    if (credit && total.isNegative() && !total.isZero()) {
+      bill.errors.push(creditNote(bill.rows[0]!.line, this.label('line_amount'), total.toFixed(), credit.skip))
+      return
+    }
+    if (!bill.allocations) return
     for (const a of bill.allocations) {
       if (a.sum.greaterThan(total)) {
         bill.errors.push({

@@ -54,8 +54,11 @@ export function canonicalColumn(name: string): string | undefined {
 
 /** When a header row looks like data, or like one cell of another delimiter, say what to change. */
 export function noHeaderHint(header: string[]): string | undefined {
-  if (header.length === 1 && /[;\t]/.test(header[0]!)) {
-    const d = header[0]!.includes(';') ? ';' : 'tab'
+  const line = header.join(',')
+  const count = (c: string) => line.split(c).length - 1
+  // More semicolons (or tabs) than cells: the file is separated by them, not by commas.
+  if (count(';') >= header.length || count('\t') >= header.length) {
+    const d = count(';') >= count('\t') ? ';' : 'tab'
     return `The file looks ${d}-separated: pass --delimiter '${d}' (or delimiter: in the map).`
   }
   const looksLikeData = (c: string) =>

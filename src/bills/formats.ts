@@ -71,6 +71,11 @@ const SYMBOL_AROUND = /^(?:[A-Z]{3}|[$£€¥₹])\s*|\s*(?:[A-Z]{3}|[$£€¥�
  * Thousands groups must be groups of three: `1,23.45` is a typo, not 123.45.
  */
 export function parseNumberAs(text: string, format: NumberFormat, options: NumberOptions = {}): Parsed<string> {
+  return readNumber(text, format, options, true)
+}
+
+function readNumber(text: string, format: NumberFormat, options: NumberOptions, hint: boolean): Parsed<string> {
+  const otherFormatHint = (t: string, f: NumberFormat) => (hint ? otherFormats(t, f) : '')
   let s = text.trim()
   const expected = `expected a number written ${format}${options.negativeParentheses ? ' (or (1234.56) for a negative)' : ''}`
   if (s === '') return {ok: false, reason: `is empty: ${expected}`}
@@ -95,13 +100,16 @@ export function parseNumberAs(text: string, format: NumberFormat, options: Numbe
   let whole = dot === -1 ? s : s.slice(0, dot)
   const fraction = dot === -1 ? '' : s.slice(dot + 1)
   if (!/^\d*$/.test(fraction) || (dot !== -1 && fraction === '' && whole === '')) {
-    return {ok: false, reason: `is not a number: ${expected}`}
+    return {ok: false, reason: `is not a number: ${expected}${otherFormatHint(text.trim(), format)}`}
   }
   const grouped = group === ' ' ? SPACE_GROUPS.test(whole) : group !== '' && whole.includes(group)
   if (grouped) {
     const parts = group === ' ' ? whole.split(SPACE_GROUPS) : whole.split(group)
     if (!/^\d{1,3}$/.test(parts[0]!) || parts.slice(1).some((p) => !/^\d{3}$/.test(p))) {
-      return {ok: false, reason: `has digit groups that are not thousands: ${expected}`}
+      return {
+        ok: false,
+        reason: `has digit groups that are not thousands: ${expected}${otherFormatHint(text.trim(), format)}`,
+      }
     }
     whole = parts.join('')
   }
@@ -113,8 +121,8 @@ export function parseNumberAs(text: string, format: NumberFormat, options: Numbe
 }
 
 /** When a value reads cleanly in another format, say so: it is the likeliest fix. */
-function otherFormatHint(text: string, format: NumberFormat): string {
-  const fits = NUMBER_FORMATS.filter((f) => f !== format && parseNumberAs(text, f).ok)
+function otherFormats(text: string, format: NumberFormat): string {
+  const fits = NUMBER_FORMATS.filter((f) => f !== format && readNumber(text, f, {}, false).ok)
   return fits.length > 0 ? ` (it reads as ${fits.map((f) => `"${f}"`).join(' or ')}: check --number-format)` : ''
 }
 

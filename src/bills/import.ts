@@ -71,6 +71,8 @@ export interface DryRunResult {
   errors: Array<RowError & {text: string}>
   /** --show N: the first N valid bills, exactly as they would be sent. */
   shown?: BillInput[] | undefined
+  /** Each lookup's missing values, once each, so the user can complete the files in one pass. */
+  missingLookups?: Array<{field: string; file: string; values: string[]}> | undefined
   durationMs: number
 }
 
@@ -103,7 +105,7 @@ export interface ImportOptions extends ScanOptions {
   /** --skip-existing: the id of a bill an earlier import created, which is then not sent. */
   skipExisting?: ((bill: BillDraft) => string | undefined) | undefined
   /** Bills created, once the journal holds them (for the record --skip-existing reads). */
-  onCreated?: ((created: Array<{bill: BillDraft; id: string}>) => void) | undefined
+  onCreated?: ((created: Array<{bill: BillDraft; id: string}>) => Promise<void>) | undefined
 }
 
 export interface ImportSummary {
@@ -166,7 +168,7 @@ async function scan(
   onBill: (bill: BillDraft) => void | Promise<void>,
   shouldStop: () => boolean,
   onHeader?: (header: string[] | undefined) => void,
-): Promise<{rows: number; header: string[]; fatal?: RowError}> {
+): Promise<{rows: number; header: string[]; fatal?: RowError; missing?: Map<string, Set<string>>}> {
   const map = options.map
   let assembler: BillAssembler | undefined
   let translator: ExportTranslator | undefined
@@ -189,7 +191,11 @@ async function scan(
           )
         }
         const layout = translator ? translator.layout : layoutFor(record, input.label)
-        assembler = new BillAssembler(layout, {businessId: options.businessId, key: map?.key})
+        assembler = new BillAssembler(layout, {
+          businessId: options.businessId,
+          key: map?.key,
+          negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
+        })
         onHeader?.(named ? record : undefined)
         if (named) continue
       }
@@ -226,7 +232,7 @@ async function scan(
     const r = onBill(last)
     if (r) await r
   }
-  return {rows, header}
+  return {rows, header, ...(translator ? {missing: translator.missing} : {})}
 }
 
 /** Only a skipped credit note keeps this bill back: it is set aside, not a fault of the file. */
@@ -304,6 +310,15 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     errorCount,
     errors,
     ...(shown ? {shown} : {}),
+    ...(result.missing?.size
+      ? {
+          missingLookups: [...result.missing].map(([field, values]) => ({
+            field,
+            file: options.lookups?.get(field)?.file ?? '',
+            values: [...values],
+          })),
+        }
+      : {}),
     durationMs: Math.round(performance.now() - started),
   }
 }
@@ -603,7 +618,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     }
     for (const [n, reason] of failed) await reject(byNumber.get(n)!, reason)
     for (const [n, reason] of unknown) await leaveUnconfirmed(byNumber.get(n)!, reason)
-    onCreated?.(created.map(([n, billId]) => ({bill: byNumber.get(n)!, id: billId})))
+    await onCreated?.(created.map(([n, billId]) => ({bill: byNumber.get(n)!, id: billId})))
   }
 
   const submit = async (batch: BillDraft[]) => {

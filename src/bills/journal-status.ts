@@ -82,7 +82,7 @@ export async function journalStatus(journal: string): Promise<JournalStatus> {
     else if (record.t === 'sending')
       // A bill the journal names with no outcome now: its batch was not sent, or it was settled
       // as never created. Either way the next --resume sends it.
-      for (const n of record.numbers) if (!state.outcomes.has(n)) notSent.add(n)
+      for (const key of record.keys ?? record.numbers ?? []) if (!state.outcomes.has(key)) notSent.add(key)
   }
   const holder = lockHolder(journal)
   return {

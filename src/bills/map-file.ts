@@ -47,7 +47,8 @@ export interface BillMap {
   unitPrices: AmountBasis
   fillDown: BillColumn[]
   key: BillColumn[]
-  credit?: {column?: string | undefined; values: string[]} | undefined
+  /** Credit notes: rows whose `column` holds one of `values`, and/or bills whose total is negative. */
+  credit?: {column?: string | undefined; values: string[]; negativeTotal: boolean} | undefined
   credits: 'refuse' | 'skip'
   caseInsensitiveLookups: string[]
   dueDays?: number | undefined
@@ -112,8 +113,18 @@ const MapSchema = z
       .refine((k) => k.includes('number'), {message: 'the bill key must include number'})
       .optional(),
     credit: z
-      .object({column: z.string().optional(), values: z.array(z.string()).min(1)}, {error: 'expected {column, values}'})
+      .object(
+        {
+          column: z.string().optional(),
+          values: z.array(z.string()).min(1).optional(),
+          negative_total: z.boolean().optional(),
+        },
+        {error: 'expected {column, values} and/or {negative_total: true}'},
+      )
       .strict()
+      .refine((c) => c.values !== undefined || c.negative_total === true, {
+        message: 'say how a credit note is marked: values (of a column) or negative_total: true',
+      })
       .optional(),
     credits: oneOf(['refuse', 'skip'] as const, 'refuse or skip').optional(),
     case_insensitive_lookups: z.array(z.string()).optional(),
@@ -240,8 +251,12 @@ function toBillMap(
   }
   const defaults: Partial<Record<Column, string>> = {}
   for (const [column, value] of Object.entries(m.defaults ?? {})) defaults[column as Column] = String(value)
-  const credit = m.credit && {column: m.credit.column?.trim(), values: m.credit.values.map((v) => v.trim())}
-  if (credit && !credit.column && ![...columns.values()].includes('credit_marker')) {
+  const credit = m.credit && {
+    column: m.credit.column?.trim(),
+    values: (m.credit.values ?? []).map((v) => v.trim()),
+    negativeTotal: m.credit.negative_total ?? false,
+  }
+  if (credit && credit.values.length > 0 && !credit.column && ![...columns.values()].includes('credit_marker')) {
     throw new InputError(`${at(['credit'])}: credit needs a column: name it here, or map a column to credit_marker`)
   }
   return {

@@ -8,7 +8,7 @@
  */
 import {InputError} from '../errors.js'
 import {Decimal, type Money} from '../money.js'
-import type {RowError, SourceRow} from './assemble.js'
+import {creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
   IGNORED_COLUMN,
@@ -52,6 +52,9 @@ export class ExportTranslator {
   private readonly recipe: AmountRecipe | undefined
   private readonly creditIndex: number
   private readonly keySources: number[]
+  private readonly numberSource: number
+  /** Values missing from each lookup, once each (for --dry-run's list). */
+  readonly missing = new Map<string, Set<string>>()
   private readonly fillSources: number[]
   private current: string[] | undefined
   private readonly numberFormat: NumberFormat
@@ -136,6 +139,7 @@ export class ExportTranslator {
     }
     this.creditIndex = this.creditColumn(cells, fileLabel)
     this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
+    this.numberSource = fedBy.get('number') ?? -1
     this.fillSources = map.fillDown.map((c) => {
       const i = fedBy.get(c)
       if (i === undefined)
@@ -252,7 +256,7 @@ export class ExportTranslator {
   /** One record of the export as a row in bk's layout. */
   translate(record: string[], line: number): TranslatedRow {
     const raw = record
-    const cells = this.fillDown(record)
+    const {cells, continues} = this.fillDown(record)
     const out = new Array<string>(this.width).fill('')
     const errors: RowError[] = []
     let failed: Set<string> | undefined
@@ -297,6 +301,9 @@ export class ExportTranslator {
           if (lookup) {
             const value = lookUp(lookup, text)
             if (value === undefined) {
+              let seen = this.missing.get(target)
+              if (!seen) this.missing.set(target, (seen = new Set()))
+              if (seen.size < 1000) seen.add(text.trim())
               fail(target, i, text, `is not in the lookup file ${lookup.file}: add a row "${text.trim()},<id>" to it`)
               out[at] = text.trim()
             } else out[at] = value
@@ -326,39 +333,36 @@ export class ExportTranslator {
     if (this.creditIndex !== -1) {
       const mark = (cells[this.creditIndex] ?? '').trim()
       if (this.map.credit!.values.includes(mark)) {
-        errors.push({
-          line,
-          column: this.labels[this.creditIndex],
-          value: mark,
-          message:
-            this.map.credits === 'skip'
-              ? 'is a credit note: not sent (bk creates bills only; enter credit notes in the service)'
-              : 'marks a credit note, which bk cannot create (the API has no vendor credits, and sending it as a bill would post a positive amount)',
-          ...(this.map.credits === 'skip' ? {skip: true} : {}),
-        })
+        errors.push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
       }
     }
-    return {row: {line, cells: out, raw, failed}, errors}
+    return {row: {line, cells: out, raw, failed, continuation: continues}, errors}
   }
 
-  /** Blank cells of a continuation row (same key, or key cells blank) take the bill's first-row values. */
-  private fillDown(record: string[]): string[] {
-    if (this.fillSources.length === 0) return record
+  /**
+   * Blank cells of a continuation row take the bill's first-row values. A continuation row is one
+   * whose key cells are blank or the bill's; one that leaves a filled-down number blank continues
+   * the bill whatever else it says (a different vendor there is an error, not a new bill).
+   */
+  private fillDown(record: string[]): {cells: string[]; continues: boolean} {
+    if (this.fillSources.length === 0) return {cells: record, continues: false}
     const cur = this.current
+    const blank = (i: number) => (record[i] ?? '').trim() === ''
+    const numberBlank =
+      this.numberSource !== -1 && this.fillSources.includes(this.numberSource) && blank(this.numberSource)
     const continues =
       cur !== undefined &&
-      this.keySources.every(
-        (i) => i === -1 || (record[i] ?? '').trim() === '' || (record[i] ?? '').trim() === (cur[i] ?? '').trim(),
-      )
+      (numberBlank ||
+        this.keySources.every((i) => i === -1 || blank(i) || (record[i] ?? '').trim() === (cur[i] ?? '').trim()))
     if (!continues) {
       this.current = record
-      return record
+      return {cells: record, continues: false}
     }
     let filled: string[] | undefined
     for (const i of this.fillSources) {
-      if ((record[i] ?? '').trim() === '' && (cur[i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur[i]!
+      if (blank(i) && (cur[i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur[i]!
     }
-    return filled ?? record
+    return {cells: filled ?? record, continues: numberBlank}
   }
 
   private computeAmount(amounts: Map<string, Money>, currency: string | undefined): string {

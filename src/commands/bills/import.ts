@@ -120,7 +120,13 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       })
       progress?.done()
       if (result.errorCount > 0) {
-        if (!this.jsonEnabled()) for (const e of result.errors) process.stderr.write(e.text + '\n')
+        if (!this.jsonEnabled()) {
+          for (const e of result.errors) process.stderr.write(e.text + '\n')
+          for (const m of result.missingLookups ?? [])
+            process.stderr.write(
+              `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (add each to ${m.file})\n`,
+            )
+        }
         const more = result.errorCount - result.errors.length
         throw new InputError(
           `${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`,
@@ -180,6 +186,15 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
     const {importBills} = await import('../../bills/import.js')
+    // Every import records the bills it creates, per environment and business, so that a later
+    // --skip-existing run (of this file or an overlapping one) knows them.
+    const {openCreatedRecord} = await import('../../bills/created-record.js')
+    const record = await openCreatedRecord({
+      configDir: this.configDir,
+      baseUrl: credentials.baseUrl,
+      businessId,
+      input: file,
+    })
     let outcome
     try {
       outcome = await importBills({
@@ -205,8 +220,14 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
           this.note(line)
         },
         onProgress: progress?.update,
+        skipExisting: flags['skip-existing']
+          ? (bill) => (bill.input.vendor_id ? record.lookup(bill.input.vendor_id, bill.number) : undefined)
+          : undefined,
+        onCreated: (created) =>
+          record.add(created.map(({bill, id}) => ({vendorId: bill.input.vendor_id ?? '', number: bill.number, id}))),
       })
     } finally {
+      record.close()
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
       progress?.done()
@@ -265,7 +286,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
     out(
-      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import, --skip-existing` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
     )
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile)

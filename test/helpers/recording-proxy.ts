@@ -15,18 +15,40 @@ export interface RecordedRequest {
 export interface RecordingProxy {
   baseUrl: string
   requests: RecordedRequest[]
+  /** Resolves once a request matching `holds` has arrived (at once if one has). */
+  whenRequest(holds: (r: RecordedRequest) => boolean): Promise<RecordedRequest>
+  /** Lets held requests through (see `hold`). */
+  release(): void
   close(): Promise<void>
 }
 
-export async function recordingProxy(target: string): Promise<RecordingProxy> {
+/**
+ * `hold`: requests it matches wait in the proxy until `release()`: a run is then certainly in
+ * flight for as long as a test needs, with no clock involved.
+ */
+export async function recordingProxy(
+  target: string,
+  hold: (r: RecordedRequest) => boolean = () => false,
+): Promise<RecordingProxy> {
   const upstream = new URL(target)
   const requests: RecordedRequest[] = []
+  const waiters: Array<{holds: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void}> = []
+  let release!: () => void
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks)
-      requests.push({method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8')})
+      const recorded = {method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8')}
+      requests.push(recorded)
+      for (const w of waiters.splice(0)) {
+        if (w.holds(recorded)) w.resolve(recorded)
+        else waiters.push(w)
+      }
+      if (hold(recorded)) await released
       const out = request(
         {
           host: upstream.hostname,
@@ -49,8 +71,16 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    whenRequest: (holds) =>
+      new Promise((resolve) => {
+        const seen = requests.find(holds)
+        if (seen) resolve(seen)
+        else waiters.push({holds, resolve})
+      }),
+    release,
     close: () =>
       new Promise<void>((resolve) => {
+        release()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

@@ -40,7 +40,8 @@ export async function recordingProxy(
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', async () => {
+    req.on('end', () => void forward())
+    const forward = async () => {
       const body = Buffer.concat(chunks)
       const recorded = {method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8')}
       requests.push(recorded)
@@ -64,7 +65,7 @@ export async function recordingProxy(
       )
       out.on('error', () => res.destroy())
       out.end(body)
-    })
+    }
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const {port} = server.address() as AddressInfo

@@ -4,7 +4,7 @@
  * bk-emulator.test, which bk itself cannot resolve: a command that works reached it through the
  * proxy. Where bk must reach that name directly (NO_PROXY), it runs with the test's hosts file.
  */
-import {readFileSync, writeFileSync} from 'node:fs'
+import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {rootCertificates} from 'node:tls'
 
@@ -65,15 +65,15 @@ describe('over https, through a forward proxy', () => {
     expect(list.code).toBe(0)
     expect(parseJsonOutput<{data: Array<{id: string}>}>(list).data.map((b) => b.id)).toContain(emulator.businessIds[0])
 
+    // Copies: each run keeps a journal beside its input file.
     const dir = tempDir()
-    const imported = await runBk(['bills', 'import', join(ROOT, 'examples', 'bills.csv'), '--json'], {
-      env: env(),
-      cwd: dir,
-    })
+    copyFileSync(join(ROOT, 'examples', 'bills.csv'), join(dir, 'bills.csv'))
+    copyFileSync(join(ROOT, 'examples', 'journal-entries.yaml'), join(dir, 'journal-entries.yaml'))
+    const imported = await runBk(['bills', 'import', join(dir, 'bills.csv'), '--json'], {env: env(), cwd: dir})
     expect(imported.code, imported.stderr).toBe(0)
     expect(emulator.state.bills.all(emulator.businessIds[0] as string).length).toBeGreaterThan(0)
 
-    const journal = await runBk(['journal-entries', 'create', join(ROOT, 'examples', 'journal-entries.yaml')], {
+    const journal = await runBk(['journal-entries', 'create', join(dir, 'journal-entries.yaml')], {
       env: env(),
       cwd: dir,
     })

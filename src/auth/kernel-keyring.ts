@@ -3,7 +3,7 @@
  * volatile store the keychain library falls back to without a Secret Service: found by their
  * descriptions in /proc/keys (`keyring:<key>@bk`, the library's naming), which lists the keys
  * this user may see without reading any of them. `bk auth status` and `bk doctor` name them;
- * `bk auth logout` and `bk profiles add` clear a profile's (src/auth/volatile-move.ts).
+ * `bk auth move-secret` moves a profile's to a store that lasts (src/auth/volatile-move.ts).
  */
 import {readFile} from 'node:fs/promises'
 

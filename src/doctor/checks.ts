@@ -236,11 +236,9 @@ async function volatileKeyring(): Promise<Check | undefined> {
     id: 'kernel-keyring',
     status: 'warn',
     detail: `${said}; bk no longer reads or writes it`,
-    fix:
-      (profiles.length
-        ? `Store each secret where it lasts: bk profiles add ${profiles[0]} … --client-secret-stdin (in the Secret Service, or with --insecure-storage). `
-        : '') +
-      `Then remove the old keys with \`keyctl invalidate ${found.map((f) => f.id).join(' ')}\`, or leave them to vanish at logout.`,
+    fix: profiles.length
+      ? `Move each profile's secret where it lasts, in the login session that stored it: ${profiles.map((p) => `bk auth move-secret -p ${p}`).join('; ')} (add --insecure-storage where no Secret Service runs). Or store it again with \`bk profiles add\`, and remove the old keys with \`keyctl invalidate ${found.map((f) => f.id).join(' ')}\`.`
+      : `None belongs to a profile: remove them with \`keyctl invalidate ${found.map((f) => f.id).join(' ')}\`, or leave them to vanish at logout.`,
   }
 }
 

@@ -6,12 +6,13 @@
  * BK_REQUIRE_KEYCHAIN=1 (.ci/run), where that fails them.
  */
 import {spawnSync} from 'node:child_process'
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {start, type RunningEmulator} from '../helpers/emulator.js'
 
 /** No session bus anywhere bk could find one: the variable, and the runtime folder's default socket. */
 const NO_DBUS = {DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined}
@@ -27,7 +28,9 @@ const IN_FRESH_SESSION = [
 ]
 
 let available = false
-beforeAll(() => {
+let emulator: RunningEmulator
+beforeAll(async () => {
+  emulator = await start()
   const keyctl = spawnSync('keyctl', ['show', '@s'], {encoding: 'utf8'})
   const reason = keyctl.error
     ? 'keyctl is not installed (apt-get install keyutils)'
@@ -40,6 +43,7 @@ beforeAll(() => {
   if (process.env.BK_REQUIRE_KEYCHAIN === '1') throw new Error(`BK_REQUIRE_KEYCHAIN=1 but ${reason}`)
   console.warn(`Skipping kernel keyring tests: ${reason}`)
 })
+afterAll(() => emulator?.close())
 
 function addArgs(name: string): string[] {
   return ['profiles', 'add', name, '--env', 'local', '--client-id', 'kr-client', '--client-secret-stdin']
@@ -109,5 +113,63 @@ describe('no Secret Service: the kernel keyring is never used', () => {
     expect(text.stdout).toContain('secret store:  none (credentials from the environment)')
     expect(text.stderr).toContain(`client secret of profile "${profile}"`)
     expect(text.stderr).toContain('kernel keyring (volatile')
+  })
+
+  it('auth move-secret moves a secret an older bk left there to a lasting store, and removes it', async (ctx) => {
+    if (!available) return ctx.skip()
+    const profile = `kr-move-${process.pid}`
+    const configDir = tempDir()
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        active: profile,
+        profiles: {
+          [profile]: {
+            env: 'local',
+            baseUrl: emulator.baseUrl,
+            clientId: emulator.clientId,
+            business: emulator.businessIds[0],
+            storage: 'keychain',
+          },
+        },
+      }),
+      {mode: 0o600},
+    )
+    // The secret and a token cache, as an older bk left them in this login session's keyring.
+    const session = [
+      ...['keyctl', 'session', '-', 'sh', '-c'],
+      [
+        `keyctl add user "keyring:${profile}/client_secret@bk" "$BK_PLANTED" @s >/dev/null`,
+        `keyctl add user "keyring:${profile}/tokens@bk" old-token-cache @s >/dev/null`,
+        '"$@"; code=$?; echo "--- keyring"; keyctl show @s; exit $code',
+      ].join('\n'),
+      'sh',
+    ]
+    const moved = await runBk(['auth', 'move-secret', '--insecure-storage', '--json'], {
+      configDir,
+      env: {...NO_DBUS, BK_PLANTED: emulator.clientSecret},
+      prefix: session,
+    })
+    expect(moved.code, moved.stderr).toBe(0)
+    const [json, keyring] = moved.stdout.split('--- keyring')
+    const credentials = join(configDir, 'credentials.json')
+    expect(JSON.parse(json as string)).toEqual({
+      profile,
+      to: credentials,
+      removed: [`${profile}/client_secret`, `${profile}/tokens`],
+    })
+    expect(keyring).not.toContain(profile)
+    expect(moved.stdout + moved.stderr).not.toContain(emulator.clientSecret)
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({[`${profile}/client_secret`]: emulator.clientSecret})
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles[profile].storage).toBe('file')
+
+    // The profile works from its new store, outside that session.
+    const list = await runBk(['businesses', 'list', '--json'], {configDir, env: NO_DBUS})
+    expect(list.code, list.stderr).toBe(0)
+
+    // Nothing left to move: said so.
+    const again = await runBk(['auth', 'move-secret', '--insecure-storage'], {configDir, env: NO_DBUS})
+    expect(again.code).toBe(3)
+    expect(again.stderr).toContain(`The kernel keyring holds no client secret of profile "${profile}"`)
   })
 })

@@ -82,7 +82,10 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
         ].join('\n'),
       )
       const warning = describeVolatile(volatile)
-      if (warning) this.note(`Warning: ${warning}. bk no longer reads it: \`bk doctor\` says how to move or remove it.`)
+      if (warning)
+        this.note(
+          `Warning: ${warning}. bk no longer reads it: \`bk auth move-secret -p NAME\` moves a profile's secret where it lasts.`,
+        )
     }
     return result
   }

@@ -276,7 +276,7 @@ async function networkSettings(
   let trusted: TrustedCa | undefined
   let ca: Check
   try {
-    trusted = trustedCa(env)
+    trusted = trustedCa(env, true)
     const files = trusted.files.map((f) => {
       const certs = f.certificates
       const named = certs.length <= 3 ? `: ${certs.map((c) => `${c.subject}, until ${c.validTo}`).join('; ')}` : ''

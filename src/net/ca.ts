@@ -26,8 +26,13 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/
 
 let cached: {key: string; value: TrustedCa} | undefined
 
-/** The trusted authorities for this environment; a BK_CA_FILE that cannot be used is an error naming it. */
-export function trustedCa(env: NodeJS.ProcessEnv = process.env): TrustedCa {
+/**
+ * The trusted authorities for this environment; a BK_CA_FILE that cannot be used is an error
+ * naming it. Without BK_CA_FILE nothing is read (Node's defaults stand), unless `inspect` asks
+ * for the files to be described (`bk doctor`).
+ */
+export function trustedCa(env: NodeJS.ProcessEnv = process.env, inspect = false): TrustedCa {
+  if (!env.BK_CA_FILE && !inspect) return {ca: undefined, files: []}
   const key = `${env.BK_CA_FILE ?? ''}\n${env.NODE_EXTRA_CA_CERTS ?? ''}`
   if (cached?.key === key) return cached.value
   const files: CaFileInfo[] = []

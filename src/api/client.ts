@@ -9,8 +9,8 @@
  * jitter (a wait between half and all of the step), and a Retry-After header is honoured.
  *
  * Redirects: a GET follows up to five (301, 302, 303, 307, 308); the bearer token goes only to the
- * base URL's own origin, never to another, and https is never redirected to http (loopback aside). Any
- * other method's redirect is an error that names where it pointed.
+ * base URL's own origin, never to another, and https is never redirected to http (loopback
+ * aside). Any other method's redirect is an error that names where it pointed.
  */
 import type {z} from 'zod'
 

@@ -2,7 +2,7 @@
  * Everything the emulated service holds, in memory. Ids are a kind prefix, an ordered counter
  * and a random tail, so string order is creation order: cursors stay stable when rows are added.
  */
-import type {Bill, Invoice, JournalEntry, ReceiptRequestConfig, Refund, Transaction} from '../api/schemas/index.js'
+import type {Bill, Invoice, JournalEntry, ReceiptRequestConfig, Refund, Transaction} from './types.js'
 import type {Grant} from './auth.js'
 import type {WebhookNotificationRecord} from './webhooks/hub.js'
 

@@ -14,6 +14,7 @@ import {forwardableHeaders, postBody, type ForwardResult} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
 import {parseJsonTree, treeToValue} from './python-json.js'
 import type {VerifiedAs} from './verify.js'
+import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../spec.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 const REMEMBERED_IDS = 10_000
@@ -66,7 +67,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const event: ListenerEvent = {
       receivedAt: new Date().toISOString(),
-      svcId: header(req, 'svc-id') ?? null,
+      svcId: header(req, WEBHOOK_ID_HEADER) ?? null,
       type: null,
       valid: false,
       verifiedAs: null,
@@ -101,9 +102,9 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       return
     }
     const id = event.svcId
-    const signature = header(req, 'svc-signature')
+    const signature = header(req, WEBHOOK_SIGNATURE_HEADER)
     if (!id || !signature) {
-      answer(400, `missing header ${!id ? 'svc-id' : 'svc-signature'}`)
+      answer(400, `missing header ${!id ? WEBHOOK_ID_HEADER : WEBHOOK_SIGNATURE_HEADER}`)
       options.onEvent(event)
       return
     }

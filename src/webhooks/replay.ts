@@ -15,6 +15,7 @@ import {paginated, webhookNotification} from '../api/schemas/index.js'
 import {checkShape, parseJsonBody} from '../api/shape.js'
 import {postBody, type ForwardResult} from './forward.js'
 import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'
+import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER} from '../spec.js'
 
 const REPLAY_HEADER = 'bk-replay'
 
@@ -48,7 +49,6 @@ export interface ReplaySummary {
   interrupted: boolean
 }
 
-const PATH = '/v0/tenant/webhook/notifications'
 const pageSchema = paginated(webhookNotification)
 
 export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
@@ -65,7 +65,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
     const res = await options.client
       .request<string>({
         method: 'GET',
-        path: PATH,
+        path: NOTIFICATIONS_PATH,
         responseText: true,
         signal: options.signal,
         query: {webhook_id: options.since, status: options.status, page_size: pageSize, page_token: pageToken},
@@ -90,7 +90,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       if (options.forwardTo) {
         forwarded = await postBody(
           options.forwardTo,
-          {'content-type': 'application/json', 'svc-id': record.id, [REPLAY_HEADER]: '1'},
+          {'content-type': 'application/json', [WEBHOOK_ID_HEADER]: record.id, [REPLAY_HEADER]: '1'},
           Buffer.from(body, 'utf8'),
         )
         if (!forwarded.ok) summary.failed++
@@ -113,7 +113,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
 }
 
 function parsePage(text: string) {
-  const what = `GET ${PATH}`
+  const what = `GET ${NOTIFICATIONS_PATH}`
   const page = checkShape(pageSchema, parseJsonBody(text, what), what)
   const tree = parseJsonTree(text)
   const data = member(tree, 'data')

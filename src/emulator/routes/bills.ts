@@ -5,15 +5,13 @@
  * allocation sums are exact: 0.1 + 0.2 allocated against a total of 0.3 is accepted.
  */
 import {parseIsoDatetime} from '../../datetime.js'
-import type {Bill} from '../../api/schemas/bill.js'
-import {PERFORMED_BY_HEADER} from '../../api/resources/bills.js'
 import {Decimal, type Money} from '../../money.js'
+import {ID_PREFIX, MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok} from '../http.js'
 import type {EmulatorState} from '../state.js'
+import type {Bill} from '../types.js'
 import type {EmulatorContext} from './context.js'
-
-const MAX_BILLS = 100
 
 const performers = new WeakMap<EmulatorState, Map<string, string>>()
 
@@ -120,9 +118,9 @@ export function register({router, state}: EmulatorContext): void {
     if (ctx.rawBody === '') throw new HttpError(422, 'Request body is empty; expected a JSON array of bills')
     const body = parseJsonExact(ctx.rawBody)
     if (!Array.isArray(body)) throw new HttpError(422, 'Request body must be a JSON array of bills')
-    if (body.length > MAX_BILLS)
-      throw new HttpError(422, `At most ${MAX_BILLS} bills per request; got ${body.length}`, {
-        max: MAX_BILLS,
+    if (body.length > MAX_BILLS_PER_REQUEST)
+      throw new HttpError(422, `At most ${MAX_BILLS_PER_REQUEST} bills per request; got ${body.length}`, {
+        max: MAX_BILLS_PER_REQUEST,
         count: body.length,
       })
     const header = ctx.headers[PERFORMED_BY_HEADER]
@@ -228,8 +226,8 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
     }
   }
   // Valid: commit.
-  for (const [values, value] of newValues) if (!values.has(value)) values.set(value, state.newId('tv_'))
-  const id = state.newId('bil_')
+  for (const [values, value] of newValues) if (!values.has(value)) values.set(value, state.newId(ID_PREFIX.tagValue))
+  const id = state.newId(ID_PREFIX.bill)
   const bill: Bill = {
     id,
     business_id: businessId,
@@ -245,7 +243,7 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
     currency: currency ?? null,
     metadata_: item.metadata_ ? (plain(item.metadata_) as Record<string, unknown>) : {},
     lines: lines.map((l) => ({
-      id: state.newId('bln_'),
+      id: state.newId(ID_PREFIX.billLine),
       bill_id: id,
       description: l.description ?? null,
       ledger_id: l.ledgerId,

@@ -9,7 +9,7 @@
  * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
-import type {WEBHOOK_STATUSES} from '../../api/schemas/webhook.js'
+import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, type WEBHOOK_STATUSES} from '../../spec.js'
 import {postBody, type ForwardResult} from '../../webhooks/forward.js'
 import {pythonJsonDumps} from '../../webhooks/python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
@@ -149,8 +149,8 @@ export class WebhookHub implements EventSink {
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'bk-emulator-webhooks',
-        'svc-id': record.id,
-        'svc-signature': signature,
+        [WEBHOOK_ID_HEADER]: record.id,
+        [WEBHOOK_SIGNATURE_HEADER]: signature,
       }
       return await postBody(url, headers, Buffer.from(record.body, 'utf8'), {timeoutMs, signal: controller.signal})
     } finally {

@@ -10,9 +10,10 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
-import {forwardableHeaders, postBody, type ForwardResult} from './forward.js'
+import {postBody, type PostResult} from '../post-body.js'
+import {forwardableHeaders} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
-import {parseJsonTree, treeToValue} from './python-json.js'
+import {parseJsonTree, treeToValue} from '../python-json.js'
 import type {VerifiedAs} from './verify.js'
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../spec.js'
 
@@ -31,7 +32,7 @@ export interface ListenerEvent {
   /** What the listener answered. */
   status: number
   duplicate: boolean
-  forwarded: ForwardResult | null
+  forwarded: PostResult | null
   /** The parsed message, for display (numbers through JS numbers). */
   message: unknown
 }

@@ -13,8 +13,8 @@
 import type {BkClient} from '../api/client.js'
 import {paginated, webhookNotification} from '../api/schemas/index.js'
 import {checkShape, parseJsonBody} from '../api/shape.js'
-import {postBody, type ForwardResult} from './forward.js'
-import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'
+import {postBody, type PostResult} from '../post-body.js'
+import {parseJsonTree, pythonJsonFromTree, type JsonNode} from '../python-json.js'
 import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER} from '../spec.js'
 
 const REPLAY_HEADER = 'bk-replay'
@@ -26,7 +26,7 @@ export interface ReplayItem {
   notification: {type: string; content: Record<string, unknown>}
   /** The original message as re-posted (Python json.dumps text). */
   body: string
-  forwarded: ForwardResult | null
+  forwarded: PostResult | null
 }
 
 export interface ReplayOptions {
@@ -86,7 +86,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
         return summary
       }
       const body = pythonJsonFromTree(page.notificationNodes[i] as JsonNode)
-      let forwarded: ForwardResult | null = null
+      let forwarded: PostResult | null = null
       if (options.forwardTo) {
         forwarded = await postBody(
           options.forwardTo,

@@ -7,7 +7,7 @@ import {
   pythonFloatRepr,
   pythonJsonDumps,
   pythonJsonFromText,
-} from '../../src/webhooks/python-json.js'
+} from '../../src/python-json.js'
 import {deliveries, delivery} from './helpers.js'
 
 describe('Python json.dumps from the raw text', () => {

@@ -11,7 +11,7 @@ import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
 import type {WebhookNotificationRecord} from '../webhooks/hub.js'
-import {pythonJsonDumps} from '../../webhooks/python-json.js'
+import {pythonJsonDumps} from '../../python-json.js'
 import type {EmulatorContext} from './context.js'
 
 const DEFAULT_PAGE_SIZE = 50

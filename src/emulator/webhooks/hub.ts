@@ -10,8 +10,8 @@
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, type WEBHOOK_STATUSES} from '../../spec.js'
-import {postBody, type ForwardResult} from '../../webhooks/forward.js'
-import {pythonJsonDumps} from '../../webhooks/python-json.js'
+import {postBody, type PostResult} from '../../post-body.js'
+import {pythonJsonDumps} from '../../python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState, EventSink} from '../state.js'
 import {WebhookSigner} from './signer.js'
@@ -142,7 +142,7 @@ export class WebhookHub implements EventSink {
     record: WebhookNotificationRecord,
     signature: string,
     timeoutMs: number,
-  ): Promise<ForwardResult> {
+  ): Promise<PostResult> {
     const controller = new AbortController()
     this.inFlight.add(controller)
     try {

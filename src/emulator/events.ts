@@ -7,7 +7,8 @@ import {randomBytes} from 'node:crypto'
 
 import {parseIsoDatetime} from '../datetime.js'
 import {HttpError} from './http.js'
-import type {BusinessRecord, EmulatorState} from './state.js'
+import type {EmulatorState} from './state.js'
+import type {BusinessRecord} from './types.js'
 import {ID_PREFIX} from '../spec.js'
 
 /** Allowed `task_types` values of a TASK_REQUEST. */

@@ -1,11 +1,16 @@
 /**
- * The shapes the emulator's modules share, in one module of types that imports none of them:
- * the records the service holds, as the emulator stores and serves them (the spec's fields, every
- * one present; `null` where the spec's record has no value). They are the emulator's own, not
- * the client's schemas in src/api/schemas (which accept what any service may send): the emulator
- * is a second reading of the spec, and it must not lean on the client it tests.
+ * The shapes the emulator's modules share, in one module of types that imports none of them, so
+ * that no cycle runs through the modules that use them (state, auth, router, the webhook hub):
+ * - the records the service holds, as the emulator stores and serves them (the spec's fields,
+ *   every one present; `null` where the spec's record has no value). They are the emulator's own,
+ *   not the client's schemas in src/api/schemas (which accept what any service may send): the
+ *   emulator is a second reading of the spec, and it must not lean on the client it tests;
+ * - the emulator's own records (businesses, reference data, documents, tasks, notifications);
+ * - how the parts meet: a token's grant, a request as the routes see it, the event sink.
  */
-import type {REFUND_STATUSES} from '../spec.js'
+import type {IncomingHttpHeaders} from 'node:http'
+
+import type {REFUND_STATUSES, WEBHOOK_STATUSES} from '../spec.js'
 
 export type Metadata = Record<string, unknown>
 /** Per tag field, the values a record is allocated to, amounts as decimal strings. */
@@ -207,4 +212,93 @@ export interface Refund {
 export interface ReceiptRequestConfig {
   is_enabled: boolean
   threshold_amount: number
+}
+
+// ---------------------------------------------------------------------------------------------
+// The emulator's own records
+
+export interface BusinessRecord {
+  id: string
+  external_id: string
+  name: string
+  active: boolean
+  created_at: string
+}
+
+/** Vendors, customers, ledgers and external accounts: what bills and the seed refer to. */
+export interface NamedRecord {
+  id: string
+  business_id: string
+  name: string
+}
+
+export interface DocumentRecord {
+  id: string
+  business_id: string
+  name: string
+  /** Ids of the external accounts, transactions and journal entries the document is linked to. */
+  associations: Set<string>
+}
+
+export interface TaskRecord {
+  id: string
+  business_id: string
+  type: string
+  status: string
+}
+
+export type NotificationStatus = (typeof WEBHOOK_STATUSES)[number]
+
+export interface DeliveryAttempt {
+  /** When the attempt started (ms since the epoch). */
+  at: number
+  /** The delay it waited after the previous attempt, already scaled (0 for the first). */
+  delayMs: number
+  /** The HTTP status received, or null for a timeout or connection failure. */
+  status: number | null
+  error?: string
+}
+
+/** A webhook notification and its deliveries (src/emulator/webhooks/hub.ts). */
+export interface WebhookNotificationRecord {
+  /** The svc-id of its deliveries. */
+  id: string
+  createdAt: string
+  sentAt: string | null
+  status: NotificationStatus
+  /** The original message. */
+  notification: {type: string; content: Record<string, unknown>}
+  /** The message as delivered and signed. */
+  body: string
+  attempts: DeliveryAttempt[]
+}
+
+// ---------------------------------------------------------------------------------------------
+// How the parts meet
+
+/** What a bearer token allows (src/emulator/auth.ts). */
+export interface Grant {
+  clientId: string
+  businessId?: string | undefined
+  /** Undefined: every scope. */
+  scopes?: ReadonlySet<string> | undefined
+  expiresAt: number
+}
+
+/** A request as a route handler sees it (src/emulator/router.ts). */
+export interface RequestContext {
+  method: string
+  path: string
+  params: Record<string, string>
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+  /** The raw body text ('' when none). */
+  rawBody: string
+  /** The bearer token's grant, set by `requireAuth` in auth.ts. */
+  grant?: Grant
+}
+
+/** Receives the service's events; the webhook hub delivers them (src/emulator/webhooks). */
+export interface EventSink {
+  emit(type: string, content: Record<string, unknown>): void
 }

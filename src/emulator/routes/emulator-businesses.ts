@@ -5,7 +5,7 @@
  */
 import {businessEventContent} from '../events.js'
 import {HttpError, ok, parseJsonObject} from '../http.js'
-import type {BusinessRecord} from '../state.js'
+import type {BusinessRecord} from '../types.js'
 import type {EmulatorContext} from './context.js'
 import {ID_PREFIX} from '../../spec.js'
 

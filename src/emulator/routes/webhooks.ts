@@ -10,7 +10,7 @@ import {JWKS_PATH, MAX_PAGE_SIZE, NOTIFICATIONS_PATH, WEBHOOK_STATUSES} from '..
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
-import type {WebhookNotificationRecord} from '../webhooks/hub.js'
+import type {WebhookNotificationRecord} from '../types.js'
 import {pythonJsonDumps} from '../../python-json.js'
 import type {EmulatorContext} from './context.js'
 

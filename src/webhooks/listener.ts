@@ -13,7 +13,7 @@ import type {AddressInfo} from 'node:net'
 import {postBody, type PostResult} from '../post-body.js'
 import {forwardableHeaders} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
-import {parseJsonTree, treeToValue} from '../python-json.js'
+import {parseJsonTree, treeToValue} from '../exact-json.js'
 import type {VerifiedAs} from './verify.js'
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../spec.js'
 

@@ -12,7 +12,7 @@
  */
 import type {BkClient} from '../api/client.js'
 import {paginated, webhookNotification} from '../api/schemas/index.js'
-import {checkShape, parseJsonBody} from '../api/shape.js'
+import {checkShape, parseResponseJson} from '../api/shape.js'
 import {postBody, type PostResult} from '../post-body.js'
 import {parseJsonTree, type JsonNode} from '../exact-json.js'
 import {pythonJsonFromTree} from '../python-json.js'
@@ -115,7 +115,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
 
 function parsePage(text: string) {
   const what = `GET ${NOTIFICATIONS_PATH}`
-  const page = checkShape(pageSchema, parseJsonBody(text, what), what)
+  const page = checkShape(pageSchema, parseResponseJson(text, what), what)
   const tree = parseJsonTree(text)
   const data = member(tree, 'data')
   const notificationNodes = data?.kind === 'array' ? data.items.map((item) => member(item, 'notification')) : []

@@ -5,11 +5,11 @@
  * allocation sums are exact: 0.1 + 0.2 allocated against a total of 0.3 is accepted.
  */
 import {parseIsoDatetime} from '../../datetime.js'
-import {JsonNumber, JsonSyntaxError, parseJsonExact} from '../../exact-json.js'
+import {JsonNumber} from '../../exact-json.js'
 import {Decimal, type Money} from '../../money.js'
 import {ID_PREFIX, MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
-import {HttpError, ok} from '../http.js'
+import {HttpError, ok, parseJsonBodyExact} from '../http.js'
 import type {EmulatorState} from '../state.js'
 import type {Bill} from '../types.js'
 import type {EmulatorContext} from './context.js'
@@ -19,16 +19,6 @@ const performers = new WeakMap<EmulatorState, Map<string, string>>()
 /** Who performed the creation of a bill (the performed-by header), for tests and inspection. */
 export function performedBy(state: EmulatorState, billId: string): string | undefined {
   return performers.get(state)?.get(billId)
-}
-
-/** The body with every number as its text (a JsonNumber), or 422 when it is not JSON. */
-function parseBody(text: string): unknown {
-  try {
-    return parseJsonExact(text)
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new HttpError(422, `Request body is not valid JSON: ${error.message}`)
-    throw error
-  }
 }
 
 /** Back to plain JSON values (for metadata). */
@@ -63,7 +53,7 @@ export function register({router, state}: EmulatorContext): void {
     requireAuth(state, ctx, SCOPES.billCreate)
     const businessId = ctx.params.business_id as string
     if (ctx.rawBody === '') throw new HttpError(422, 'Request body is empty; expected a JSON array of bills')
-    const body = parseBody(ctx.rawBody)
+    const body = parseJsonBodyExact(ctx.rawBody)
     if (!Array.isArray(body)) throw new HttpError(422, 'Request body must be a JSON array of bills')
     if (body.length > MAX_BILLS_PER_REQUEST)
       throw new HttpError(422, `At most ${MAX_BILLS_PER_REQUEST} bills per request; got ${body.length}`, {

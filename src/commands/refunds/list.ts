@@ -38,7 +38,7 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     const businessId = await this.businessId()
     const {api} = await this.session()
     const {pagingOptions, runList} = await import('../../output/list-command.js')
-    const {refundColumns, refundView} = await import('../../read/columns.js')
+    const {refundColumns, refundView} = await import('../../records/columns.js')
     return runList({
       pager: api.refunds.list(businessId, {status, ...pagingOptions(flags)}),
       view: refundView,

@@ -6,7 +6,8 @@ import type {z} from 'zod'
 
 import type {BkClient, QueryValue} from './client.js'
 import {pageEnvelope, type Pagination} from './schemas/common.js'
-import {checkShape, parseJsonBody} from './shape.js'
+import {checkShape, parseResponseJson} from './shape.js'
+import {MAX_PAGE_SIZE} from '../spec.js'
 
 export interface Page<T> {
   data: T[]
@@ -34,9 +35,6 @@ export interface PagerOptions {
    */
   limit?: number | undefined
 }
-
-/** The largest page the service serves. */
-const MAX_PAGE_SIZE = 100
 
 /**
  * A page's envelope (`{data: unknown[], pagination}`) is checked when it arrives, its items as it
@@ -122,7 +120,7 @@ export class Pager<T> implements AsyncIterable<T> {
   }
 
   private parse(text: string): Page<unknown> {
-    return checkShape(pageEnvelope, parseJsonBody(text, this.what), this.what)
+    return checkShape(pageEnvelope, parseResponseJson(text, this.what), this.what)
   }
 
   private checkItems(page: Page<unknown>): Page<T> {

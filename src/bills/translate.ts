@@ -19,19 +19,30 @@ import {
   type ColumnLayout,
 } from './columns.js'
 import {DATE_FORMATS, addDays, minorUnit, parseDateAs, parseNumberAs, roundMoney, type NumberFormat} from './formats.js'
-import {lookUp, type Lookups} from './lookups.js'
+import {lookUp, type Lookup, type Lookups} from './lookups.js'
 import type {BillMap, SourceColumn, Target} from './map-file.js'
 
 /** A translated row, and the problems translation found (each names the export's column). */
 export interface TranslatedRow {
   row: SourceRow
-  errors: RowError[]
+  errors: readonly RowError[]
 }
 
 const AMOUNT_SOURCES: readonly string[] = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
 const ID_PREFIX: Partial<Record<string, string>> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
 const QUANTITY_HEADER = /^\W*(qty|quantity)\b/i
 const UNIT_PRICE_HEADER = /unit|price|rate/i
+
+interface PlanStep {
+  index: number
+  target: Target
+  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text'
+  at: number
+  lookup?: Lookup | undefined
+  prefix?: string | undefined
+}
+
+const NO_ERRORS: readonly RowError[] = []
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -59,6 +70,13 @@ export class ExportTranslator {
   private current: string[] | undefined
   private readonly numberFormat: NumberFormat
   private readonly dateCache = new Map<string, ReturnType<typeof parseDateAs>>()
+  /** What each mapped column of the file does, decided once. */
+  private readonly plan: PlanStep[] = []
+  /** Where bk's columns sit in a translated row. */
+  private readonly at: Record<Column, number>
+  /** This row's amount-source texts (reused: no allocation per row). */
+  private readonly amountTexts = new Map<string, string>()
+  private readonly decimals = new Map<string, {text: string; value: Money}>()
 
   /** `header`: the export's header row, or undefined when the map says it has none (`width` columns). */
   constructor(
@@ -145,6 +163,25 @@ export class ExportTranslator {
       if (i === undefined)
         throw new InputError(`${map.source}: fill_down names ${c}, which no column of ${fileLabel} feeds`)
       return i
+    })
+    this.at = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, this.position.get(c)!])) as Record<Column, number>
+    this.targets.forEach((target, index) => {
+      if (target === null || target === 'credit_marker') return
+      const at = this.position.get(target) ?? -1
+      const lookup = lookups.get(target)
+      const prefix = ID_PREFIX[target]
+      const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
+        ? 'amount-source'
+        : target === 'issued_at' || target === 'due_at'
+          ? 'date'
+          : target === 'line_amount'
+            ? 'amount'
+            : lookup
+              ? 'lookup'
+              : prefix
+                ? 'id'
+                : 'text'
+      this.plan.push({index, target, kind, at, lookup, prefix})
     })
     const names = layoutLabels.map((_, i) =>
       i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
@@ -258,85 +295,95 @@ export class ExportTranslator {
     const raw = record
     const {cells, continues} = this.fillDown(record)
     const out = new Array<string>(this.width).fill('')
-    const errors: RowError[] = []
+    let errors: RowError[] | undefined
     let failed: Set<string> | undefined
     const fail = (target: string, i: number, value: string, message: string) => {
-      errors.push({line, column: this.columnLabel(i, target), value, message})
+      ;(errors ??= []).push({line, column: this.columnLabel(i, target), value, message})
       ;(failed ??= new Set()).add(target)
     }
-    const amounts = new Map<string, Money>()
-    for (let i = 0; i < this.targets.length; i++) {
-      const target = this.targets[i]
-      if (!target) continue
+    const amounts = this.amountTexts
+    amounts.clear()
+    for (const step of this.plan) {
+      const i = step.index
       const text = cells[i] ?? ''
-      if (AMOUNT_SOURCES.includes(target)) {
-        if (text.trim() === '') {
-          if (target !== 'line_tax') fail('line_amount', i, text, 'is empty: expected a number')
-          continue
-        }
-        const n = this.number(text)
-        if (n.ok) amounts.set(target, new Decimal(n.value))
-        else fail('line_amount', i, text, n.reason)
-        continue
-      }
-      if (target === 'credit_marker') continue
-      const at = this.position.get(target)!
-      if (text.trim() === '') continue
-      switch (target) {
-        case 'issued_at':
-        case 'due_at': {
-          const d = this.date(text.trim())
-          if (d.ok) out[at] = d.value
-          else fail(target, i, text, d.reason)
-          break
-        }
-        case 'line_amount': {
-          const n = this.number(text)
-          if (n.ok) out[at] = n.value
-          else fail(target, i, text, n.reason)
-          break
-        }
-        default: {
-          const lookup = this.lookups.get(target)
-          if (lookup) {
-            const value = lookUp(lookup, text)
-            if (value === undefined) {
-              let seen = this.missing.get(target)
-              if (!seen) this.missing.set(target, (seen = new Set()))
-              if (seen.size < 1000) seen.add(text.trim())
-              fail(target, i, text, `is not in the lookup file ${lookup.file}: add a row "${text.trim()},<id>" to it`)
-              out[at] = text.trim()
-            } else out[at] = value
-          } else {
-            const prefix = ID_PREFIX[target]
-            if (prefix && !text.trim().startsWith(prefix)) {
-              fail(
-                target,
-                i,
-                text,
-                `is not an id (${prefix}…), and no lookup is given for ${target}: pass --lookup ${target}=FILE.csv mapping the file's values to ids`,
-              )
-            }
-            out[at] = text
+      const trimmed = text.trim()
+      switch (step.kind) {
+        case 'amount-source': {
+          if (trimmed === '') {
+            if (step.target !== 'line_tax') fail('line_amount', i, text, 'is empty: expected a number')
+            break
           }
+          const n = this.number(text)
+          if (n.ok) amounts.set(step.target, n.value)
+          else fail('line_amount', i, text, n.reason)
+          break
         }
+        case 'date': {
+          if (trimmed === '') break
+          const d = this.date(trimmed)
+          if (d.ok) out[step.at] = d.value
+          else fail(step.target, i, text, d.reason)
+          break
+        }
+        case 'amount': {
+          if (trimmed === '') break
+          const n = this.number(text)
+          if (n.ok) out[step.at] = n.value
+          else fail(step.target, i, text, n.reason)
+          break
+        }
+        case 'lookup': {
+          if (trimmed === '') break
+          const value = lookUp(step.lookup!, trimmed)
+          if (value !== undefined) {
+            out[step.at] = value
+            break
+          }
+          let seen = this.missing.get(step.target)
+          if (!seen) this.missing.set(step.target, (seen = new Set()))
+          if (seen.size < 1000) seen.add(trimmed)
+          fail(
+            step.target,
+            i,
+            text,
+            `is not in the lookup file ${step.lookup!.file}: add a row "${trimmed},<id>" to it`,
+          )
+          out[step.at] = trimmed
+          break
+        }
+        case 'id': {
+          if (trimmed === '') break
+          if (!trimmed.startsWith(step.prefix!)) {
+            fail(
+              step.target,
+              i,
+              text,
+              `is not an id (${step.prefix}…), and no lookup is given for ${step.target}: pass --lookup ${step.target}=FILE.csv mapping the file's values to ids`,
+            )
+          }
+          out[step.at] = text
+          break
+        }
+        case 'text':
+          if (trimmed !== '') out[step.at] = text
+          break
       }
     }
     if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
-      const currency = out[this.position.get('currency')!] || this.map.defaults.currency
-      out[this.position.get('line_amount')!] = this.computeAmount(amounts, currency)
+      const currency = out[this.at.currency] || this.map.defaults.currency
+      out[this.at.line_amount] = this.computeAmount(amounts, currency)
     }
-    if (this.map.dueDays !== undefined && out[this.position.get('due_at')!] === '' && !failed?.has('issued_at')) {
-      const issued = out[this.position.get('issued_at')!]
-      if (issued && /T00:00:00Z$/.test(issued)) out[this.position.get('due_at')!] = addDays(issued, this.map.dueDays)
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
+      const issued = out[this.at.issued_at]
+      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
     }
     if (this.creditIndex !== -1) {
       const mark = (cells[this.creditIndex] ?? '').trim()
       if (this.map.credit!.values.includes(mark)) {
-        errors.push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
+        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
       }
     }
-    return {row: {line, cells: out, raw, failed, continuation: continues}, errors}
+    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
   }
 
   /**
@@ -365,26 +412,38 @@ export class ExportTranslator {
     return {cells: filled ?? record, continues: numberBlank}
   }
 
-  private computeAmount(amounts: Map<string, Money>, currency: string | undefined): string {
+  private computeAmount(texts: Map<string, string>, currency: string | undefined): string {
     const r = this.recipe!
-    const tax = amounts.get('line_tax') ?? new Decimal(0)
+    const d = (source: string) => this.decimal(source, texts.get(source) ?? '0')
     let value: Money
     switch (r.kind) {
       case 'direct':
         throw new Error('unreachable: a direct amount is not computed')
-      case 'product':
-        value = amounts.get('quantity')!.times(amounts.get('unit_price')!)
-        if (r.addTax) value = value.plus(tax)
-        if (r.subtractTax) value = value.minus(tax)
+      case 'product': {
+        const quantity = texts.get('quantity')!
+        value = quantity === '1' ? d('unit_price') : d('quantity').times(d('unit_price'))
+        if (r.addTax) value = value.plus(d('line_tax'))
+        if (r.subtractTax) value = value.minus(d('line_tax'))
         break
+      }
       case 'column':
-        value = amounts.get(r.from)!
+        value = d(r.from)
         break
       case 'sum':
-        value = r.sign === 1 ? amounts.get(r.from)!.plus(tax) : amounts.get(r.from)!.minus(tax)
+        value = r.sign === 1 ? d(r.from).plus(d('line_tax')) : d(r.from).minus(d('line_tax'))
         break
     }
-    return roundMoney(value, currency ? minorUnit(currency) : 2).toFixed()
+    const places = currency ? minorUnit(currency) : 2
+    return (value.decimalPlaces() <= places ? value : roundMoney(value, places)).toFixed()
+  }
+
+  /** A Decimal of a source column's text; the last one per column is kept (exports repeat prices). */
+  private decimal(source: string, text: string): Money {
+    const cached = this.decimals.get(source)
+    if (cached && cached.text === text) return cached.value
+    const value = new Decimal(text)
+    this.decimals.set(source, {text, value})
+    return value
   }
 
   private number(text: string) {

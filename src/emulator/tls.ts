@@ -11,7 +11,17 @@ import {isIP} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {BkError, ExitCode} from '../errors.js'
+/** The certificates could not be made; `bk emulator start` prints it with its hint. */
+export class TlsSetupError extends Error {
+  readonly code = 'tls_setup'
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message)
+    this.name = 'TlsSetupError'
+  }
+}
 
 export interface EmulatorCertificates {
   /** The PEM file of the authority that signed the server's certificate (for BK_CA_FILE). */
@@ -106,17 +116,13 @@ function openssl(args: string[]): Promise<void> {
       if (!error) return resolve()
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
       reject(
-        new BkError(
+        new TlsSetupError(
           missing
             ? 'The emulator needs the openssl command to make its https certificate, and it is not on the PATH'
             : `openssl failed making the emulator's certificate: ${String(stderr).trim().split('\n')[0] ?? error.message}`,
-          {
-            code: 'tls_setup',
-            exitCode: ExitCode.unexpected,
-            hint: missing
-              ? 'Install openssl (apt-get install openssl, brew install openssl), or start the emulator without --tls.'
-              : 'Start the emulator without --tls, or report this with the openssl version (`openssl version`).',
-          },
+          missing
+            ? 'Install openssl (apt-get install openssl, brew install openssl), or start the emulator without --tls.'
+            : 'Start the emulator without --tls, or report this with the openssl version (`openssl version`).',
         ),
       )
     })

@@ -73,6 +73,18 @@ describe.each(Object.keys(PRESETS))('bills import --map %s', (preset) => {
   })
 })
 
+it('bills maps lists each preset with what it needs', async () => {
+  const result = await runBk(['bills', 'maps', '--json'])
+  expect(result.code, result.stderr).toBe(0)
+  const presets = JSON.parse(result.stdout) as Array<{name: string; needs: string[]}>
+  expect(presets.map((p) => p.name)).toEqual(Object.keys(PRESETS).sort())
+  for (const p of presets)
+    expect(
+      p.needs.some((n) => n.startsWith('--date-format')),
+      p.name,
+    ).toBe(true)
+})
+
 describe('an export that does not read is refused whole: exit 2, row and column named, nothing sent', () => {
   const refused = async (args: string[], ...messages: string[]) => {
     const dir = tempDir('bk-preset-bad-')

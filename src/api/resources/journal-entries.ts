@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
-import {PERFORMED_BY_HEADER} from './bills.js'
 import {journalEntry, single, type JournalEntry, type JournalEntryInput} from '../schemas/index.js'
+import {PERFORMED_BY_HEADER} from '../../spec.js'
 
 export class JournalEntries {
   constructor(private readonly client: BkClient) {}

@@ -100,7 +100,8 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       tls: flags.tls ? {} : undefined,
     }).catch(async (error: NodeJS.ErrnoException) => {
       const {BkError} = await import('../../errors.js')
-      if (error instanceof BkError) throw error
+      const {TlsSetupError} = await import('../../emulator/tls.js')
+      if (error instanceof TlsSetupError) throw new BkError(error.message, {code: error.code, hint: error.hint})
       const {listenError} = await import('../../listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })

@@ -12,6 +12,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {ROOT, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {start, type RunningEmulator} from '../helpers/emulator.js'
+import {reply, scriptedServer} from '../helpers/scripted-server.js'
 import {TEST_HOST, hostsFile, requireProxyOrSkip, startProxy, withHosts, type RunningProxy} from '../helpers/network.js'
 
 let available = false
@@ -191,5 +192,30 @@ describe('over https, through a forward proxy', () => {
     const gone = await runBk(['businesses', 'list'], {env: env({HTTPS_PROXY: 'http://127.0.0.1:9'})})
     expect(gone.code).toBe(7)
     expect(gone.stderr).toMatch(/^Error: Could not connect to the proxy http:\/\/127\.0\.0\.1:9 \(from HTTPS_PROXY\)/)
+  })
+
+  it('replay fetches over https through the proxy and re-posts through it to an http app', async (ctx) => {
+    if (!available) return ctx.skip()
+    const app = await scriptedServer([reply(200, {})])
+    try {
+      // One notification in the log (the trigger talks to the emulator's loopback address).
+      const triggered = await runBk(['emulator', 'trigger', 'TASK_REQUEST'], {
+        env: env({BK_BASE_URL: emulator.baseUrl}),
+      })
+      expect(triggered.code, triggered.stderr).toBe(0)
+      // The app by a name only the proxy resolves: the post can only arrive through HTTP_PROXY.
+      const hook = `http://${TEST_HOST}:${new URL(app.url).port}/hook`
+      const replayed = await runBk(['webhooks', 'replay', '--forward-to', hook, '--limit', '1', '--json'], {
+        env: env({HTTP_PROXY: proxy.url}),
+      })
+      expect(replayed.code, replayed.stderr + replayed.stdout).toBe(0)
+      expect(app.requests).toHaveLength(1)
+      expect(app.requests[0]?.url).toBe('/hook')
+      expect(app.requests[0]?.headers['bk-replay']).toBe('1')
+      // Plain http is sent to the proxy as an absolute-form request, not tunnelled.
+      expect(proxy.log()).toContain(`POST ${hook} HTTP/1.1`)
+    } finally {
+      await app.close()
+    }
   })
 })

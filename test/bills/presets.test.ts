@@ -16,7 +16,12 @@ import {recordingProxy, type RecordingProxy} from '../helpers/recording-proxy.js
 
 const BIZ = 'biz_demo_acme'
 const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
-const fixture = (file: string) => join(ROOT, 'test', 'fixtures', 'exports', file)
+/** A fixture copied into a folder of its own: an import writes its journal beside the file it reads. */
+const fixture = (file: string) => {
+  const copy = join(tempDir('bk-fixture-'), file)
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'exports', file), copy)
+  return copy
+}
 const lookups = (preset: string) => [
   ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
   ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],

@@ -218,6 +218,9 @@ export class BillAssembler {
   private complete(bill: BillDraft): void {
     const credit = this.options.negativeTotalCredit
     if ((!bill.allocations && !credit) || bill.errors.length > 0) return
+    // With no negative line the total cannot be negative: most bills need no arithmetic here.
+    if (!bill.allocations && !bill.rows.some((row) => this.cell(row.cells, 'line_amount').trim().startsWith('-')))
+      return
     let total = new Decimal(0)
     for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
     if (credit && total.isNegative() && !total.isZero()) {

@@ -421,6 +421,13 @@ export class ExportTranslator {
         throw new Error('unreachable: a direct amount is not computed')
       case 'product': {
         const quantity = texts.get('quantity')!
+        const places = currency ? minorUnit(currency) : 2
+        // One of a price already in the minor unit is the price as written: no arithmetic to do.
+        if (quantity === '1' && !r.addTax && !r.subtractTax) {
+          const price = texts.get('unit_price')!
+          const dot = price.indexOf('.')
+          if (dot === -1 || price.length - dot - 1 <= places) return price
+        }
         value = quantity === '1' ? d('unit_price') : d('quantity').times(d('unit_price'))
         if (r.addTax) value = value.plus(d('line_tax'))
         if (r.subtractTax) value = value.minus(d('line_tax'))

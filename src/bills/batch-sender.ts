@@ -16,7 +16,7 @@ import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {BkError} from '../errors.js'
 import type {BillDraft} from './assemble.js'
 import {heapGuard} from './heap-guard.js'
-import type {JournalWriter} from './journal.js'
+import type {BillLogWriter} from './resume-log.js'
 
 /** What became of one batch, as far as bk can know. */
 type BatchResult =
@@ -37,7 +37,7 @@ export interface BatchSenderOptions {
   /** Sends one batch (api.bills.create). */
   send: (bills: BillInput[], signal: AbortSignal) => Promise<CreateBillsResponse>
   concurrency: number
-  journal: JournalWriter | undefined
+  journal: BillLogWriter | undefined
   /** A bill's name in the journal. */
   journalKey: (bill: BillDraft) => string
   /** The last batch number an earlier run of this journal used. */

@@ -17,7 +17,7 @@ import {resolve} from 'node:path'
 
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
-import {removeJournal} from '../journal-file.js'
+import {removeResumeLog} from '../resume-log.js'
 import {checkWritable} from '../output/sink.js'
 import type {RunLock} from '../run-lock.js'
 import {BatchSender} from './batch-sender.js'
@@ -25,7 +25,7 @@ import {BillAssembler, formatRowError, type BillDraft, type RowError} from './as
 import {DEFAULT_KEY} from './bill-key.js'
 import {layoutFor} from './columns.js'
 import {heapGuard} from './heap-guard.js'
-import {JournalWriter, lockJournal, readJournal, type JournalState} from './journal.js'
+import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
 import {ImportOutputs} from './outputs.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
@@ -358,15 +358,15 @@ function stoppedAtRow(
 /** What to do with the journal beside the input before sending anything. */
 async function prepareJournal(
   options: ImportOptions,
-): Promise<{previous: JournalState | undefined; writer: JournalWriter | undefined}> {
+): Promise<{previous: BillLogState | undefined; writer: BillLogWriter | undefined}> {
   const file = options.journalFile
   if (!file) return {previous: undefined, writer: undefined}
-  let previous: JournalState | undefined
+  let previous: BillLogState | undefined
   if (existsSync(file)) {
-    const earlier = options.restart ? undefined : await readJournal(file)
+    const earlier = options.restart ? undefined : await readBillLog(file)
     if (options.restart || earlier?.batches === 0) {
       // --restart, or a journal of a run that stopped before sending anything (a header error).
-      removeJournal(file)
+      removeResumeLog(file)
     } else if (!options.resume) {
       const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
@@ -395,7 +395,7 @@ async function prepareJournal(
       }
     }
   }
-  const writer = await JournalWriter.open(file)
+  const writer = await BillLogWriter.open(file)
   if (!previous) {
     await writer.append({
       t: 'header',
@@ -485,7 +485,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const input = openCsv(options.file, 16 * 1024, shapeOf(options))
   const {previous, writer: journal} = await Promise.resolve()
     .then(() => {
-      if (options.journalFile) held.lock = lockJournal(options.journalFile)
+      if (options.journalFile) held.lock = lockBillLog(options.journalFile)
       return prepareJournal(options)
     })
     .catch((error: unknown) => {

@@ -80,12 +80,12 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     }
     const businessId = await this.businessId()
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
-    const {journalPathFor} = await import('../../journal-file.js')
+    const {resumeLogPathFor} = await import('../../resume-log.js')
     const files = v.results.map((r, i) => {
       const path = paths[i] as string
       return {
         file: r.file,
-        journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)),
+        journalPath: flags.journal ?? (path === STDIN ? undefined : resumeLogPathFor(path)),
         entries: r.entries,
       }
     })
@@ -110,14 +110,14 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
 
   /** --restart posts again what the journals record: say how much, and ask (or need --yes). */
   private async confirmRestart(files: FileEntries[]): Promise<void> {
-    const {readJournal} = await import('../../journal-entries/journal.js')
+    const {readEntryLog} = await import('../../journal-entries/resume-log.js')
     let created = 0
     let unknown = 0
     let damaged = false
     for (const f of files) {
       if (!f.journalPath) continue
       try {
-        const records = [...(readJournal(f.journalPath)?.entries.values() ?? [])]
+        const records = [...(readEntryLog(f.journalPath)?.entries.values() ?? [])]
         created += records.filter((r) => r.status === 'created').length
         unknown += records.filter((r) => r.status === 'sending').length
       } catch {

@@ -22,7 +22,7 @@ import {checkWritable} from '../output/sink.js'
 import type {RunLock} from '../run-lock.js'
 import {BatchSender} from './batch-sender.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
-import {DEFAULT_KEY} from './bill-key.js'
+import {DEFAULT_KEY, describeKey} from './bill-key.js'
 import {layoutFor} from './columns.js'
 import {heapGuard} from './heap-guard.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
@@ -137,7 +137,12 @@ export interface ImportOutcome {
   summary: ImportSummary
   /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
   fatal?: BkError | undefined
+  /** The first reasons bills failed or are unconfirmed, in the order found (all are in the files). */
+  reasons: string[]
 }
+
+/** How many reasons of failure an import keeps for its summary. */
+const KEPT_REASONS = 20
 
 /** A character a cell must not hold: C0 controls but tab and line breaks, DEL, and U+FFFD. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -540,12 +545,18 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     {rejects: options.rejectsFile, unconfirmed: options.unconfirmedFile, results: options.resultsFile},
     {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
   )
+  const reasons: string[] = []
+  const because = (reason: string) => {
+    if (reasons.length < KEPT_REASONS) reasons.push(reason)
+  }
   const reject = async (bill: BillDraft, reason: string) => {
     summary.failed++
+    because(`bill ${describeKey(bill.key)}: ${reason}`)
     await outputs.reject(bill, () => reason)
   }
   const leaveUnconfirmed = async (bill: BillDraft, reason: string) => {
     summary.unconfirmed++
+    because(`bill ${describeKey(bill.key)}: ${reason}`)
     await outputs.leaveUnconfirmed(bill, reason)
   }
   /** A bill's identity in the journal: its key, or its number in a journal of bk 0.1 (version 1). */
@@ -580,12 +591,14 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     summary.rows += bill.rows.length
     if (onlySkipped(bill)) {
       summary.failed++
+      because(formatRowError(input.label, bill.errors[0]!))
       await outputs.reject(bill, () => bill.errors.map((e) => formatRowError(input.label, e)).join('; '))
       return
     }
     if (bill.errors.length > 0) {
       summary.invalid++
       summary.failed++
+      because(formatRowError(input.label, bill.errors[0]!))
       for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
       const reasons = bill.errors.map((e) => formatRowError(input.label, e))
       await outputs.reject(bill, (line) => {
@@ -669,5 +682,5 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       },
     )
   }
-  return {summary, fatal}
+  return {summary, fatal, reasons}
 }

@@ -166,6 +166,13 @@ describe('an export that does not read is refused whole: exit 2, row and column 
     )
   })
 
+  it('a row of another kind than a bill (a Sage sales invoice)', async () => {
+    await refused(
+      [fixture('sage50-sales-row.csv'), ...PRESETS.sage50!, ...lookups('sage50')],
+      'sage50-sales-row.csv:3: column Type: "SI" is not a bill row: this map reads only PI, PC rows',
+    )
+  })
+
   it('a continuation row that names another vendor', async () => {
     await refused(
       [fixture('gnucash-continuation-conflict.csv'), ...PRESETS.gnucash!, ...lookups('gnucash')],

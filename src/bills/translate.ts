@@ -314,11 +314,12 @@ export class ExportTranslator {
       const trimmed = text.trim()
       switch (step.kind) {
         case 'amount-source': {
-          if (trimmed === '') {
+          const fallback = trimmed === '' ? this.map.defaults[step.target as SourceColumn] : undefined
+          if (trimmed === '' && fallback === undefined) {
             if (step.target !== 'line_tax') fail('line_amount', i, text, 'is empty: expected a number')
             break
           }
-          const n = this.number(text)
+          const n = this.number(fallback ?? text)
           if (n.ok) amounts.set(step.target, n.value)
           else fail('line_amount', i, text, n.reason)
           break

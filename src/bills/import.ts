@@ -22,7 +22,7 @@ import {checkWritable} from '../output/sink.js'
 import type {RunLock} from '../run-lock.js'
 import {BatchSender} from './batch-sender.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
-import {DEFAULT_KEY} from './bill-key.js'
+import {DEFAULT_KEY, describeKey} from './bill-key.js'
 import {layoutFor} from './columns.js'
 import {heapGuard} from './heap-guard.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
@@ -137,25 +137,38 @@ export interface ImportOutcome {
   summary: ImportSummary
   /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
   fatal?: BkError | undefined
+  /** The first reasons bills failed or are unconfirmed, in the order found (all are in the files). */
+  reasons: string[]
 }
 
+/** How many reasons of failure an import keeps for its summary. */
+const KEPT_REASONS = 20
+
+/** A character a cell must not hold: C0 controls but tab and line breaks, DEL, and U+FFFD. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNREADABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFD]/
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g
+
 /**
- * A row with a cell holding U+FFFD, the character reading puts in place of bytes that are not
- * UTF-8: the file was saved in another encoding (Windows-1252 by Excel's plain "CSV"), and
- * importing it would send mangled text.
+ * A cell holding U+FFFD (the character reading puts in place of bytes that are not UTF-8: the file
+ * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
+ * character (a binary file, or a stray byte): importing it would send mangled text.
  */
-function notUtf8(record: string[], header: string[], line: number): RowError | undefined {
+function unreadableCell(record: string[], header: string[], line: number): RowError | undefined {
   for (let i = 0; i < record.length; i++) {
     const cell = record[i]!
-    if (cell.includes('\uFFFD')) {
-      return {
-        line,
-        column: header[i]?.trim(),
-        value: cell,
-        message:
-          'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)',
-      }
-    }
+    const m = UNREADABLE.exec(cell)
+    if (!m) continue
+    const c = m[0]
+    const message =
+      c === '\uFFFD'
+        ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
+        : `holds the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}: remove it (a cell holds text, tabs and line breaks only)`
+    // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
+    const shown = (text: string) =>
+      text.replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    return {line, column: shown(header[i]?.trim() || `column ${i + 1}`), value: shown(cell), message}
   }
   return undefined
 }
@@ -179,6 +192,10 @@ async function scan(
       if (record.length === 1 && record[0] === '') continue
       if (!assembler) {
         const named = map?.header !== false
+        // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
+        // same mistake, and it would end up in every message and output file.
+        const bad = named ? unreadableCell(record, record, line) : undefined
+        if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
         header = named ? record : record.map((_, i) => `column ${i + 1}`)
         if (map) {
           translator = new ExportTranslator(
@@ -201,7 +218,7 @@ async function scan(
       rows++
       const extra: RowError | undefined =
         record.length === header.length
-          ? notUtf8(record, header, line)
+          ? unreadableCell(record, header, line)
           : {
               line,
               message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
@@ -220,8 +237,15 @@ async function scan(
   } catch (error) {
     if (error instanceof BkError) throw error
     const e = error as Error & {code?: string}
-    if (!e.code?.startsWith('CSV_')) throw error
-    return {rows, header, fatal: {line: input.nextLine, message: csvErrorMessage(e, input.nextLine)}}
+    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
+    // csv-parse raises a chunk's error before bk has read that chunk's earlier records, so its own
+    // line count (which counts a CRLF inside quotes twice) is the better answer when it is ahead.
+    const reported = (e as {lines?: number}).lines
+    const line =
+      e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
+        ? reported
+        : input.nextLine
+    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}}
   } finally {
     input.close()
   }
@@ -521,12 +545,18 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     {rejects: options.rejectsFile, unconfirmed: options.unconfirmedFile, results: options.resultsFile},
     {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
   )
+  const reasons: string[] = []
+  const because = (reason: string) => {
+    if (reasons.length < KEPT_REASONS) reasons.push(reason)
+  }
   const reject = async (bill: BillDraft, reason: string) => {
     summary.failed++
+    because(`bill ${describeKey(bill.key)}: ${reason}`)
     await outputs.reject(bill, () => reason)
   }
   const leaveUnconfirmed = async (bill: BillDraft, reason: string) => {
     summary.unconfirmed++
+    because(`bill ${describeKey(bill.key)}: ${reason}`)
     await outputs.leaveUnconfirmed(bill, reason)
   }
   /** A bill's identity in the journal: its key, or its number in a journal of bk 0.1 (version 1). */
@@ -561,12 +591,14 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     summary.rows += bill.rows.length
     if (onlySkipped(bill)) {
       summary.failed++
+      because(formatRowError(input.label, bill.errors[0]!))
       await outputs.reject(bill, () => bill.errors.map((e) => formatRowError(input.label, e)).join('; '))
       return
     }
     if (bill.errors.length > 0) {
       summary.invalid++
       summary.failed++
+      because(formatRowError(input.label, bill.errors[0]!))
       for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
       const reasons = bill.errors.map((e) => formatRowError(input.label, e))
       await outputs.reject(bill, (line) => {
@@ -650,5 +682,5 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       },
     )
   }
-  return {summary, fatal}
+  return {summary, fatal, reasons}
 }

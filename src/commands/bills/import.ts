@@ -236,7 +236,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
     if (fatal) throw fatal
     if (summary.interrupted) process.exitCode = 130
-    else if (summary.failed > 0 || summary.unconfirmed > 0) process.exitCode = 6
+    else if (summary.failed > 0 || summary.unconfirmed > 0)
+      return this.partial(summary, {failed: summary.failed, unconfirmed: summary.unconfirmed}, outcome.reasons)
     return summary
   }
 

@@ -176,9 +176,17 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       unconfirmed: result.unconfirmed,
     }
     const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
+    const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
+    if (!result.stoppedBy && !onlyRejected && (out.failed.length > 0 || out.unconfirmed.length > 0)) {
+      process.stderr.write(`${summary}:\n`)
+      const reasons = [...out.failed, ...out.unconfirmed].map(
+        (o) =>
+          `${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error ?? 'outcome unknown'}`,
+      )
+      return this.partial(out, {failed: out.failed.length, unconfirmed: out.unconfirmed.length}, reasons)
+    }
     if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
       const stopped = result.stoppedBy
-      const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
       const exitCode = stopped ? stopped.exitCode : onlyRejected ? ExitCode.rejected : ExitCode.partial
       throw new BkError(`${stopped ? `Stopped: ${stopped.message}. ` : ''}${summary}`, {
         code: stopped?.code ?? 'journal_entries_failed',

@@ -2,9 +2,10 @@
  * startEmulator(): the emulated service on a loopback port. Every request goes through latency,
  * fault injection, the router and the spec's error body; the state is in `emulator.state`.
  */
-import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import {createServer, STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
 import {createServer as createHttpsServer} from 'node:https'
 import type {AddressInfo} from 'node:net'
+import type {Duplex} from 'node:stream'
 
 import {createFaultPlan, type FaultPlan} from './faults.js'
 import {HttpError, readBody, type Reply} from './http.js'
@@ -55,13 +56,16 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     ? createHttpsServer({key: certificates.key, cert: certificates.cert}, listener)
     : createServer(listener)
   server.keepAliveTimeout = 15_000
+  server.on('clientError', answerMalformed)
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://emulator')
+    // Undefined for a request target no URL can be made of (`http://[`): answered 400 below.
+    const url = URL.parse(req.url ?? '/', 'http://emulator')
     let reply: Reply
-    const fault = faults.next(url.pathname)
+    const fault = url ? faults.next(url.pathname) : undefined
     try {
       const rawBody = await readBody(req)
+      if (!url) throw new HttpError(400, 'The request target is not a path', {target: req.url})
       if (options.latencyMs > 0) await new Promise((r) => setTimeout(r, options.latencyMs))
       if (fault === 'reset-before') return void req.socket.destroy()
       if (fault === '503' || fault === '429') {
@@ -138,4 +142,21 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       await certificates?.remove()
     },
   }
+}
+
+/**
+ * A request Node's HTTP parser refuses (an unknown method, a malformed request line or header)
+ * never reaches the router: it is answered here in the spec's error shape instead of Node's bare
+ * 400, and the connection closed, since the rest of its bytes cannot be trusted.
+ */
+function answerMalformed(error: NodeJS.ErrnoException & {rawPacket?: Buffer}, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const body = JSON.stringify({error: `Malformed HTTP request (${error.code ?? 'parse error'})`, data: null})
+  // The answer to a HEAD request has no body, even when the rest of the request was garbled.
+  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD '
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`,
+  )
 }

@@ -58,19 +58,18 @@ export function agingTable(report: AgingReport, options: {width: number; color: 
   for (const total of report.totals) {
     // A bar only shows a proportion: a float is exact enough for its length (amounts stay decimal).
     const largest = Math.max(...total.buckets.map((b) => Number(b.amount)))
-    const lines = renderTable(
-      [
-        {header: 'DAYS PAST DUE', kind: 'id'},
-        {header: 'INVOICES', kind: 'number'},
-        {header: 'AMOUNT', kind: 'amount'},
-      ],
-      [
-        ...total.buckets.map((b) => [b.label, String(b.invoices), formatAmount(b.amount, total.currency)]),
-        ['total', String(total.invoices), formatAmount(total.outstanding, total.currency)],
-      ],
-      options,
-    )
-    const tableWidth = Math.max(...lines.map((l) => displayWidth(l.replace(/\u001B\[[0-9;]*m/g, ''))))
+    const columns: TableColumn[] = [
+      {header: 'DAYS PAST DUE', kind: 'id'},
+      {header: 'INVOICES', kind: 'number'},
+      {header: 'AMOUNT', kind: 'amount'},
+    ]
+    const rows = [
+      ...total.buckets.map((b) => [b.label, String(b.invoices), formatAmount(b.amount, total.currency)]),
+      ['total', String(total.invoices), formatAmount(total.outstanding, total.currency)],
+    ]
+    const lines = renderTable(columns, rows, options)
+    // Measured without colour: escape codes take no columns.
+    const tableWidth = Math.max(...renderTable(columns, rows, {...options, color: false}).map(displayWidth))
     const barWidth = Math.min(BAR_MAX, options.width - tableWidth - 2)
     out.push('', bold(currencyLabel(total.currency)), lines[0] as string)
     total.buckets.forEach((b, i) => {

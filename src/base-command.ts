@@ -113,6 +113,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
+   * One JSON line of a long-running command's stream (`webhooks listen`, `emulator start`):
+   * through --jq, value by value, when given; compact otherwise.
+   */
+  protected writeJsonLine(value: unknown): void {
+    if (!this.jqFilter) {
+      process.stdout.write(JSON.stringify(value) + '\n')
+      return
+    }
+    const out = this.jqFilter.run(JSON.stringify(value))
+    if (out.ok) process.stdout.write(out.text)
+    else process.stderr.write(`Error: --jq: ${out.message}\n`)
+  }
+
+  /**
    * Bare --fields: the fields a record has, one a line for people (`.…` after a free-form one),
    * or `{fields}` with --json.
    */

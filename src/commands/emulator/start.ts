@@ -113,7 +113,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       ...(emulator.caFile ? {caFile: emulator.caFile} : {}),
     }
     if (this.jsonEnabled()) {
-      process.stdout.write(JSON.stringify(info) + '\n')
+      this.writeJsonLine(info)
     } else {
       process.stdout.write(
         [

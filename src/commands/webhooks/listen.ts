@@ -53,7 +53,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
       events,
       onEvent: (e) => {
         if (json) {
-          process.stdout.write(JSON.stringify(e) + '\n')
+          this.writeJsonLine(e)
           return
         }
         const time = e.receivedAt.slice(11, 19)

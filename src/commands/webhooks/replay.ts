@@ -12,6 +12,8 @@ export interface WebhooksReplayResult {
   items: Array<{
     id: string
     datetime: string
+    /** Delivery status: pending, sent or error (unknown when it changed while bk read). */
+    status: string
     type: string
     notification: unknown
     forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null
@@ -20,7 +22,7 @@ export interface WebhooksReplayResult {
 
 export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
   static override summary = 'List past webhook notifications, or re-post them to a URL.'
-  static override description = `Pages through the notifications the service kept (all after --since, filtered by --status) and prints them, or re-posts each original message to --forward-to and reports each answer. Replayed posts cannot be re-signed: they carry content-type, svc-id (the original id) and bk-replay: 1, and no svc-signature.
+  static override description = `Pages through the notifications the service kept (all after --since, filtered by --status) and prints them with their delivery status (pending, sent, error: what was never delivered), or re-posts each original message to --forward-to and reports each answer. Replayed posts cannot be re-signed: they carry content-type, svc-id (the original id) and bk-replay: 1, and no svc-signature.
 
 Ctrl-C stops after the notification in progress and prints the last id handled; run again with --since that id to continue. Exit codes: 0 done; ${ExitCode.partial} some re-posts failed; ${ExitCode.interrupted} interrupted.`
 
@@ -77,6 +79,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
           items.push({
             id: item.id,
             datetime: item.datetime,
+            status: item.status,
             type: item.type,
             notification: item.notification,
             forwarded: item.forwarded,
@@ -85,7 +88,9 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
           const fwd = item.forwarded
             ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}`
             : ''
-          process.stdout.write(`${item.id}  ${item.datetime}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`)
+          process.stdout.write(
+            `${item.id}  ${item.datetime}  ${item.status.padEnd(7)}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`,
+          )
         },
       })
     } finally {

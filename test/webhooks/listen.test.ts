@@ -81,6 +81,9 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(res.status).toBe(200)
     await listener.printed(() => lines(listener).some((l) => l.svcId === d.id), 'the floats line')
     expect(lines(listener).find((l) => l.svcId === d.id)).toMatchObject({valid: true, verifiedAs: 'python-json'})
+    // What is forwarded is the text that was signed, not the bytes received.
+    expect(d.received).not.toBe(d.body)
+    expect(app.requests.find((r) => r.headers['svc-id'] === d.id)?.body).toBe(d.body)
   })
 
   it('de-duplicates by svc-id: a redelivery is answered 200, reported as duplicate, not forwarded', async () => {
@@ -161,7 +164,7 @@ describe('bk webhooks listen without --forward-to', () => {
   it('answers 200 to valid deliveries and 400 to invalid ones, printing a line for each', async () => {
     const listener = await startListen(['--jwks', JWKS_FILE])
     try {
-      const d = delivery('python-numbers')
+      const d = delivery('floats')
       expect(
         (await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': padded(d.signature)})).status,
       ).toBe(200)
@@ -171,7 +174,7 @@ describe('bk webhooks listen without --forward-to', () => {
       await listener.printed(() => listener.stdout().trim().split('\n').length === 2, 'two lines')
       const [ok, bad] = listener.stdout().trim().split('\n')
       expect(ok).toMatch(new RegExp(`  200  ${d.id}  ACCOUNT_BALANCE_UPDATED  valid$`))
-      expect(bad).toContain('  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match')
+      expect(bad).toContain(`  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match`)
     } finally {
       await listener.stop()
     }

@@ -55,6 +55,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     const {replay} = await import('../../webhooks/replay.js')
     const json = this.jsonEnabled()
     const items: WebhooksReplayResult['items'] = []
+    let refusedUnsigned = false
     const controller = new AbortController()
     const onSignal = () => {
       if (controller.signal.aborted) process.exit(ExitCode.interrupted)
@@ -82,9 +83,11 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
             forwarded: item.forwarded,
           })
           if (json) return
-          const fwd = item.forwarded
-            ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}`
+          const f = item.forwarded
+          const fwd = f
+            ? `  → ${f.ok ? 'ok' : 'FAILED'} ${f.status ?? f.error ?? ''}${!f.ok && f.detail ? `: ${f.detail}` : ''}`
             : ''
+          if (f && !f.ok && f.status !== null && f.status >= 400 && f.status < 500) refusedUnsigned = true
           process.stdout.write(`${item.id}  ${item.datetime}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`)
         },
       })
@@ -109,6 +112,11 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
         code: 'partial',
         exitCode: ExitCode.partial,
         details: result,
+        ...(refusedUnsigned
+          ? {
+              hint: 'The target refused them: replays carry no signature (bk cannot sign), only `bk-replay: 1`. A `bk webhooks listen` takes them with --accept-replays (from this machine); an app of your own must accept that header where it checks signatures.',
+            }
+          : {}),
       })
     }
     this.note(

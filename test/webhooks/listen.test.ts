@@ -1,9 +1,13 @@
+import {createSign} from 'node:crypto'
+import {readFileSync} from 'node:fs'
 import {createServer} from 'node:net'
+import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk} from '../helpers/bk.js'
 import {
+  FIXTURES,
   JWKS_FILE,
   delivery,
   padded,
@@ -23,6 +27,7 @@ interface Line {
   status: number
   duplicate: boolean
   forwarded: {status: number | null} | null
+  source?: string
 }
 
 const lines = (l: ListenerChild): Line[] =>
@@ -105,6 +110,23 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(app.requests.filter((r) => r.headers['svc-id'] === d.id).map((r) => r.body)).toEqual([d.body, d.body])
   })
 
+  it('refuses a signed body given an earlier duplicate "type", and forwards nothing', async () => {
+    const body = '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["other"]}}'
+    const id = 'msg_dup_type'
+    const signature = createSign('sha256')
+      .update(`${id}.${body}`, 'utf8')
+      .sign(readFileSync(join(FIXTURES, 'key.pem'), 'utf8'), 'base64url')
+    const before = app.requests.length
+    const forged = '{"type": "BUSINESS_DEACTIVATED", ' + body.slice(1)
+    const res = await post(listener.url, forged, {'svc-id': id, 'svc-signature': signature})
+    expect(res.status).toBe(400)
+    expect((JSON.parse(res.text) as {error: string}).error).toContain('"type" twice')
+    expect(app.requests.length).toBe(before)
+    // The body as signed still goes through.
+    expect((await post(listener.url, body, {'svc-id': id, 'svc-signature': signature})).status).toBe(200)
+    expect(app.requests.at(-1)?.body).toBe(body)
+  })
+
   it('refuses invalid and bad requests with 4xx, forwards none, and keeps running', async () => {
     const d = delivery('ascii')
     const before = app.requests.length
@@ -128,7 +150,7 @@ describe('bk webhooks listen --forward-to --json', () => {
     // Still alive and verifying.
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
     await listener.printed(() => lines(listener).some((l) => l.svcId === d.id && l.valid), 'the valid ascii line')
-    const refused = lines(listener).filter((l) => !l.valid)
+    const refused = lines(listener).filter((l) => !l.valid && l.svcId !== 'msg_dup_type')
     expect(refused.map((l) => l.status)).toEqual([400, 400, 400, 400, 413, 405])
     expect(refused.find((l) => l.status === 400 && l.reason?.includes('not JSON'))).toBeTruthy()
     expect(refused.find((l) => l.reason === 'missing header svc-signature')).toBeTruthy()
@@ -193,6 +215,44 @@ describe('bk webhooks listen on a busy port', () => {
       expect(result.stderr).toContain('--port 0')
     } finally {
       holder.close()
+    }
+  })
+})
+
+describe('bk webhooks listen and unsigned replays', () => {
+  const replayHeaders = (id: string) => ({'svc-id': id, 'bk-replay': '1'})
+
+  it('refuses a replay without --accept-replays, saying how to take them', async () => {
+    const app = await recordingServer()
+    const listener = await startListen(['--jwks', JWKS_FILE, '--forward-to', app.url])
+    try {
+      const d = delivery('ascii')
+      const res = await post(listener.url, d.body, replayHeaders(d.id))
+      expect(res.status).toBe(400)
+      expect(res.text).toContain('--accept-replays')
+      expect(app.requests).toHaveLength(0)
+    } finally {
+      await listener.stop()
+      await app.close()
+    }
+  })
+
+  it('with --accept-replays takes a replay from this machine, forwards it with its marker, once', async () => {
+    const app = await recordingServer()
+    const listener = await startListen(['--jwks', JWKS_FILE, '--forward-to', app.url, '--accept-replays', '--json'])
+    try {
+      const d = delivery('ascii')
+      expect((await post(listener.url, d.body, replayHeaders(d.id))).status).toBe(200)
+      expect((await post(listener.url, d.body, replayHeaders(d.id))).status).toBe(200)
+      expect(app.requests).toHaveLength(1)
+      expect(app.requests[0]!.headers['bk-replay']).toBe('1')
+      expect(app.requests[0]!.body).toBe(d.body)
+      await listener.printed(() => lines(listener).length === 2, 'two lines')
+      expect(lines(listener)[0]).toMatchObject({valid: true, verifiedAs: 'replay', source: 'replay'})
+      expect(lines(listener)[1]).toMatchObject({duplicate: true})
+    } finally {
+      await listener.stop()
+      await app.close()
     }
   })
 })

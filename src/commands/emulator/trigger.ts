@@ -75,8 +75,8 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     const result = {type: res.data.data.type, content: res.data.data.content}
     if (!this.jsonEnabled()) this.log(`${result.type} emitted: ${JSON.stringify(result.content)}`)
     if (webhookUrl === null)
-      this.warn(
-        'The emulator has no webhook URL: the event was delivered nowhere (it waits as a pending notification for `bk webhooks replay`). Start `bk webhooks listen --port 8787` against this emulator (it registers itself), or restart the emulator with --webhook-url URL.',
+      process.stderr.write(
+        'Warning: the emulator has no webhook URL, so the event was delivered nowhere (it waits as a pending notification for `bk webhooks replay`). Start `bk webhooks listen --port 8787` against this emulator (it registers itself), or restart the emulator with --webhook-url URL.\n',
       )
     return result
   }

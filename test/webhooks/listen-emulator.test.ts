@@ -33,7 +33,7 @@ describe('bk webhooks listen against the local emulator', () => {
       expect(sent.code).toBe(0)
       expect(sent.stderr).not.toContain('no webhook URL')
       await listener.printed(() => validIds(listener).length === 1, 'the delivery')
-      expect(listener.stdout()).toMatch(/  200  msg_\w+  TASKS_REQUEST_COMPLETED  valid\n/)
+      expect(listener.stdout()).toMatch(/ {2}200 {2}msg_\w+ {2}TASKS_REQUEST_COMPLETED {2}valid\n/)
       expect(await listener.stop()).toBe(0)
 
       const unheard = await trigger(emulator, 'TASKS_REQUEST_COMPLETED')

@@ -109,7 +109,7 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
       reason: `the signature does not match the body as received, and the body holds the key "${duplicate.key}" twice in one object (${duplicate.path}): refused rather than re-serialised, since readers disagree on which copy counts`,
     }
   }
-  const tried = new Set([body.toString('utf8')])
+  const tried = new Set([text])
   for (const [as, numbers] of [
     ['python-json', 'literal'],
     ['python-json-numbers', 'python'],

@@ -1,6 +1,7 @@
 /**
  * The emulator's EventSink: every event becomes a webhook notification, kept in
- * `state.notifications` with its status, and delivered, signed, to `options.webhookUrl`.
+ * `state.notifications` with its status, and delivered, signed, to `url`: `options.webhookUrl`, or
+ * the URL a listener registered (routes/emulator-webhook.ts).
  *
  * Delivery (spec, Events): POST of the message `{type, content}` serialised as Python's
  * json.dumps does by default, with headers `svc-id` (the notification id) and `svc-signature`.

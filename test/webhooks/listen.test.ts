@@ -6,6 +6,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk} from '../helpers/bk.js'
+import {whenOutput} from '../helpers/wait.js'
 import {
   FIXTURES,
   JWKS_FILE,
@@ -105,9 +106,13 @@ describe('bk webhooks listen --forward-to --json', () => {
     const d = delivery('nested')
     appDown = true
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(502)
+    await whenOutput(listener.child.stderr, () => listener.stderr().includes('IS FAILING'), 'the failing line')
+    expect(listener.stderr()).toContain(`bk: FORWARDING TO ${app.url} IS FAILING (answered 503)`)
     appDown = false
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
     expect(app.requests.filter((r) => r.headers['svc-id'] === d.id).map((r) => r.body)).toEqual([d.body, d.body])
+    await whenOutput(listener.child.stderr, () => listener.stderr().includes('works again'), 'the recovery line')
+    expect(listener.stderr().match(/IS FAILING/g)).toHaveLength(1)
   })
 
   it('refuses a signed body given an earlier duplicate "type", and forwards nothing', async () => {

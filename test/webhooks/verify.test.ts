@@ -172,6 +172,16 @@ describe('bk webhooks verify', () => {
     expect(parseJsonOutput(truncated)).toMatchObject({code: 'invalid_signature', details: {reason: 'wrong_length'}})
   })
 
+  it('exits 8 for a signed body given an earlier duplicate "type" key', async () => {
+    const body = '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["other"]}}'
+    const signature = signWithFixtureKey(`msg_dup.${body}`)
+    const args = ['webhooks', 'verify', '--id', 'msg_dup', '--signature', signature, '--jwks', JWKS_FILE, '--json']
+    expect((await runBk(args, {input: body})).code).toBe(0)
+    const forged = await runBk(args, {input: '{"type": "BUSINESS_DEACTIVATED", ' + body.slice(1)})
+    expect(forged.code).toBe(8)
+    expect(parseJsonOutput(forged)).toMatchObject({code: 'invalid_signature', details: {reason: 'duplicate_key'}})
+  })
+
   it('exits 3 naming BK_BASE_URL and --jwks when there is no service to fetch the key set from', async () => {
     const d = delivery('ascii')
     const result = await runBk(['webhooks', 'verify', '--id', d.id, '--signature', d.signature], {input: d.body})

@@ -80,9 +80,19 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
     const signedBody = body.toString('utf8')
     return {valid: true, as: 'raw', signedText: id + '.' + signedBody, signedBody}
   }
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
+    // A byte order mark is no part of any JSON the service signs; refused rather than dropped.
+    return {
+      valid: false,
+      code: 'mismatch',
+      reason:
+        'the signature does not match the body as received, and the body starts with a UTF-8 byte order mark, which no signed body has: refused',
+    }
+  }
   let text: string
   try {
-    text = new TextDecoder('utf-8', {fatal: true}).decode(body)
+    // ignoreBOM keeps the text exactly the bytes received, so what was tried raw is not tried again as is.
+    text = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true}).decode(body)
   } catch {
     return {
       valid: false,

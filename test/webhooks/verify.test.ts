@@ -49,6 +49,13 @@ describe('verifyWebhook with signatures made outside bk (Python json.dumps + ope
     expect(result).toMatchObject({valid: true, as: 'python-json-numbers', signedBody: body})
   })
 
+  it('refuses a body with a UTF-8 byte order mark rather than verifying what follows it', () => {
+    const d = delivery('ascii')
+    const result = verifyWebhook({id: d.id, signature: d.signature, body: '\uFEFF' + d.body, key})
+    expect(result).toMatchObject({valid: false, code: 'mismatch'})
+    expect(!result.valid && result.reason).toContain('byte order mark')
+  })
+
   it('refuses a signed body with an earlier, attacker-chosen duplicate of "type", before any re-serialisation', () => {
     const body = '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["other"]}}'
     const id = 'msg_dup'

@@ -49,6 +49,8 @@ export interface BillMap {
   key: BillColumn[]
   /** Credit notes: rows whose `column` holds one of `values`, and/or bills whose total is negative. */
   credit?: {column?: string | undefined; values: string[]; negativeTotal: boolean} | undefined
+  /** Only rows whose `column` holds one of `values` are bill rows; any other is an error. */
+  rows?: {column: string; values: string[]} | undefined
   credits: 'refuse' | 'skip'
   caseInsensitiveLookups: string[]
   dueDays?: number | undefined
@@ -127,6 +129,10 @@ const MapSchema = z
       })
       .optional(),
     credits: oneOf(['refuse', 'skip'] as const, 'refuse or skip').optional(),
+    rows: z
+      .object({column: z.string().min(1), values: z.array(z.string()).min(1)}, {error: 'expected {column, values}'})
+      .strict()
+      .optional(),
     case_insensitive_lookups: z.array(z.string()).optional(),
     due_days: z.number().int().min(0).max(3650).optional(),
   })
@@ -275,6 +281,7 @@ function toBillMap(
     fillDown: m.fill_down ?? [],
     key: m.key ?? ['vendor_id', 'number'],
     credit,
+    rows: m.rows && {column: m.rows.column.trim(), values: m.rows.values.map((v) => v.trim())},
     credits: m.credits ?? 'refuse',
     caseInsensitiveLookups: m.case_insensitive_lookups ?? [],
     dueDays: m.due_days,
@@ -343,6 +350,7 @@ export function isPlain(map: BillMap): boolean {
     !map.numberFormat &&
     map.fillDown.length === 0 &&
     map.dueDays === undefined &&
-    !map.credit
+    !map.credit &&
+    !map.rows
   )
 }

@@ -68,6 +68,17 @@ it("every command's --json result keeps its shape", async () => {
     entries,
     'datetime: 2026-03-01T00:00:00Z\ndescription: shape\nlines:\n  - {ledger_id: ldg_demo_expenses, debit: 5.00}\n  - {ledger_id: ldg_demo_cash, credit: 5.00}\n',
   )
+  // Partial success (exit 6): one shape for every command that can partly fail.
+  const partialCsv = join(dir, 'partial.csv')
+  writeFileSync(
+    partialCsv,
+    'number,vendor_id,line_amount,line_ledger_id\nP-1,ven_demo_office,10.00,ldg_demo_expenses\nP-2,ven_missing,10.00,ldg_demo_expenses\n',
+  )
+  const partialEntries = join(dir, 'partial.yaml')
+  writeFileSync(
+    partialEntries,
+    'entries:\n  - datetime: 2026-03-01T00:00:00Z\n    description: ok\n    lines:\n      - {ledger_id: ldg_demo_expenses, debit: 5.00}\n      - {ledger_id: ldg_demo_cash, credit: 5.00}\n  - datetime: 2026-03-01T00:00:00Z\n    description: refused\n    lines:\n      - {ledger_id: ldg_missing, debit: 5.00}\n      - {ledger_id: ldg_demo_cash, credit: 5.00}\n',
+  )
   const runs: Array<[string, string[], Record<string, string | undefined>?]> = [
     ['profiles add', addProfileArgs(emulator, 'p', '--insecure-storage')],
     ['profiles list', ['profiles', 'list']],
@@ -98,6 +109,10 @@ it("every command's --json result keeps its shape", async () => {
     ],
     ['webhooks jwks', ['webhooks', 'jwks'], env],
     ['webhooks replay', ['webhooks', 'replay', '--limit', '1'], env],
+    ['bills import (partial)', ['bills', 'import', partialCsv], env],
+    ['journal-entries create (partial)', ['journal-entries', 'create', partialEntries], env],
+    // Port 9 on loopback (discard) refuses: every re-post fails.
+    ['webhooks replay (partial)', ['webhooks', 'replay', '--limit', '1', '--forward-to', 'http://127.0.0.1:9/'], env],
     ['emulator trigger', ['emulator', 'trigger', 'RECEIPT_MATCHED'], env],
     ['error', ['transactions', 'get', 'txn_missing'], env],
     ['auth logout', ['auth', 'logout', '-p', 'p']],
@@ -112,6 +127,11 @@ it("every command's --json result keeps its shape", async () => {
   for (const [name, args, runEnv] of runs) {
     const res = await runBk([...args, '--json'], {env: runEnv ?? {}, configDir, input: emulator.clientSecret})
     const value = parseJsonOutput<Record<string, unknown>>(res)
+    if (name.endsWith('(partial)')) {
+      expect(res.code, `${name}: ${res.stderr}`).toBe(6)
+      expect(value.partial, name).toMatchObject({reasons: [expect.any(String)]})
+      expect(res.stderr, name).toContain((value.partial as {reasons: string[]}).reasons[0])
+    }
     // What the kernel keyring holds depends on the machine, not on bk: its shape is not compared.
     if (name === 'auth status') value.volatileSecrets = []
     if (name === 'doctor') value.checks = (value.checks as Array<{id: string}>).filter((c) => c.id !== 'kernel-keyring')

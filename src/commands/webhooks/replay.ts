@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
-import {BkError, ExitCode, InputError, InterruptedError} from '../../errors.js'
+import {ExitCode, InputError, InterruptedError} from '../../errors.js'
 import {splitList} from '../../flags.js'
 import {WEBHOOK_STATUSES} from '../../spec.js'
 
@@ -14,7 +14,7 @@ export interface WebhooksReplayResult {
     datetime: string
     type: string
     notification: unknown
-    forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null
+    forwarded: {url: string; status: number | null; ok: boolean; error?: string; detail?: string} | null
   }>
 }
 
@@ -108,16 +108,19 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       )
     }
     if (summary.failed > 0) {
-      throw new BkError(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed`, {
-        code: 'partial',
-        exitCode: ExitCode.partial,
-        details: result,
-        ...(refusedUnsigned
-          ? {
-              hint: 'The target refused them: replays carry no signature (bk cannot sign), only `bk-replay: 1`. A `bk webhooks listen` takes them with --accept-replays (from this machine); an app of your own must accept that header where it checks signatures.',
-            }
-          : {}),
-      })
+      process.stderr.write(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed:\n`)
+      const reasons = items
+        .filter((i) => i.forwarded && !i.forwarded.ok)
+        .map(
+          (i) =>
+            `${i.id}: ${i.forwarded!.error ?? `HTTP ${i.forwarded!.status}`}${i.forwarded!.detail ? `: ${i.forwarded!.detail}` : ''}`,
+        )
+      const partial = this.partial(result, {failed: summary.failed, unconfirmed: 0}, reasons)
+      if (refusedUnsigned)
+        this.note(
+          'The target refused them: replays carry no signature (bk cannot sign), only `bk-replay: 1`. A `bk webhooks listen` takes them with --accept-replays (from this machine); an app of your own must accept that header where it checks signatures.',
+        )
+      return partial
     }
     this.note(
       `${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,

@@ -1,6 +1,8 @@
 import {createSign} from 'node:crypto'
 import {readFileSync} from 'node:fs'
+import {request} from 'node:http'
 import {createServer} from 'node:net'
+import {networkInterfaces} from 'node:os'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -255,6 +257,53 @@ describe('bk webhooks listen and unsigned replays', () => {
       await listener.printed(() => lines(listener).length === 2, 'two lines')
       expect(lines(listener)[0]).toMatchObject({valid: true, verifiedAs: 'replay', source: 'replay'})
       expect(lines(listener)[1]).toMatchObject({duplicate: true})
+    } finally {
+      await listener.stop()
+      await app.close()
+    }
+  })
+})
+
+/** An address of this machine that is not loopback, to send from. */
+const external = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && !i.internal && i.family === 'IPv4')?.address
+
+describe('bk webhooks listen --accept-replays from another address', () => {
+  it.skipIf(!external)('refuses the replay with 403: replays are taken from loopback only', async () => {
+    const app = await recordingServer()
+    const listener = await startListen([
+      '--host',
+      '0.0.0.0',
+      '--jwks',
+      JWKS_FILE,
+      '--forward-to',
+      app.url,
+      '--accept-replays',
+    ])
+    try {
+      const d = delivery('ascii')
+      const port = new URL(listener.url).port
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(
+          {
+            host: external,
+            port,
+            method: 'POST',
+            localAddress: external,
+            headers: {'content-type': 'application/json', 'svc-id': d.id, 'bk-replay': '1'},
+          },
+          (res) => {
+            res.resume()
+            res.on('end', () => resolve(res.statusCode))
+          },
+        )
+        req.on('error', reject)
+        req.end(d.body)
+      })
+      expect(status).toBe(403)
+      expect(app.requests).toHaveLength(0)
+      await listener.printed(() => listener.stdout().includes('replays are accepted from loopback only'), 'the line')
     } finally {
       await listener.stop()
       await app.close()

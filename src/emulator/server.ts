@@ -8,10 +8,12 @@ import type {AddressInfo} from 'node:net'
 import type {Duplex} from 'node:stream'
 
 import {createFaultPlan, type FaultPlan} from './faults.js'
+import {applyFixtures, FixtureError} from './fixtures.js'
 import {HttpError, readBody, type Reply} from './http.js'
 import {resolveOptions, type EmulatorOptions, type ResolvedEmulatorOptions} from './options.js'
 import {Router} from './router.js'
 import {registerRoutes} from './routes/index.js'
+import {restore, StateStore, type SavedExtras} from './persist.js'
 import {seedState} from './seed.js'
 import {EmulatorState} from './state.js'
 import type {RequestContext} from './types.js'
@@ -29,16 +31,42 @@ export interface RunningEmulator {
   faults: FaultPlan
   /** Webhook signing and delivery; `idle()` resolves when no delivery is pending. */
   webhooks: WebhookHub
+  /** With a state file: whether the data came from it (then no seed and no fixtures were applied). */
+  restored: boolean
   close(): Promise<void>
 }
 
 export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
   const options = resolveOptions(input)
   const state = new EmulatorState(options.faultSeed)
+  // A damaged state file throws StateFileError here: the emulator does not start over silently.
+  const saved = options.stateFile ? await StateStore.load(options.stateFile) : undefined
+  let extras: SavedExtras | undefined
+  if (saved) extras = restore(state, saved)
+  else seedState(state, options)
   state.clients.set(options.clientId, options.clientSecret)
-  const businessIds = seedState(state, options)
-  const webhooks = new WebhookHub(state, options)
+  const webhooks = new WebhookHub(state, options, extras?.signingKey ?? undefined)
+  if (!options.webhookUrl && extras?.webhookUrl) webhooks.url = extras.webhookUrl
   state.events = webhooks
+  if (!saved) {
+    for (const {label, set} of options.fixtures ?? []) {
+      try {
+        applyFixtures(state, set)
+      } catch (error) {
+        if (error instanceof FixtureError) throw new FixtureError(error.problems, label)
+        throw error
+      }
+    }
+  }
+  const businessIds = [...state.businesses.keys()]
+  const store = options.stateFile
+    ? new StateStore(options.stateFile, state, async () => ({
+        webhookUrl: webhooks.url ?? null,
+        signingKey: await webhooks.signer.pem(),
+      }))
+    : undefined
+  if (store && !saved) await store.save()
+  if (store) webhooks.onChange = () => void store.save().catch(() => {})
   const router = new Router()
   const faults = createFaultPlan(options)
   const context = {router, state, options, faults, webhooks}
@@ -86,6 +114,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
         rawBody,
       }
       reply = await handler(ctx)
+      // A change is on disk before its answer leaves (with --state).
+      if (store && ctx.method !== 'GET' && ctx.method !== 'HEAD') await store.save()
     } catch (error) {
       reply =
         error instanceof HttpError
@@ -133,8 +163,10 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     options,
     faults,
     webhooks,
+    restored: saved !== undefined,
     close: async () => {
       await webhooks.close()
+      await store?.save().catch(() => {})
       await new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())

@@ -15,13 +15,12 @@ import type {BkClient} from '../api/client.js'
 import {paginated, webhookNotification} from '../api/schemas/index.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
 import {postThroughNetwork} from '../net/post.js'
+import {REPLAY_HEADER} from './forward.js'
 import type {PostResult} from '../post-body.js'
 import {parseJsonTree, type JsonNode} from '../exact-json.js'
 import {pythonJsonFromTree} from '../python-json.js'
 import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER, WEBHOOK_STATUSES} from '../spec.js'
 import {DeliveryStatuses} from './delivery-status.js'
-
-const REPLAY_HEADER = 'bk-replay'
 
 export interface ReplayItem {
   id: string

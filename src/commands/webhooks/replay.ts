@@ -16,7 +16,7 @@ export interface WebhooksReplayResult {
     status: string
     type: string
     notification: unknown
-    forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null
+    forwarded: {url: string; status: number | null; ok: boolean; error?: string; detail?: string} | null
   }>
 }
 
@@ -57,6 +57,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     const {replay} = await import('../../webhooks/replay.js')
     const json = this.jsonEnabled()
     const items: WebhooksReplayResult['items'] = []
+    let refusedUnsigned = false
     const controller = new AbortController()
     const onSignal = () => {
       if (controller.signal.aborted) process.exit(ExitCode.interrupted)
@@ -85,9 +86,11 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
             forwarded: item.forwarded,
           })
           if (json) return
-          const fwd = item.forwarded
-            ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}`
+          const f = item.forwarded
+          const fwd = f
+            ? `  → ${f.ok ? 'ok' : 'FAILED'} ${f.status ?? f.error ?? ''}${!f.ok && f.detail ? `: ${f.detail}` : ''}`
             : ''
+          if (f && !f.ok && f.status !== null && f.status >= 400 && f.status < 500) refusedUnsigned = true
           process.stdout.write(
             `${item.id}  ${item.datetime}  ${item.status.padEnd(7)}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`,
           )
@@ -113,8 +116,16 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       process.stderr.write(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed:\n`)
       const reasons = items
         .filter((i) => i.forwarded && !i.forwarded.ok)
-        .map((i) => `${i.id}: ${i.forwarded!.error ?? `HTTP ${i.forwarded!.status}`}`)
-      return this.partial(result, {failed: summary.failed, unconfirmed: 0}, reasons)
+        .map(
+          (i) =>
+            `${i.id}: ${i.forwarded!.error ?? `HTTP ${i.forwarded!.status}`}${i.forwarded!.detail ? `: ${i.forwarded!.detail}` : ''}`,
+        )
+      const partial = this.partial(result, {failed: summary.failed, unconfirmed: 0}, reasons)
+      if (refusedUnsigned)
+        this.note(
+          'The target refused them: replays carry no signature (bk cannot sign), only `bk-replay: 1`. A `bk webhooks listen` takes them with --accept-replays (from this machine); an app of your own must accept that header where it checks signatures.',
+        )
+      return partial
     }
     this.note(
       `${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,

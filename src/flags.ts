@@ -78,3 +78,34 @@ export function splitList(value: string | undefined): string[] | undefined {
     .filter(Boolean)
   return items.length ? [...new Set(items)] : undefined
 }
+
+/**
+ * The flags that say how a bills file is read (`bills import`, `emulator fixtures --from-csv`):
+ * a map or preset, lookups, and the formats that beat the map.
+ */
+export function billReadingFlags() {
+  return {
+    map: Flags.string({
+      summary: "How to read an accounting package's export: a YAML map, or a preset (bk bills maps).",
+      helpValue: 'FILE.yaml|PRESET',
+    }),
+    lookup: Flags.string({
+      summary: 'Ids for the names or codes a column holds: a CSV of value,id (repeatable).',
+      helpValue: 'FIELD=FILE.csv',
+      multiple: true,
+    }),
+    'date-format': Flags.string({
+      summary: 'How the file writes dates (beats the map).',
+      options: ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'],
+    }),
+    'number-format': Flags.string({
+      summary: 'How the file writes numbers (beats the map).',
+      options: ['1234.56', '1,234.56', '1.234,56', '1 234,56'],
+    }),
+    delimiter: Flags.string({summary: 'The field separator (beats the map).', options: [',', ';', 'tab']}),
+    encoding: Flags.string({
+      summary: "The file's character encoding (beats the map).",
+      options: ['utf-8', 'windows-1252', 'latin1'],
+    }),
+  }
+}

@@ -106,3 +106,31 @@ export async function readStateFile(file: string, format: string, what: string):
   }
   return body.toString('utf8')
 }
+
+/**
+ * Saves that coalesce: a save asked for while one is being written waits for it and then writes
+ * once more (the state as it is then); any number of saves asked meanwhile share that one write.
+ * Each call resolves once a write that began after it is on disk.
+ */
+export class CoalescedSaves {
+  private writing: Promise<void> | undefined
+  private queued: Promise<void> | undefined
+
+  constructor(private readonly write: () => Promise<void>) {}
+
+  save(): Promise<void> {
+    if (!this.writing) {
+      this.writing = this.write().finally(() => {
+        this.writing = undefined
+      })
+      return this.writing
+    }
+    this.queued ??= this.writing
+      .catch(() => {})
+      .then(() => {
+        this.queued = undefined
+        return this.save()
+      })
+    return this.queued
+  }
+}

@@ -9,7 +9,7 @@
  * coalesced: a change that arrives while one is written goes into the next. A damaged file is
  * refused at start, never replaced by the seed.
  */
-import {readStateFile, writeStateFile} from '../state-file.js'
+import {CoalescedSaves, readStateFile, writeStateFile} from '../state-file.js'
 import {BusinessCollection, type EmulatorState} from './state.js'
 import type {DocumentRecord, Grant} from './types.js'
 
@@ -93,9 +93,8 @@ const grantOut = (g: Grant): GrantOut => ({...g, scopes: g.scopes ? [...g.scopes
 const grantIn = (g: GrantOut): Grant => ({...g, scopes: g.scopes ? new Set(g.scopes) : undefined})
 
 export class StateStore {
-  private writing: Promise<void> | undefined
-  private queued: Promise<void> | undefined
   private failure: Error | undefined
+  private readonly saves = new CoalescedSaves(() => this.write())
 
   constructor(
     readonly file: string,
@@ -111,19 +110,7 @@ export class StateStore {
 
   /** Saves the state as it is now (or just after the write under way); resolves once it is on disk. */
   save(): Promise<void> {
-    if (!this.writing) {
-      this.writing = this.write().finally(() => {
-        this.writing = undefined
-      })
-      return this.writing
-    }
-    this.queued ??= this.writing
-      .catch(() => {})
-      .then(() => {
-        this.queued = undefined
-        return this.save()
-      })
-    return this.queued
+    return this.saves.save()
   }
 
   /** The last write's failure, if the last write failed (a full disk): the server answers 500 then. */

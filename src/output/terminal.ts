@@ -30,7 +30,6 @@ export function terminalHeight(stream: {isTTY?: boolean; rows?: number} = proces
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined
 }
 
-// eslint-disable-next-line no-control-regex
 const LINE_BREAKS = /[\t\n\r\v\f\u0085\u2028\u2029]+/g
 // C0 and C1 controls and DEL: ESC among them.
 // eslint-disable-next-line no-control-regex

@@ -8,7 +8,7 @@
  * With `--state FILE` it is kept in that file (src/state-file.ts: written whole, refused when
  * torn), saved before the listener answers 200, so nothing is forwarded twice across restarts.
  */
-import {readStateFile, writeStateFile} from '../state-file.js'
+import {CoalescedSaves, readStateFile, writeStateFile} from '../state-file.js'
 
 const FORMAT = 'bk-webhooks-listen-state'
 export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -23,8 +23,9 @@ export class DeliveryMemory {
   /** svc-id -> when it was handled (ms); insertion order is time order. */
   private readonly handled = new Map<string, number>()
   private last: string | null = null
-  private writing: Promise<void> | undefined
-  private queued: Promise<void> | undefined
+  private readonly saves = new CoalescedSaves(() =>
+    writeStateFile(this.file!, FORMAT, JSON.stringify({lastId: this.last, handled: [...this.handled]} satisfies Saved)),
+  )
 
   private constructor(
     readonly file: string | undefined,
@@ -81,20 +82,6 @@ export class DeliveryMemory {
 
   /** Coalesced writes: a change made while one is written goes into the next. */
   save(): Promise<void> {
-    if (!this.file) return Promise.resolve()
-    if (!this.writing) {
-      const body = JSON.stringify({lastId: this.last, handled: [...this.handled]} satisfies Saved)
-      this.writing = writeStateFile(this.file, FORMAT, body).finally(() => {
-        this.writing = undefined
-      })
-      return this.writing
-    }
-    this.queued ??= this.writing
-      .catch(() => {})
-      .then(() => {
-        this.queued = undefined
-        return this.save()
-      })
-    return this.queued
+    return this.file ? this.saves.save() : Promise.resolve()
   }
 }

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag} from '../../flags.js'
+import {billReadingFlags, businessFlag} from '../../flags.js'
 
 export interface EmulatorFixturesResult {
   file: string | null
@@ -27,51 +27,28 @@ export default class EmulatorFixtures extends BaseCommand<typeof EmulatorFixture
     'from-csv': Flags.string({summary: 'The bills CSV to read (as bk bills import reads it).', required: true}),
     out: Flags.string({char: 'o', summary: 'Write the fixtures here (YAML; .json for JSON) instead of stdout.'}),
     business: businessFlag(),
-    map: Flags.string({
-      summary: "How to read an accounting package's export: a YAML map, or a preset (bk bills maps).",
-      helpValue: 'FILE.yaml|PRESET',
-    }),
-    lookup: Flags.string({
-      summary: 'Ids for the names or codes a column holds: a CSV of value,id (repeatable).',
-      helpValue: 'FIELD=FILE.csv',
-      multiple: true,
-    }),
-    'date-format': Flags.string({
-      summary: 'How the file writes dates (beats the map).',
-      options: ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'],
-    }),
-    'number-format': Flags.string({
-      summary: 'How the file writes numbers (beats the map).',
-      options: ['1234.56', '1,234.56', '1.234,56', '1 234,56'],
-    }),
-    delimiter: Flags.string({summary: 'The field separator (beats the map).', options: [',', ';', 'tab']}),
-    encoding: Flags.string({
-      summary: "The file's character encoding (beats the map).",
-      options: ['utf-8', 'windows-1252', 'latin1'],
-    }),
+    ...billReadingFlags(),
   }
 
   async run(): Promise<EmulatorFixturesResult> {
     const {flags} = this
     const file = flags['from-csv']
     if (file === '-') throw new InputError('--from-csv needs a file: stdin cannot be read twice by the import after it')
-    const {loadBillMap, plainMap, withOverrides, isPlain} = await import('../../bills/map-file.js')
-    const {loadLookups} = await import('../../bills/lookups.js')
-    const base = flags.map ? await loadBillMap(flags.map) : plainMap()
-    const map = withOverrides(base, {
+    const {readingOptions} = await import('../../bills/reading.js')
+    const {map, lookups} = await readingOptions({
+      map: flags.map,
+      lookup: flags.lookup,
       dateFormat: flags['date-format'],
       numberFormat: flags['number-format'],
       delimiter: flags.delimiter,
       encoding: flags.encoding,
     })
-    const lookups = await loadLookups(flags.lookup ?? [], map.caseInsensitiveLookups)
-    const plain = !flags.map && isPlain(map) && lookups.size === 0
     const given = await this.businessIdIfGiven()
     const {dryRun} = await import('../../bills/import.js')
     // Every valid bill, as the import would send it: what the emulator must know is what they name.
     const result = await dryRun({
       file,
-      map: plain ? undefined : map,
+      map,
       lookups,
       businessId: given,
       maxErrors: 20,

@@ -68,7 +68,7 @@ export function parseJsonExact(text: string): unknown {
  * The tree as JS values, numbers as JsonNumber. As with JSON.parse, a duplicate key keeps its last
  * value, and `__proto__` is a key like any other (an own property, not the object's prototype).
  */
-function treeToExactValue(node: JsonNode): unknown {
+export function treeToExactValue(node: JsonNode): unknown {
   switch (node.kind) {
     case 'string':
       return node.value
@@ -298,4 +298,23 @@ class Parser {
       start = this.i
     }
   }
+}
+
+/**
+ * Plain JS values (a JSON number as `number` or JsonNumber) as the tree their JSON text would
+ * parse to: what a body will be once sent, for checks that read trees. Undefined members are left
+ * out, as JSON.stringify leaves them; a number is written as JSON.stringify writes it.
+ */
+export function jsonTreeOf(value: unknown): JsonNode {
+  if (value === null || value === undefined) return {kind: 'literal', text: 'null'}
+  if (value === true || value === false) return {kind: 'literal', text: value ? 'true' : 'false'}
+  if (typeof value === 'string') return {kind: 'string', value}
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? {kind: 'number', literal: JSON.stringify(value)} : {kind: 'literal', text: 'null'}
+  if (value instanceof JsonNumber) return {kind: 'number', literal: value.text}
+  if (Array.isArray(value)) return {kind: 'array', items: value.map(jsonTreeOf)}
+  const members: Array<[string, JsonNode]> = []
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    if (v !== undefined) members.push([k, jsonTreeOf(v)])
+  return {kind: 'object', members}
 }

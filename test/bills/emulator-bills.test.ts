@@ -93,11 +93,11 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     expect(errors.get('BAD-vendor')).toContain('vendor ven_nope does not exist')
     expect(errors.get('BAD-lines')).toContain('at least one line')
     expect(errors.get('BAD-ledger')).toContain('ledger ldg_nope does not exist')
-    expect(errors.get('BAD-currency')).toContain('3-letter')
+    expect(errors.get('BAD-currency')).toContain('currency: is not an ISO 4217 currency code')
     expect(errors.get('BAD-date')).toContain('ISO 8601')
     expect(errors.get('BAD-tagfield')).toContain('tag field "colour" does not exist')
-    expect(errors.get('BAD-alloc')).toContain('sum to 0.31, more than the bill total 0.3')
-    expect(errors.get(null)).toContain('number is required')
+    expect(errors.get('BAD-alloc')).toContain('tags.department: allocates 0.31 in total, more than the bill total 0.3')
+    expect(errors.get(null)).toContain('number: is required')
     const created = res.json.data[0]!
     expect(created.id).toMatch(/^bil_/)
     expect(created.total_amount).toBe(0.3)
@@ -126,7 +126,7 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     expect(res.status).toBe(200)
     expect(res.json.data.map((b) => b.number)).toEqual(['D-ok'])
     expect(res.json.errors).toEqual([
-      {bill_number: 'D-bad', error: expect.stringContaining('due_at must be an ISO 8601 datetime')},
+      {bill_number: 'D-bad', error: expect.stringContaining('due_at: is not an ISO 8601 datetime')},
     ])
   })
 

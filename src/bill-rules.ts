@@ -1,0 +1,313 @@
+/**
+ * The service's rules for one bill of POST …/bills, as the spec states them ("Bill (create input)",
+ * the tag rules) and, where it is silent, as bk decides (README "Assumptions", Bill import). One
+ * list, used by both sides: the emulator checks every bill it is sent with it, and `bk bills import`
+ * checks every bill it would send (with `--dry-run` too), so that dry-run and the emulator cannot
+ * disagree about a body. Rules that need the service's records (the vendor, the ledgers and the tag
+ * fields exist) are the emulator's alone: bk cannot know them offline.
+ *
+ * The bill is read as a JSON tree (src/exact-json.ts): numbers as their literals, duplicate keys
+ * kept, so that what a parser would silently change is refused instead.
+ */
+import {jsonTreeOf, type JsonNode} from './exact-json.js'
+import {parseIsoDatetime} from './datetime.js'
+import {Decimal, MAX_EXACT_DIGITS} from './money.js'
+import {ID_PREFIX, ID_SUFFIX} from './spec.js'
+
+/** One rule a bill breaks: where (`currency`, `lines[1].amount`, `tags.department[0].amount`) and why. */
+export interface BillViolation {
+  path: string
+  message: string
+}
+
+export interface BillContext {
+  /** The business of the request: a `business_id` in the bill must name it. */
+  businessId?: string | undefined
+}
+
+/**
+ * Years a bill date may have. A year outside them is a typo or a two-digit year padded (0026 for
+ * 2026), refused rather than sent as written.
+ */
+export const PLAUSIBLE_YEARS = {from: 1900, to: 2199} as const
+
+/** Why a year is not plausible for a bill, or undefined. */
+export function yearProblem(year: number): string | undefined {
+  if (year >= PLAUSIBLE_YEARS.from && year <= PLAUSIBLE_YEARS.to) return undefined
+  return `has the year ${String(year).padStart(4, '0')}, which is not plausible for a bill (expected ${PLAUSIBLE_YEARS.from} to ${PLAUSIBLE_YEARS.to}): check for a two-digit year or a typo`
+}
+
+let currencies: ReadonlySet<string> | undefined
+/** ISO 4217 as the Node.js runtime knows it (capitals only). */
+function isoCurrencies(): ReadonlySet<string> {
+  currencies ??= new Set(Intl.supportedValuesOf('currency'))
+  return currencies
+}
+
+/** Why a text is not an ISO 4217 currency code, or undefined. */
+export function currencyProblem(text: string): string | undefined {
+  if (isoCurrencies().has(text)) return undefined
+  if (/^[a-z]{3}$/i.test(text) && isoCurrencies().has(text.toUpperCase()))
+    return `is not an ISO 4217 code as written: expected ${text.toUpperCase()}`
+  return /^[A-Z]{3}$/.test(text)
+    ? 'is not an ISO 4217 currency code (three capitals, but no currency): expected one such as EUR or USD'
+    : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD'
+}
+
+/** Why a text is not an id of the kind `prefix` names, or undefined. */
+export function idProblem(text: string, prefix: string): string | undefined {
+  if (text === '') return `is empty: expected an id starting with ${prefix}`
+  if (!text.startsWith(prefix) || text.length === prefix.length || !ID_SUFFIX.test(text.slice(prefix.length)))
+    return `is not an id starting with ${prefix} (such as ${prefix}abc123)`
+  return undefined
+}
+
+/** Why a datetime of a bill is not one the service takes (UTC ISO 8601, a plausible year), or undefined. */
+export function datetimeProblem(text: string): string | undefined {
+  const parsed = parseIsoDatetime(text)
+  if (!parsed.ok || parsed.value.time === undefined || text !== text.trim())
+    return 'is not an ISO 8601 datetime such as 2026-01-31T09:30:00Z'
+  if (parsed.value.offsetMinutes !== 0) return 'is not in UTC: the spec takes timestamps in UTC (end with Z)'
+  return yearProblem(Number(parsed.value.date.slice(0, 4)))
+}
+
+/** Why a number literal cannot be a JSON-number amount (a double carries at most 15 digits exactly). */
+export function amountLiteralProblem(literal: string, options: {nonNegative?: boolean} = {}): string | undefined {
+  const value = new Decimal(literal)
+  if (!value.isFinite()) return 'is not a finite number'
+  if (options.nonNegative && value.isNegative() && !value.isZero()) return 'must be 0 or more'
+  if (value.precision(true) > MAX_EXACT_DIGITS)
+    return `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`
+  return undefined
+}
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/
+
+/** Why a text field holds what no bill text should (control characters but tab and line breaks), or undefined. */
+export function textProblem(text: string): string | undefined {
+  const m = CONTROL.exec(text)
+  if (!m) return undefined
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+  return `holds the control character U+${code} at position ${m.index + 1}: remove it`
+}
+
+/**
+ * Why a metadata value is not a free-form JSON object as the service keeps it, as `[path, why]`
+ * (path relative to the object, '' for itself), or undefined: a key twice (parsers disagree on
+ * which value wins) or a number a double cannot hold exactly (it would arrive changed).
+ */
+export function metadataProblem(node: JsonNode): [path: string, why: string] | undefined {
+  if (node.kind !== 'object') return ['', 'is not a JSON object: expected {"key": "value"}']
+  return valueProblem(node, '')
+}
+
+function valueProblem(node: JsonNode, path: string): [string, string] | undefined {
+  switch (node.kind) {
+    case 'number': {
+      const n = Number(node.literal)
+      if (!Number.isFinite(n) || !new Decimal(node.literal).equals(new Decimal(String(n))))
+        return [
+          path,
+          `has the number ${node.literal}${path ? ` at ${path}` : ''}, which a JSON number (a double) cannot hold exactly: write it as a string ("${node.literal}")`,
+        ]
+      return undefined
+    }
+    case 'array':
+      for (let i = 0; i < node.items.length; i++) {
+        const found = valueProblem(node.items[i]!, `${path}[${i}]`)
+        if (found) return found
+      }
+      return undefined
+    case 'object': {
+      const seen = new Set<string>()
+      for (const [k, v] of node.members) {
+        const at = path ? `${path}.${k}` : k
+        if (seen.has(k)) return [at, `has the key "${at}" twice: keep one`]
+        seen.add(k)
+        const found = valueProblem(v, at)
+        if (found) return found
+      }
+      return undefined
+    }
+    case 'string':
+    case 'literal':
+      return undefined
+  }
+}
+
+const BILL_FIELDS = new Set([
+  'business_id',
+  'number',
+  'description',
+  'due_at',
+  'issued_at',
+  'vendor_id',
+  'lines',
+  'currency',
+  'tags',
+  'metadata_',
+])
+const LINE_FIELDS = new Set(['description', 'amount', 'ledger_id', 'metadata_'])
+
+type Members = ReadonlyMap<string, JsonNode>
+
+function membersOf(node: JsonNode, path: string, out: BillViolation[]): Members | undefined {
+  if (node.kind !== 'object') {
+    out.push({path, message: 'must be a JSON object'})
+    return undefined
+  }
+  const map = new Map<string, JsonNode>()
+  for (const [k, v] of node.members) {
+    if (map.has(k)) out.push({path: path ? `${path}.${k}` : k, message: 'is given twice: keep one'})
+    map.set(k, v)
+  }
+  return map
+}
+
+const isNull = (node: JsonNode | undefined): boolean =>
+  node === undefined || (node.kind === 'literal' && node.text === 'null')
+
+/** A string field: its text, or undefined when absent (null is absent); a violation when not a string. */
+function text(members: Members, key: string, path: string, out: BillViolation[]): string | undefined {
+  const node = members.get(key)
+  if (isNull(node)) return undefined
+  if (node!.kind !== 'string') {
+    out.push({path, message: 'must be a string'})
+    return undefined
+  }
+  const problem = textProblem(node!.value)
+  if (problem) out.push({path, message: problem})
+  return node!.value
+}
+
+function unknownFields(members: Members, known: ReadonlySet<string>, prefix: string, out: BillViolation[]): void {
+  for (const key of members.keys())
+    if (!known.has(key)) out.push({path: `${prefix}${key}`, message: 'is not a field of the spec: remove it'})
+}
+
+function metadata(members: Members, path: string, out: BillViolation[]): void {
+  const node = members.get('metadata_')
+  if (isNull(node)) return
+  const problem = metadataProblem(node!)
+  if (problem) out.push({path: problem[0] ? `${path}.${problem[0]}` : path, message: problem[1]})
+}
+
+/**
+ * Every rule of the spec (and of bk's assumptions) that one bill of the request body breaks, in
+ * the order of its fields; empty when the bill is one the service takes, but for its references.
+ */
+export function billViolations(bill: JsonNode, context: BillContext = {}): BillViolation[] {
+  const out: BillViolation[] = []
+  const members = membersOf(bill, '', out)
+  if (!members) return out
+  unknownFields(members, BILL_FIELDS, '', out)
+  const number = text(members, 'number', 'number', out)
+  if (number === undefined || number.trim() === '')
+    out.push({path: 'number', message: 'is required: expected the bill number'})
+  const vendor = text(members, 'vendor_id', 'vendor_id', out)
+  const vp = idProblem(vendor ?? '', ID_PREFIX.vendor)
+  if (vp) out.push({path: 'vendor_id', message: vendor === undefined ? 'is required' : vp})
+  const business = text(members, 'business_id', 'business_id', out)
+  if (business !== undefined) {
+    const bp = idProblem(business, ID_PREFIX.business)
+    if (bp) out.push({path: 'business_id', message: bp})
+    else if (context.businessId && business !== context.businessId)
+      out.push({
+        path: 'business_id',
+        message: `is not the business of the request (${context.businessId}): send each business's bills to its own path`,
+      })
+  }
+  text(members, 'description', 'description', out)
+  for (const field of ['issued_at', 'due_at'] as const) {
+    const value = text(members, field, field, out)
+    const problem = value === undefined ? undefined : datetimeProblem(value)
+    if (problem) out.push({path: field, message: problem})
+  }
+  const currency = text(members, 'currency', 'currency', out)
+  const cp = currency === undefined ? undefined : currencyProblem(currency)
+  if (cp) out.push({path: 'currency', message: cp})
+  metadata(members, 'metadata_', out)
+  const total = lines(members.get('lines'), out)
+  tags(members.get('tags'), total, out)
+  return out
+}
+
+/** The lines' checks; their total, or undefined when an amount is not one. */
+function lines(node: JsonNode | undefined, out: BillViolation[]): InstanceType<typeof Decimal> | undefined {
+  if (node === undefined || node.kind !== 'array' || node.items.length === 0) {
+    out.push({path: 'lines', message: 'must be a list of at least one line'})
+    return undefined
+  }
+  let total: InstanceType<typeof Decimal> | undefined = new Decimal(0)
+  node.items.forEach((item, i) => {
+    const at = `lines[${i}]`
+    const members = membersOf(item, at, out)
+    if (!members) return (total = undefined)
+    unknownFields(members, LINE_FIELDS, `${at}.`, out)
+    const amount = members.get('amount')
+    if (amount?.kind !== 'number') {
+      out.push({path: `${at}.amount`, message: amount === undefined ? 'is required' : 'must be a JSON number'})
+      total = undefined
+    } else {
+      const problem = amountLiteralProblem(amount.literal)
+      if (problem) {
+        out.push({path: `${at}.amount`, message: problem})
+        total = undefined
+      } else total = total?.plus(amount.literal)
+    }
+    const ledger = text(members, 'ledger_id', `${at}.ledger_id`, out)
+    const lp = idProblem(ledger ?? '', ID_PREFIX.ledger)
+    if (lp) out.push({path: `${at}.ledger_id`, message: ledger === undefined ? 'is required' : lp})
+    text(members, 'description', `${at}.description`, out)
+    metadata(members, `${at}.metadata_`, out)
+  })
+  return total
+}
+
+/** The inline tags: a value, or allocations `{value, amount}` that add up to at most the total. */
+function tags(node: JsonNode | undefined, total: InstanceType<typeof Decimal> | undefined, out: BillViolation[]): void {
+  if (isNull(node)) return
+  const fields = membersOf(node!, 'tags', out)
+  if (!fields) return
+  for (const [field, spec] of fields) {
+    const at = `tags.${field}`
+    if (field === '') out.push({path: at, message: 'names no tag field'})
+    if (spec.kind === 'string') {
+      if (spec.value.trim() === '') out.push({path: at, message: 'is empty: expected a tag value'})
+      else if (textProblem(spec.value)) out.push({path: at, message: textProblem(spec.value)!})
+      continue
+    }
+    if (spec.kind !== 'array') {
+      out.push({path: at, message: 'must be a tag value or a list of {value, amount}'})
+      continue
+    }
+    let sum: InstanceType<typeof Decimal> | undefined = new Decimal(0)
+    spec.items.forEach((a, i) => {
+      const members = membersOf(a, `${at}[${i}]`, out)
+      if (!members) return (sum = undefined)
+      unknownFields(members, new Set(['value', 'amount']), `${at}[${i}].`, out)
+      const value = members.get('value')
+      if (value?.kind !== 'string' || value.value.trim() === '')
+        out.push({path: `${at}[${i}].value`, message: 'must be a non-empty string'})
+      else if (textProblem(value.value)) out.push({path: `${at}[${i}].value`, message: textProblem(value.value)!})
+      const amount = members.get('amount')
+      const problem =
+        amount?.kind !== 'number' ? 'must be a JSON number' : amountLiteralProblem(amount.literal, {nonNegative: true})
+      if (problem) {
+        out.push({path: `${at}[${i}].amount`, message: problem})
+        sum = undefined
+      } else sum = sum?.plus((amount as {literal: string}).literal)
+    })
+    if (sum && total && sum.greaterThan(total))
+      out.push({
+        path: at,
+        message: `allocates ${sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`,
+      })
+  }
+}
+
+/** The same check for a bill held as plain values (bk's own input, numbers as JS numbers). */
+export function billValueViolations(bill: unknown, context: BillContext = {}): BillViolation[] {
+  return billViolations(jsonTreeOf(bill), context)
+}

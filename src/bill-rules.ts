@@ -9,7 +9,7 @@
  * The bill is read as a JSON tree (src/exact-json.ts): numbers as their literals, duplicate keys
  * kept, so that what a parser would silently change is refused instead.
  */
-import {jsonTreeOf, type JsonNode} from './exact-json.js'
+import {firstDuplicateKey, JsonNumber, treeToExactValue, type JsonNode} from './exact-json.js'
 import {parseIsoDatetime} from './datetime.js'
 import {Decimal, MAX_EXACT_DIGITS} from './money.js'
 import {ID_PREFIX, ID_SUFFIX} from './spec.js'
@@ -69,16 +69,6 @@ export function datetimeProblem(text: string): string | undefined {
     return 'is not an ISO 8601 datetime such as 2026-01-31T09:30:00Z'
   if (parsed.value.offsetMinutes !== 0) return 'is not in UTC: the spec takes timestamps in UTC (end with Z)'
   return yearProblem(Number(parsed.value.date.slice(0, 4)))
-}
-
-/** Why a number literal cannot be a JSON-number amount (a double carries at most 15 digits exactly). */
-export function amountLiteralProblem(literal: string, options: {nonNegative?: boolean} = {}): string | undefined {
-  const value = new Decimal(literal)
-  if (!value.isFinite()) return 'is not a finite number'
-  if (options.nonNegative && value.isNegative() && !value.isZero()) return 'must be 0 or more'
-  if (value.precision(true) > MAX_EXACT_DIGITS)
-    return `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`
-  return undefined
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -149,66 +139,122 @@ const BILL_FIELDS = new Set([
   'metadata_',
 ])
 const LINE_FIELDS = new Set(['description', 'amount', 'ledger_id', 'metadata_'])
+const ALLOCATION_FIELDS = new Set(['value', 'amount'])
 
-type Members = ReadonlyMap<string, JsonNode>
+type Obj = Record<string, unknown>
 
-function membersOf(node: JsonNode, path: string, out: BillViolation[]): Members | undefined {
-  if (node.kind !== 'object') {
-    out.push({path, message: 'must be a JSON object'})
-    return undefined
-  }
-  const map = new Map<string, JsonNode>()
-  for (const [k, v] of node.members) {
-    if (map.has(k)) out.push({path: path ? `${path}.${k}` : k, message: 'is given twice: keep one'})
-    map.set(k, v)
-  }
-  return map
+const isObject = (v: unknown): v is Obj =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber)
+
+/** A JSON number's literal: a JsonNumber's text, or how JSON.stringify writes a JS number. */
+function literalOf(v: unknown): string | undefined {
+  if (v instanceof JsonNumber) return v.text
+  if (typeof v === 'number') return Number.isFinite(v) ? JSON.stringify(v) : undefined
+  return undefined
 }
 
-const isNull = (node: JsonNode | undefined): boolean =>
-  node === undefined || (node.kind === 'literal' && node.text === 'null')
+/** Plain decimal literals of at most 15 digits need no decimal.js: most amounts are decided here. */
+const SHORT_PLAIN = /^-?\d{1,15}(?:\.\d{0,15})?$/
+
+/** Why a number literal cannot be a JSON-number amount (a double carries at most 15 digits exactly). */
+export function amountLiteralProblem(literal: string, options: {nonNegative?: boolean} = {}): string | undefined {
+  if (SHORT_PLAIN.test(literal) && literal.length <= 16 + (literal[0] === '-' ? 1 : 0)) {
+    if (options.nonNegative && literal[0] === '-' && /[1-9]/.test(literal)) return 'must be 0 or more'
+    return undefined
+  }
+  const value = new Decimal(literal)
+  if (!value.isFinite()) return 'is not a finite number'
+  if (options.nonNegative && value.isNegative() && !value.isZero()) return 'must be 0 or more'
+  if (value.precision(true) > MAX_EXACT_DIGITS)
+    return `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`
+  return undefined
+}
 
 /** A string field: its text, or undefined when absent (null is absent); a violation when not a string. */
-function text(members: Members, key: string, path: string, out: BillViolation[]): string | undefined {
-  const node = members.get(key)
-  if (isNull(node)) return undefined
-  if (node!.kind !== 'string') {
+function text(bill: Obj, key: string, path: string, out: BillViolation[]): string | undefined {
+  const value = bill[key]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') {
     out.push({path, message: 'must be a string'})
     return undefined
   }
-  const problem = textProblem(node!.value)
+  const problem = textProblem(value)
   if (problem) out.push({path, message: problem})
-  return node!.value
+  return value
 }
 
-function unknownFields(members: Members, known: ReadonlySet<string>, prefix: string, out: BillViolation[]): void {
-  for (const key of members.keys())
-    if (!known.has(key)) out.push({path: `${prefix}${key}`, message: 'is not a field of the spec: remove it'})
+function unknownFields(o: Obj, known: ReadonlySet<string>, prefix: string, out: BillViolation[]): void {
+  for (const key in o)
+    if (Object.hasOwn(o, key) && !known.has(key))
+      out.push({path: `${prefix}${key}`, message: 'is not a field of the spec: remove it'})
 }
 
-function metadata(members: Members, path: string, out: BillViolation[]): void {
-  const node = members.get('metadata_')
-  if (isNull(node)) return
-  const problem = metadataProblem(node!)
-  if (problem) out.push({path: problem[0] ? `${path}.${problem[0]}` : path, message: problem[1]})
+function metadata(o: Obj, path: string, out: BillViolation[]): void {
+  const value = o.metadata_
+  if (value === undefined || value === null) return
+  if (!isObject(value)) {
+    out.push({path, message: 'is not a JSON object: expected {"key": "value"}'})
+    return
+  }
+  const problem = plainValueProblem(value, '')
+  if (problem) out.push({path: `${path}.${problem[0]}`, message: problem[1]})
+}
+
+/** metadataProblem for plain values (keys are unique there): a number a double cannot hold. */
+function plainValueProblem(value: unknown, path: string): [string, string] | undefined {
+  if (value instanceof JsonNumber) return valueProblem({kind: 'number', literal: value.text}, path)
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? undefined : [path, `has the number ${value} at ${path}, which JSON cannot hold`]
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = plainValueProblem(value[i], `${path}[${i}]`)
+      if (found) return found
+    }
+  } else if (isObject(value)) {
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue
+      const found = plainValueProblem(value[k], path ? `${path}.${k}` : k)
+      if (found) return found
+    }
+  }
+  return undefined
+}
+
+const lastDate = {
+  issued_at: {text: '', problem: undefined as string | undefined},
+  due_at: {text: '', problem: undefined as string | undefined},
 }
 
 /**
  * Every rule of the spec (and of bk's assumptions) that one bill of the request body breaks, in
  * the order of its fields; empty when the bill is one the service takes, but for its references.
+ * The bill as the JSON text reads: a key given twice anywhere in it is a violation too.
  */
 export function billViolations(bill: JsonNode, context: BillContext = {}): BillViolation[] {
+  const duplicate = firstDuplicateKey(bill, '')
+  const out = billValueViolations(treeToExactValue(bill), context)
+  if (duplicate) {
+    const at = duplicate.path ? `${duplicate.path}.${duplicate.key}` : duplicate.key
+    out.unshift({path: at.replace(/^\./, ''), message: `has the key "${duplicate.key}" twice: keep one`})
+  }
+  return out
+}
+
+/**
+ * The same rules for a bill held as values (objects with unique keys; numbers as JS numbers, as
+ * bk sends them, or JsonNumber, as the emulator reads them).
+ */
+export function billValueViolations(bill: unknown, context: BillContext = {}): BillViolation[] {
   const out: BillViolation[] = []
-  const members = membersOf(bill, '', out)
-  if (!members) return out
-  unknownFields(members, BILL_FIELDS, '', out)
-  const number = text(members, 'number', 'number', out)
+  if (!isObject(bill)) return [{path: '', message: 'must be a JSON object'}]
+  unknownFields(bill, BILL_FIELDS, '', out)
+  const number = text(bill, 'number', 'number', out)
   if (number === undefined || number.trim() === '')
     out.push({path: 'number', message: 'is required: expected the bill number'})
-  const vendor = text(members, 'vendor_id', 'vendor_id', out)
+  const vendor = text(bill, 'vendor_id', 'vendor_id', out)
   const vp = idProblem(vendor ?? '', ID_PREFIX.vendor)
   if (vp) out.push({path: 'vendor_id', message: vendor === undefined ? 'is required' : vp})
-  const business = text(members, 'business_id', 'business_id', out)
+  const business = text(bill, 'business_id', 'business_id', out)
   if (business !== undefined) {
     const bp = idProblem(business, ID_PREFIX.business)
     if (bp) out.push({path: 'business_id', message: bp})
@@ -218,96 +264,106 @@ export function billViolations(bill: JsonNode, context: BillContext = {}): BillV
         message: `is not the business of the request (${context.businessId}): send each business's bills to its own path`,
       })
   }
-  text(members, 'description', 'description', out)
+  text(bill, 'description', 'description', out)
   for (const field of ['issued_at', 'due_at'] as const) {
-    const value = text(members, field, field, out)
-    const problem = value === undefined ? undefined : datetimeProblem(value)
+    const value = text(bill, field, field, out)
+    if (value === undefined) continue
+    // Bills of one file share a few dates: the last answer is kept.
+    const last = lastDate[field]
+    if (last.text !== value) lastDate[field] = {text: value, problem: datetimeProblem(value)}
+    const problem = lastDate[field].problem
     if (problem) out.push({path: field, message: problem})
   }
-  const currency = text(members, 'currency', 'currency', out)
+  const currency = text(bill, 'currency', 'currency', out)
   const cp = currency === undefined ? undefined : currencyProblem(currency)
   if (cp) out.push({path: 'currency', message: cp})
-  metadata(members, 'metadata_', out)
-  const total = lines(members.get('lines'), out)
-  tags(members.get('tags'), total, out)
+  metadata(bill, 'metadata_', out)
+  const amounts = lines(bill.lines, out)
+  tags(bill.tags, amounts, out)
   return out
 }
 
-/** The lines' checks; their total, or undefined when an amount is not one. */
-function lines(node: JsonNode | undefined, out: BillViolation[]): InstanceType<typeof Decimal> | undefined {
-  if (node === undefined || node.kind !== 'array' || node.items.length === 0) {
+/** The lines' checks; their amounts' literals, or undefined when one is not an amount. */
+function lines(value: unknown, out: BillViolation[]): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) {
     out.push({path: 'lines', message: 'must be a list of at least one line'})
     return undefined
   }
-  let total: InstanceType<typeof Decimal> | undefined = new Decimal(0)
-  node.items.forEach((item, i) => {
+  let amounts: string[] | undefined = []
+  value.forEach((line: unknown, i) => {
     const at = `lines[${i}]`
-    const members = membersOf(item, at, out)
-    if (!members) return (total = undefined)
-    unknownFields(members, LINE_FIELDS, `${at}.`, out)
-    const amount = members.get('amount')
-    if (amount?.kind !== 'number') {
-      out.push({path: `${at}.amount`, message: amount === undefined ? 'is required' : 'must be a JSON number'})
-      total = undefined
-    } else {
-      const problem = amountLiteralProblem(amount.literal)
-      if (problem) {
-        out.push({path: `${at}.amount`, message: problem})
-        total = undefined
-      } else total = total?.plus(amount.literal)
+    if (!isObject(line)) {
+      out.push({path: at, message: 'must be a JSON object'})
+      amounts = undefined
+      return
     }
-    const ledger = text(members, 'ledger_id', `${at}.ledger_id`, out)
+    unknownFields(line, LINE_FIELDS, `${at}.`, out)
+    const literal = literalOf(line.amount)
+    const problem =
+      literal === undefined
+        ? line.amount === undefined || line.amount === null
+          ? 'is required'
+          : 'must be a JSON number'
+        : amountLiteralProblem(literal)
+    if (problem) {
+      out.push({path: `${at}.amount`, message: problem})
+      amounts = undefined
+    } else amounts?.push(literal!)
+    const ledger = text(line, 'ledger_id', `${at}.ledger_id`, out)
     const lp = idProblem(ledger ?? '', ID_PREFIX.ledger)
     if (lp) out.push({path: `${at}.ledger_id`, message: ledger === undefined ? 'is required' : lp})
-    text(members, 'description', `${at}.description`, out)
-    metadata(members, `${at}.metadata_`, out)
+    text(line, 'description', `${at}.description`, out)
+    metadata(line, `${at}.metadata_`, out)
   })
-  return total
+  return amounts
 }
 
 /** The inline tags: a value, or allocations `{value, amount}` that add up to at most the total. */
-function tags(node: JsonNode | undefined, total: InstanceType<typeof Decimal> | undefined, out: BillViolation[]): void {
-  if (isNull(node)) return
-  const fields = membersOf(node!, 'tags', out)
-  if (!fields) return
-  for (const [field, spec] of fields) {
+function tags(value: unknown, amounts: string[] | undefined, out: BillViolation[]): void {
+  if (value === undefined || value === null) return
+  if (!isObject(value)) {
+    out.push({path: 'tags', message: 'must be an object of tag field to value or allocations'})
+    return
+  }
+  let total: InstanceType<typeof Decimal> | undefined
+  for (const field in value) {
+    if (!Object.hasOwn(value, field)) continue
+    const spec = value[field]
     const at = `tags.${field}`
     if (field === '') out.push({path: at, message: 'names no tag field'})
-    if (spec.kind === 'string') {
-      if (spec.value.trim() === '') out.push({path: at, message: 'is empty: expected a tag value'})
-      else if (textProblem(spec.value)) out.push({path: at, message: textProblem(spec.value)!})
+    if (typeof spec === 'string') {
+      const problem = spec.trim() === '' ? 'is empty: expected a tag value' : textProblem(spec)
+      if (problem) out.push({path: at, message: problem})
       continue
     }
-    if (spec.kind !== 'array') {
+    if (!Array.isArray(spec)) {
       out.push({path: at, message: 'must be a tag value or a list of {value, amount}'})
       continue
     }
     let sum: InstanceType<typeof Decimal> | undefined = new Decimal(0)
-    spec.items.forEach((a, i) => {
-      const members = membersOf(a, `${at}[${i}]`, out)
-      if (!members) return (sum = undefined)
-      unknownFields(members, new Set(['value', 'amount']), `${at}[${i}].`, out)
-      const value = members.get('value')
-      if (value?.kind !== 'string' || value.value.trim() === '')
-        out.push({path: `${at}[${i}].value`, message: 'must be a non-empty string'})
-      else if (textProblem(value.value)) out.push({path: `${at}[${i}].value`, message: textProblem(value.value)!})
-      const amount = members.get('amount')
-      const problem =
-        amount?.kind !== 'number' ? 'must be a JSON number' : amountLiteralProblem(amount.literal, {nonNegative: true})
-      if (problem) {
-        out.push({path: `${at}[${i}].amount`, message: problem})
+    spec.forEach((a: unknown, i) => {
+      if (!isObject(a)) {
+        out.push({path: `${at}[${i}]`, message: 'must be a JSON object {value, amount}'})
         sum = undefined
-      } else sum = sum?.plus((amount as {literal: string}).literal)
+        return
+      }
+      unknownFields(a, ALLOCATION_FIELDS, `${at}[${i}].`, out)
+      const problem =
+        typeof a.value !== 'string' || a.value.trim() === '' ? 'must be a non-empty string' : textProblem(a.value)
+      if (problem) out.push({path: `${at}[${i}].value`, message: problem})
+      const literal = literalOf(a.amount)
+      const ap = literal === undefined ? 'must be a JSON number' : amountLiteralProblem(literal, {nonNegative: true})
+      if (ap) {
+        out.push({path: `${at}[${i}].amount`, message: ap})
+        sum = undefined
+      } else sum = sum?.plus(literal!)
     })
-    if (sum && total && sum.greaterThan(total))
+    if (!sum || !amounts) continue
+    total ??= amounts.reduce((t, a) => t.plus(a), new Decimal(0))
+    if (sum.greaterThan(total))
       out.push({
         path: at,
         message: `allocates ${sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`,
       })
   }
-}
-
-/** The same check for a bill held as plain values (bk's own input, numbers as JS numbers). */
-export function billValueViolations(bill: unknown, context: BillContext = {}): BillViolation[] {
-  return billViolations(jsonTreeOf(bill), context)
 }

@@ -30,6 +30,7 @@ export const ISO_8601_EXPECTED = 'an ISO 8601 date or datetime such as 2026-03-0
  * become 1926-01-31 (and 0000 would lose its leap day).
  */
 function utcMs(year: number, month0: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  if (year >= 100) return Date.UTC(year, month0, day, hour, minute, second, ms)
   const d = new Date(Date.UTC(2000, 0, 1, hour, minute, second, ms))
   d.setUTCFullYear(year, month0, day)
   return d.getTime()

@@ -299,22 +299,3 @@ class Parser {
     }
   }
 }
-
-/**
- * Plain JS values (a JSON number as `number` or JsonNumber) as the tree their JSON text would
- * parse to: what a body will be once sent, for checks that read trees. Undefined members are left
- * out, as JSON.stringify leaves them; a number is written as JSON.stringify writes it.
- */
-export function jsonTreeOf(value: unknown): JsonNode {
-  if (value === null || value === undefined) return {kind: 'literal', text: 'null'}
-  if (value === true || value === false) return {kind: 'literal', text: value ? 'true' : 'false'}
-  if (typeof value === 'string') return {kind: 'string', value}
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? {kind: 'number', literal: JSON.stringify(value)} : {kind: 'literal', text: 'null'}
-  if (value instanceof JsonNumber) return {kind: 'number', literal: value.text}
-  if (Array.isArray(value)) return {kind: 'array', items: value.map(jsonTreeOf)}
-  const members: Array<[string, JsonNode]> = []
-  for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    if (v !== undefined) members.push([k, jsonTreeOf(v)])
-  return {kind: 'object', members}
-}

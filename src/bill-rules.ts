@@ -165,7 +165,11 @@ export function amountLiteralProblem(literal: string, options: {nonNegative?: bo
   const value = new Decimal(literal)
   if (!value.isFinite()) return 'is not a finite number'
   if (options.nonNegative && value.isNegative() && !value.isZero()) return 'must be 0 or more'
-  if (value.precision(true) > MAX_EXACT_DIGITS)
+  // 1e400 or 1e-400: beyond what a double holds (it would arrive as Infinity or 0).
+  const double = Number(literal)
+  if (!Number.isFinite(double) || (double === 0 && !value.isZero()))
+    return 'is beyond the range of a JSON number (a double)'
+  if (value.precision(true) > MAX_EXACT_DIGITS || !value.equals(new Decimal(String(double))))
     return `has more than ${MAX_EXACT_DIGITS} significant digits, which a JSON number cannot carry exactly`
   return undefined
 }

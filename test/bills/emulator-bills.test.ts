@@ -130,6 +130,29 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     ])
   })
 
+  it('applies the rules bk checks before sending (src/bill-rules.ts), as the JSON text reads', async () => {
+    const ok = '"vendor_id":"ven_demo_office","lines":[{"amount":10,"ledger_id":"ldg_demo_expenses"}]'
+    const res = await post(
+      `[${[
+        `{"number":"R-ok",${ok}}`,
+        `{"number":"R-twice","number":"R-2",${ok}}`,
+        `{"number":"R-field","colour":"red",${ok}}`,
+        `{"number":"R-offset","issued_at":"2026-01-31T09:00:00+01:00",${ok}}`,
+        `{"number":"R-string","tags":{"department":[{"value":"sales","amount":"5"}]},${ok}}`,
+        `{"number":"R-huge","vendor_id":"ven_demo_office","lines":[{"amount":1e400,"ledger_id":"ldg_demo_expenses"}]}`,
+      ].join(',')}]`,
+    )
+    expect(res.status).toBe(200)
+    expect(res.json.data.map((b) => b.number)).toEqual(['R-ok'])
+    expect(res.json.errors).toEqual([
+      {bill_number: 'R-twice', error: expect.stringContaining('number: has the key "number" twice')},
+      {bill_number: 'R-field', error: expect.stringContaining('colour: is not a field of the spec')},
+      {bill_number: 'R-offset', error: expect.stringContaining('issued_at: is not in UTC')},
+      {bill_number: 'R-string', error: expect.stringContaining('tags.department[0].amount: must be a JSON number')},
+      {bill_number: 'R-huge', error: expect.stringContaining('lines[0].amount: is beyond the range')},
+    ])
+  })
+
   it('reads amounts from the JSON text exactly', () => {
     expect(parseJsonExact('{"a":[0.1,-2.50e1,"3"],"b":"x\\"1"}')).toEqual({
       a: [{text: '0.1'}, {text: '-2.50e1'}, '3'],

@@ -15,6 +15,7 @@ const LEAVES = [
   'post-body',
   'state-file',
   'bill-rules',
+  'journal-entry-rules',
 ]
 const LEAF = `(${LEAVES.join('|')})\\.js`
 

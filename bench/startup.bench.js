@@ -1,7 +1,7 @@
 // Start-up: the whole process, from spawn to exit, of a few commands, each as a ratio to a bare
 // `node -e 0` of the same Node measured in the same rounds (alternating, so that machine noise
 // hits all alike). Each figure is given for the bundle (bin/run.js, what users run) beside the
-// unbundled build (bin/unbundled.js: tsc's output module by module, as bk ran before the
+// unbundled build (bin/unbundled.mjs: tsc's output module by module, as bk ran before the
 // bundle). Also: the first run after install (no code cache yet) and the peak RSS of an API call.
 //
 // Runs on the Node running it, and on every other Node binary named in BENCH_NODES
@@ -15,7 +15,7 @@ import {fileURLToPath} from 'node:url'
 import {startEmulatorProcess} from './lib/emulator.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const builds = {bundled: join(root, 'bin', 'run.js'), unbundled: join(root, 'bin', 'unbundled.js')}
+const builds = {bundled: join(root, 'bin', 'run.js'), unbundled: join(root, 'bin', 'unbundled.mjs')}
 const maxRss = join(root, 'bench', 'lib', 'max-rss.cjs')
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15)
 const firstRunRounds = Math.max(3, Math.round(rounds / 3))

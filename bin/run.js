@@ -2,30 +2,41 @@
 // Loads the bundle (dist/bk.cjs, made by `npm run build`) with a V8 code cache, so that a start
 // skips parsing and compiling what earlier starts already did, then runs bk.
 //
+// The bundle is compiled as a vm.Script with the code V8 cached last time, on every Node version.
+// Node's own module.enableCompileCache() (22.1 and later) was measured too and is slower here:
+// Node caches a module's code as compiled when it loads, which for a bundle whose modules all
+// load on first use is little more than the top level, where a vm.Script's cache is written
+// after a run and holds every function that run compiled (README, "Start-up").
+//
 // The cache lives in the user's cache folder (the one oclif gives bk: BK_CACHE_DIR, else
 // ~/Library/Caches/bk on macOS, $XDG_CACHE_HOME/bk, %LOCALAPPDATA%\bk on Windows, ~/.cache/bk),
-// in a folder per bk version, Node version and architecture. Where Node has
-// module.enableCompileCache() (22.1 and later) Node keeps it; on Node 20 a vm.Script with cached
-// data does. A cache that is stale, corrupt or cannot be written is passed over without a word
-// and rewritten when it can be: it may make bk faster, never fail it. NODE_DISABLE_COMPILE_CACHE=1
-// turns it off, as it does Node's own.
-import {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
-import Module, {createRequire} from 'node:module'
-import {homedir} from 'node:os'
-import {dirname, join} from 'node:path'
-import {fileURLToPath} from 'node:url'
-import vm from 'node:vm'
-import {crc32} from 'node:zlib'
+// in a folder per bk version, Node version and architecture. A cache that is stale, damaged or
+// cannot be written is passed over without a word and rewritten when it can be: it may make bk
+// faster, never fail it. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
+//
+// CommonJS (bin/package.json), like the bundle: an ES module entry would start Node's ES module
+// loader, and importing built-in modules from one builds a facade of each, which together cost
+// about as much as the rest of `bk --version`.
+'use strict'
+const {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} = require('node:fs')
+const Module = require('node:module')
+const {homedir} = require('node:os')
+const {dirname, join} = require('node:path')
+const vm = require('node:vm')
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const root = join(__dirname, '..')
 const bundle = join(root, 'dist', 'bk.cjs')
 
-const bk = process.env.NODE_DISABLE_COMPILE_CACHE
-  ? createRequire(import.meta.url)(bundle)
-  : typeof Module.enableCompileCache === 'function'
-    ? requireWithNodeCache(bundle)
-    : requireWithScriptCache(bundle)
-await bk.main(import.meta.url)
+if (process.versions.node.startsWith('20.')) {
+  // V8 11 (Node 20) recompiles undici's HTTP parser, which is WebAssembly, with its optimizing
+  // compiler after the first response: 35 MB and 50 ms of CPU for a command that makes two
+  // requests. Later V8s wait until the parser is hot (a long export), and so does this budget.
+  // Set before the bundle is compiled, so that the code cache always meets the same flags.
+  require('node:v8').setFlagsFromString('--liftoff-only')
+}
+
+const bk = process.env.NODE_DISABLE_COMPILE_CACHE ? require(bundle) : requireWithCodeCache(bundle)
+bk.main(root)
 
 /** bk's cache folder for this version of bk, Node and architecture. */
 function cacheFolder() {
@@ -39,66 +50,83 @@ function cacheFolder() {
   return join(base, 'code-cache', `bk-${version}-node-${process.versions.node}-${process.arch}`)
 }
 
-/** Node 22.1 and later: Node's own compile cache, which checks its entries against the source. */
-function requireWithNodeCache(file) {
-  try {
-    Module.enableCompileCache(cacheFolder())
-  } catch {
-    // No cache folder to be had: run without one.
-  }
-  return createRequire(import.meta.url)(file)
+/**
+ * What this run does, for the cache's purposes: the first two words (`transactions get`), or the
+ * first argument (`--version`), and whether it only shows help.
+ */
+function kindOfRun() {
+  const argv = process.argv.slice(2)
+  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2)
+  const help = argv.includes('--help') || argv.includes('-h')
+  return `${words.length ? words.join(' ') : (argv[0] ?? '')}${help ? ' --help' : ''}`
 }
 
 /**
- * Node 20: the bundle compiled as a vm.Script with the code V8 cached last time, and run as
- * CommonJS, registered in require's cache so that oclif's require() of it finds it loaded. The
- * cache file holds one header line (which bundle it is for, and the CRC-32 and length of the
- * data, so a damaged file is never handed to V8) and V8's data. It is written at exit, with the
- * functions this run compiled, when there was none or V8 refused it.
+ * The bundle compiled as a vm.Script with the code V8 cached last time, and run as CommonJS,
+ * registered in require's cache so that oclif's require() of it finds it loaded.
+ *
+ * The cache file holds one header line and V8's data. The header names the bundle it is for
+ * (its first line, which holds a digest of it), the CRC-32 and length of the data (so that a
+ * damaged file is never handed to V8, whose own checks do not read the data) and the kinds of
+ * run that went into it. It is written at exit, with every function compiled by then, when there
+ * was none, V8 refused it, or this run is of a kind not in it: so it grows to cover the commands
+ * in use, each bringing what it compiled on top of what the cache already held.
  */
-function requireWithScriptCache(file) {
+function requireWithCodeCache(file) {
   // The bundle is ASCII (scripts/bundle.js), so latin1 reads it as it is, faster than UTF-8.
   const source = readFileSync(file, 'latin1')
   const bundleId = source.slice(0, source.indexOf('\n'))
+  const kind = kindOfRun()
   let cacheFile
-  let cachedData
+  let cached
   try {
     cacheFile = join(cacheFolder(), 'bk.cjs.v8')
     const bytes = readFileSync(cacheFile)
     const newline = bytes.indexOf(10)
     const header = JSON.parse(bytes.subarray(0, newline).toString())
     const data = bytes.subarray(newline + 1)
-    if (header.bundle === bundleId && header.length === data.length && header.crc32 === crc32(data)) cachedData = data
+    const {crc32} = require('node:zlib')
+    if (header.bundle === bundleId && header.length === data.length && header.crc32 === crc32(data)) {
+      cached = {data, kinds: Array.isArray(header.kinds) ? header.kinds : []}
+    }
   } catch {
-    // None yet, unreadable or damaged: compile from source and write a new one at exit.
+    // None yet, unreadable or damaged: compile from source, and write a new one at exit.
   }
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
-    cachedData,
+    cachedData: cached?.data,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   })
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
-    process.once('exit', () => writeScriptCache(cacheFile, bundleId, script))
+  if (cacheFile) {
+    const kinds = cached && !script.cachedDataRejected ? cached.kinds : []
+    // A cap, so that a stream of mistyped commands cannot keep rewriting it.
+    if (!kinds.includes(kind) && kinds.length < 64)
+      process.once('exit', () => writeCodeCache(cacheFile, bundleId, script, [...kinds, kind]))
   }
-  const module = new Module(file)
+  const module = new Module(file, null)
   module.filename = file
   module.paths = Module._nodeModulePaths(dirname(file))
-  const require = createRequire(file)
   require.cache[file] = module
-  script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname(file))
+  const wrapper = script.runInThisContext()
+  wrapper.call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file))
   module.loaded = true
   return module.exports
 }
 
-function writeScriptCache(cacheFile, bundleId, script) {
+function writeCodeCache(cacheFile, bundleId, script, kinds) {
   const temp = `${cacheFile}.${process.pid}`
   try {
     const data = script.createCachedData()
-    const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data)})
+    const {crc32} = require('node:zlib')
+    const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data), kinds})
     mkdirSync(dirname(cacheFile), {recursive: true})
     writeFileSync(temp, Buffer.concat([Buffer.from(header + '\n'), data]))
     renameSync(temp, cacheFile)
   } catch {
-    rmSync(temp, {force: true})
+    try {
+      rmSync(temp, {force: true})
+    } catch {
+      // Nothing was written.
+    }
   }
 }

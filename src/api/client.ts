@@ -7,10 +7,10 @@
  * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with equal
  * jitter (a wait between half and all of the step), and a Retry-After header is honoured.
  */
-import {Pool} from 'undici'
 import type {z} from 'zod'
 
 import {ApiConnectionError, ApiTimeoutError, errorFromResponse} from './errors.js'
+import {Pool} from './pool.js'
 import {redactHeaders, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 

@@ -1,0 +1,17 @@
+// Types for the undici modules that src/api/pool.ts loads by their paths.
+declare module 'undici/lib/dispatcher/pool.js' {
+  import {Pool} from 'undici'
+
+  export default Pool
+}
+
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import {Dispatcher} from 'undici'
+
+  export default Dispatcher
+}
+
+declare module 'undici/lib/api/index.js' {
+  const api: Record<string, unknown>
+  export default api
+}

@@ -9,7 +9,8 @@
  */
 import {z} from 'zod'
 
-import {invoice, invoiceLine, refund, refundInvoice} from '../api/schemas/index.js'
+import {invoice, invoiceLine} from '../api/schemas/invoice.js'
+import {refund, refundInvoice} from '../api/schemas/refund.js'
 import type {Column} from '../output/list-writer.js'
 
 /** `{a: true, b: true}`, the argument of zod's pick. */

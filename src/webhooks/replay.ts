@@ -11,7 +11,8 @@
  * `bk-replay: 1`, so a receiver can tell a replay from a delivery.
  */
 import type {BkClient} from '../api/client.js'
-import {paginated, webhookNotification} from '../api/schemas/index.js'
+import {paginated} from '../api/schemas/common.js'
+import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseJsonBody} from '../api/shape.js'
 import {postBody, type ForwardResult} from './forward.js'
 import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'

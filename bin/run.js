@@ -27,12 +27,14 @@ const vm = require('node:vm')
 const root = join(__dirname, '..')
 const bundle = join(root, 'dist', 'bk.cjs')
 
-if (process.versions.node.startsWith('20.')) {
-  // V8 11 (Node 20) recompiles undici's HTTP parser, which is WebAssembly, with its optimizing
-  // compiler after the first response: 35 MB and 50 ms of CPU for a command that makes two
-  // requests. Later V8s wait until the parser is hot (a long export), and so does this budget.
-  // Set before the bundle is compiled, so that the code cache always meets the same flags.
-  require('node:v8').setFlagsFromString('--liftoff-only')
+// Node 20 only: V8 11 recompiles undici's HTTP parser, which is WebAssembly, with its optimizing
+// compiler right after the first response, 30 MB and tens of ms of CPU for a command that makes
+// two requests (later V8s wait until the parser is hot). So the parser stays with the baseline
+// compiler for the first 0.3 s of a run; an export or import still running then gets it optimized.
+const node20 = process.versions.node.startsWith('20.') && require('node:v8')
+if (node20) {
+  node20.setFlagsFromString('--liftoff-only')
+  setTimeout(() => node20.setFlagsFromString('--no-liftoff-only'), 300).unref()
 }
 
 const bk = process.env.NODE_DISABLE_COMPILE_CACHE ? require(bundle) : requireWithCodeCache(bundle)
@@ -116,6 +118,8 @@ function requireWithCodeCache(file) {
 function writeCodeCache(cacheFile, bundleId, script, kinds) {
   const temp = `${cacheFile}.${process.pid}`
   try {
+    // V8 refuses a cache made under other flags: write it under those the next start has.
+    if (node20) node20.setFlagsFromString('--liftoff-only')
     const data = script.createCachedData()
     const {crc32} = require('node:zlib')
     const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data), kinds})

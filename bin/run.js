@@ -27,14 +27,22 @@ const vm = require('node:vm')
 const root = join(__dirname, '..')
 const bundle = join(root, 'dist', 'bk.cjs')
 
+const argv = process.argv.slice(2)
+/** Whether this run only shows help or the version: no command runs, no request is made. */
+const onlyHelpOrVersion =
+  argv.length === 0 || argv[0] === 'help' || argv.some((a) => ['--help', '-h', '--version'].includes(a))
+
 // Node 20 only: V8 11 recompiles undici's HTTP parser, which is WebAssembly, with its optimizing
-// compiler right after the first response, 30 MB and tens of ms of CPU for a command that makes
-// two requests (later V8s wait until the parser is hot). So the parser stays with the baseline
-// compiler for the first 0.3 s of a run; an export or import still running then gets it optimized.
-const node20 = process.versions.node.startsWith('20.') && require('node:v8')
-if (node20) {
-  node20.setFlagsFromString('--liftoff-only')
-  setTimeout(() => node20.setFlagsFromString('--no-liftoff-only'), 300).unref()
+// compiler right after the first response: 35 MB and 60 ms of CPU for a command that makes two
+// requests (later V8s wait until the parser is hot). So the parser stays with the baseline
+// compiler for the first 0.3 s of a run; an export or import still running then gets it
+// optimized. A flag that is not V8's default costs every built-in module loaded afterwards its
+// precompiled code (about 10% of `bk --version`), so runs that only show help or the version,
+// which make no request, keep the defaults, and a code cache of their own.
+const v8 = process.versions.node.startsWith('20.') && !onlyHelpOrVersion && require('node:v8')
+if (v8) {
+  v8.setFlagsFromString('--liftoff-only')
+  setTimeout(() => v8.setFlagsFromString('--no-liftoff-only'), 300).unref()
 }
 
 const bk = process.env.NODE_DISABLE_COMPILE_CACHE ? require(bundle) : requireWithCodeCache(bundle)
@@ -57,7 +65,6 @@ function cacheFolder() {
  * first argument (`--version`), and whether it only shows help.
  */
 function kindOfRun() {
-  const argv = process.argv.slice(2)
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2)
   const help = argv.includes('--help') || argv.includes('-h')
   return `${words.length ? words.join(' ') : (argv[0] ?? '')}${help ? ' --help' : ''}`
@@ -82,7 +89,8 @@ function requireWithCodeCache(file) {
   let cacheFile
   let cached
   try {
-    cacheFile = join(cacheFolder(), 'bk.cjs.v8')
+    // V8 refuses a cache made under other flags: one file per set of flags (see above).
+    cacheFile = join(cacheFolder(), v8 ? 'bk.cjs.liftoff-only.v8' : 'bk.cjs.v8')
     const bytes = readFileSync(cacheFile)
     const newline = bytes.indexOf(10)
     const header = JSON.parse(bytes.subarray(0, newline).toString())
@@ -118,8 +126,8 @@ function requireWithCodeCache(file) {
 function writeCodeCache(cacheFile, bundleId, script, kinds) {
   const temp = `${cacheFile}.${process.pid}`
   try {
-    // V8 refuses a cache made under other flags: write it under those the next start has.
-    if (node20) node20.setFlagsFromString('--liftoff-only')
+    // Under the flags a start has (V8 refuses a cache made under others).
+    if (v8) v8.setFlagsFromString('--liftoff-only')
     const data = script.createCachedData()
     const {crc32} = require('node:zlib')
     const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data), kinds})

@@ -72,33 +72,51 @@ export function commandNotFound(options) {
 `
 
 /**
- * oclif sorts the command ids with localeCompare on every start, and the first use of ICU's
- * collator costs more than the rest of `bk --version`. Ids are lowercase words joined by ':'
- * and '-', which both orders sort alike (checked here against the manifest of this build).
+ * Changes to dependencies, each for a cost measured on every start of bk and each exact for bk.
+ * The build fails if a dependency no longer holds the text a change replaces.
  */
-const sortIdsByCodePoint = {
-  name: 'sort-command-ids-by-code-point',
-  setup(b) {
-    b.onLoad({filter: /@oclif[/\\]core[/\\]lib[/\\]config[/\\]plugin\.js$/}, (args) => {
-      const from = '.sort((a, b) => a.id.localeCompare(b.id))'
-      const source = readFileSync(args.path, 'utf8')
-      if (!source.includes(from))
-        throw new Error(`${args.path} no longer holds ${from}: update ${b.initialOptions.outfile}'s plugin`)
-      return {contents: source.replace(from, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'), loader: 'js'}
-    })
+const PATCHES = [
+  {
+    // oclif sorts the command ids with localeCompare on every start, and the first use of ICU's
+    // collator costs more than the rest of `bk --version`. Ids are lowercase words joined by ':'
+    // and '-', which both orders sort alike (checked below against this build's commands).
+    file: '@oclif/core/lib/config/plugin.js',
+    from: '.sort((a, b) => a.id.localeCompare(b.id))',
+    to: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
   },
-}
-/**
- * undici's HTTP/2 client loads node:http2 whenever undici loads, a few milliseconds of every API
- * command; bk's Pool never offers HTTP/2 (no allowH2), so it is left out, and says so if reached.
- */
-const withoutHttp2 = {
-  name: 'undici-without-http2',
+  {
+    // oclif's help passes every summary, description, usage and example through ejs, which
+    // compiles each into a function even when it holds no tag: a text without one is its own
+    // rendering. (About a third of `bk <command> --help`.)
+    file: '@oclif/core/lib/help/util.js',
+    from: 'return ejs_1.default.render(t, context);',
+    to: "return typeof t === 'string' && !t.includes('<%') ? t : ejs_1.default.render(t, context);",
+  },
+  {
+    // zod's index carries its messages in some fifty languages (a fifth of the bundle, read and
+    // scanned on every start without a cache); bk reads its messages in English, the default.
+    file: 'zod/v4/locales/index.js',
+    whole: "export { default as en } from './en.js'",
+  },
+  {
+    // undici's HTTP/2 client loads node:http2 whenever undici loads, a few milliseconds of every
+    // API command; bk's Pool never offers HTTP/2 (no allowH2), so it is left out.
+    file: 'undici/lib/dispatcher/client-h2.js',
+    whole: "module.exports = function connectH2() { throw new Error('bk speaks HTTP/1.1 only') }",
+  },
+]
+const patchDependencies = {
+  name: 'patch-dependencies',
   setup(b) {
-    b.onLoad({filter: /undici[/\\]lib[/\\]dispatcher[/\\]client-h2\.js$/}, () => ({
-      contents: "module.exports = function connectH2() { throw new Error('bk speaks HTTP/1.1 only') }",
-      loader: 'js',
-    }))
+    for (const patch of PATCHES) {
+      const filter = new RegExp(`node_modules[/\\\\]${patch.file.replace(/[.]/g, '\\.').replace(/\//g, '[/\\\\]')}$`)
+      b.onLoad({filter}, (args) => {
+        if (patch.whole) return {contents: patch.whole, loader: 'js'}
+        const source = readFileSync(args.path, 'utf8')
+        if (!source.includes(patch.from)) throw new Error(`${args.path} no longer holds: ${patch.from}`)
+        return {contents: source.replace(patch.from, patch.to), loader: 'js'}
+      })
+    }
   },
 }
 
@@ -116,7 +134,7 @@ const result = await build({
   format: 'cjs',
   target: `node${pjson.engines.node.replace(/^>=\s*/, '')}`,
   external: EXTERNAL,
-  plugins: [sortIdsByCodePoint, withoutHttp2],
+  plugins: [patchDependencies],
   // Less to read and to hash; names are kept (error classes are told apart by name).
   minifyWhitespace: true,
   minifySyntax: true,

@@ -102,11 +102,8 @@ function requireWithCodeCache(file) {
   } catch {
     // None yet, unreadable or damaged: compile from source, and write a new one at exit.
   }
-  const script = new vm.Script(Module.wrap(source), {
-    filename: file,
-    cachedData: cached?.data,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  })
+  // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
+  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached?.data})
   if (cacheFile) {
     const kinds = cached && !script.cachedDataRejected ? cached.kinds : []
     // A cap, so that a stream of mistyped commands cannot keep rewriting it.

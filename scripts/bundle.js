@@ -134,6 +134,9 @@ const result = await build({
   format: 'cjs',
   target: `node${pjson.engines.node.replace(/^>=\s*/, '')}`,
   external: EXTERNAL,
+  // import() of a module left outside (node:fs, the keyring) becomes require(): a vm.Script run
+  // from V8's code cache loses the callback Node needs for import() (bin/run.js).
+  supported: {'dynamic-import': false},
   plugins: [patchDependencies],
   // Less to read and to hash; names are kept (error classes are told apart by name).
   minifyWhitespace: true,

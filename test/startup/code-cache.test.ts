@@ -140,6 +140,20 @@ describe('the code cache', () => {
     expect(readFileSync(blocker, 'utf8')).toBe('in the way')
   })
 
+  it('runs code that loads a module from outside the bundle the same from the cache as without it', async () => {
+    // webhooks verify loads node:fs/promises on demand; from V8's cached code an import() would
+    // find no loader (scripts/bundle.js turns them into require()).
+    const dir = tempDir()
+    const args = ['webhooks', 'verify', '--id', 'msg_1', '--signature', 'v1,x', '--body', join(dir, 'nope.json')]
+    for (const run of ['writes the cache', 'runs from it']) {
+      const result = await runBk([...args, '--jwks', join(ROOT, 'test', 'fixtures', 'webhooks', 'jwks.json')], {
+        env: {BK_CACHE_DIR: dir},
+      })
+      expect(result.code, `${run}: ${result.stderr}`).toBe(2)
+      expect(result.stderr).toContain('nope.json')
+    }
+  })
+
   it('turned off by NODE_DISABLE_COMPILE_CACHE: nothing is written', async () => {
     const dir = tempDir()
     await version({BK_CACHE_DIR: dir, NODE_DISABLE_COMPILE_CACHE: '1'})

@@ -4,6 +4,7 @@
  */
 import {execute} from '@oclif/core/execute'
 import {settings} from '@oclif/core/settings'
+import {fileURLToPath} from 'node:url'
 
 /** Runs the command line; `dir` is any file or folder inside the package (its package.json rules). */
 export async function main(dir: string): Promise<void> {
@@ -13,5 +14,7 @@ export async function main(dir: string): Promise<void> {
   // With CI set nothing may prompt; @oclif/plugin-not-found asks "did you mean…?" whenever stdin
   // is a TTY, so tell it (and everyone else) that there is none.
   if (process.env.CI && process.stdin.isTTY) process.stdin.isTTY = false
-  await execute({dir})
+  // bk takes no user-installed plugins: no reading of the data folder's package.json for them.
+  const root = dir.startsWith('file:') ? fileURLToPath(dir) : dir
+  await execute({loadOptions: {root, userPlugins: false}})
 }

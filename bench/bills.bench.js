@@ -28,7 +28,8 @@ const DRY_ROWS = Number(process.env.BENCH_DRYRUN_ROWS ?? 1_000_000)
 const IMPORT_BILLS = Number(process.env.BENCH_IMPORT_BILLS ?? 40_000)
 const RSS_ROWS = (process.env.BENCH_RSS_ROWS ?? '100000,1000000').split(',').map(Number)
 const CONCURRENCY = 4
-const PARTS = (process.env.BENCH_BILLS_PARTS ?? 'dry,import,rss').split(',')
+const PARTS = (process.env.BENCH_BILLS_PARTS ?? 'dry,preset,import,rss').split(',')
+const PRESET_RSS_ROWS = (process.env.BENCH_PRESET_RSS_ROWS ?? '100000,1000000').split(',').map(Number)
 const BUSINESS = 'biz_demo_acme'
 const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id\n'
 
@@ -111,6 +112,72 @@ async function dryRunRate(file, rows) {
   const r = await run(['bills', 'import', file, '--dry-run', '--json'], {BK_BUSINESS_ID: BUSINESS})
   if (r.code !== 0) throw new Error(`dry run failed: ${r.stderr}`)
   return rows / (JSON.parse(r.stdout).durationMs / 1000)
+}
+
+// 1b. The same bills as a Xero export (names, account codes, DD/MM/YYYY, quantity x unit price,
+// a tax column) through the xero preset with lookups, against the plain-format dry run.
+const XERO_HEADER =
+  '*ContactName,EmailAddress,*InvoiceNumber,*InvoiceDate,*DueDate,Description,*Quantity,*UnitAmount,*AccountCode,*TaxType,TaxAmount,Currency\n'
+
+async function writeXeroFile(path, rows, linesPerBill) {
+  const out = createWriteStream(path)
+  out.write(XERO_HEADER)
+  let buf = ''
+  for (let i = 0; i < rows; i++) {
+    const l = line(i, linesPerBill)
+    buf += `Northwind Office Supplies Ltd,,${l.number},05/01/2026,05/02/2026,${l.lineDescription},1,${l.amount},461,20% (VAT on Expenses),0.00,EUR\n`
+    if (buf.length > 1 << 16) {
+      if (!out.write(buf)) await once(out, 'drain')
+      buf = ''
+    }
+  }
+  out.end(buf)
+  await once(out, 'finish')
+}
+
+async function presetDryRun(file, rows) {
+  const {writeFileSync} = await import('node:fs')
+  writeFileSync(join(dir, 'vendors.csv'), 'ContactName,vendor_id\nNorthwind Office Supplies Ltd,ven_demo_office\n')
+  writeFileSync(join(dir, 'ledgers.csv'), 'AccountCode,ledger_id\n461,ldg_demo_expenses\n')
+  const r = await run(
+    [
+      ...['bills', 'import', file, '--dry-run', '--json', '--map', 'xero', '--date-format', 'DD/MM/YYYY'],
+      ...['--amounts', 'net', '--lookup', `vendor_id=${join(dir, 'vendors.csv')}`],
+      ...['--lookup', `line_ledger_id=${join(dir, 'ledgers.csv')}`],
+    ],
+    {BK_BUSINESS_ID: BUSINESS},
+  )
+  if (r.code !== 0) throw new Error(`preset dry run failed: ${r.stderr.slice(0, 2000)}`)
+  return {rate: rows / (JSON.parse(r.stdout).durationMs / 1000), peakMb: r.peakMb}
+}
+
+async function presetPart() {
+  const plainFile = join(dir, 'plain.csv')
+  const xeroFile = join(dir, 'xero.csv')
+  await writeFile(plainFile, DRY_ROWS, 2)
+  await writeXeroFile(xeroFile, DRY_ROWS, 2)
+  const plain = []
+  const preset = []
+  for (let round = 0; round < 3; round++) {
+    plain.push(await dryRunRate(plainFile, DRY_ROWS))
+    preset.push((await presetDryRun(xeroFile, DRY_ROWS)).rate)
+  }
+  rmSync(plainFile)
+  rmSync(xeroFile)
+  const ratio = Math.max(...preset) / Math.max(...plain)
+  console.log(
+    `  dry run through --map xero with lookups, ${fmt(DRY_ROWS)} rows: ${fmt(Math.max(...preset))} rows/s; plain format ${fmt(Math.max(...plain))} rows/s; ratio ${ratio.toFixed(2)}  ${verdict(ratio >= 0.6, '>= 0.6')}`,
+  )
+  const rss = []
+  for (const rows of PRESET_RSS_ROWS) {
+    const file = join(dir, `xero-${rows}.csv`)
+    await writeXeroFile(file, rows, 2)
+    rss.push((await presetDryRun(file, rows)).peakMb)
+    rmSync(file)
+  }
+  console.log(
+    `  peak RSS of that dry run: ${PRESET_RSS_ROWS.map((r, i) => `${fmt(r)} rows ${rss[i].toFixed(0)} MB`).join(', ')}; ratio ${(rss.at(-1) / rss[0]).toFixed(2)}  ${verdict(rss.at(-1) / rss[0] <= 1.25, 'flat: <= 1.25')}`,
+  )
 }
 
 // 2. Real import against a bare undici loop.
@@ -228,6 +295,7 @@ async function peakRss(rows) {
 try {
   console.log(`bill import benchmarks (files in ${dir})`)
   if (PARTS.includes('dry')) await dryRunPart()
+  if (PARTS.includes('preset')) await presetPart()
   if (PARTS.includes('import')) await importPart()
   if (PARTS.includes('rss')) await rssPart()
 } finally {

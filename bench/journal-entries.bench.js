@@ -12,7 +12,7 @@ import {fileURLToPath} from 'node:url'
 
 import YAML from 'yaml'
 
-import {loadJournalEntries} from '../dist/journal-entries/load.js'
+import {loadJournalEntries} from '../dist/unbundled/journal-entries/load.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const ENTRIES = Number(process.env.BENCH_JE_ENTRIES ?? 5000)

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -f dist/commands/bills/import.js ] || [ -n "$(find src -newer oclif.manifest.json -name '*.ts' -print -quit)" ]; then
+if [ ! -f dist/bk.cjs ] || [ -n "$(find src -newer oclif.manifest.json -name '*.ts' -print -quit)" ]; then
   echo "== building"
   npm run build --silent
 fi
@@ -58,6 +58,14 @@ ls "$work" | grep -E '^bills' | sed 's/^/  /'
 
 step "Run it again: refused, because the journal says these bills were already created" bills import bills.csv
 bk bills import "$work/bills.csv" || true
+
+cp -r examples/exports/xero "$work/xero"
+step "A Xero bill export, as it is: the preset, its date format, lookups for names and codes" bills import xero/bills.csv --map xero
+bk bills maps | sed -n '/^xero/,$p' | head -n 4
+bk bills import "$work/xero/bills.csv" --map xero --date-format DD/MM/YYYY --amounts net --currency GBP \
+  --lookup vendor_id="$work/xero/vendors.csv" --lookup line_ledger_id="$work/xero/ledgers.csv" --dry-run --show 1
+bk bills import "$work/xero/bills.csv" --map xero --date-format DD/MM/YYYY --amounts net --currency GBP \
+  --lookup vendor_id="$work/xero/vendors.csv" --lookup line_ledger_id="$work/xero/ledgers.csv"
 
 step "Journal entries: the local balance check, then the post" journal-entries create journal-entries.yaml
 bk journal-entries validate "$work/journal-entries.yaml"

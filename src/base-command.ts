@@ -8,6 +8,7 @@ import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 import {BkError, ExitCode, InputError} from './errors.js'
 import type {Session} from './auth/session.js'
 import type {ResolvedCredentials} from './auth/resolve.js'
+import {ID_PREFIX} from './spec.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -103,7 +104,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         hint: 'Pass --business biz_…, set BK_BUSINESS_ID, or give the profile one with `bk profiles add NAME --business biz_…`.',
       })
     }
-    if (!id.startsWith('biz_'))
+    if (!id.startsWith(ID_PREFIX.business))
       throw new InputError(
         `Invalid business id "${id}" (from ${credentials.origins.business ?? 'the profile'}): expected biz_…`,
       )

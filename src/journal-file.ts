@@ -21,7 +21,7 @@ import {
 import {redactKnown} from './api/redact.js'
 import {openPrivateFile} from './output/sink.js'
 
-const JOURNAL_SUFFIX = '.bk-journal'
+export const JOURNAL_SUFFIX = '.bk-journal'
 
 export function journalPathFor(input: string): string {
   return input + JOURNAL_SUFFIX

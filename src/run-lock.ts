@@ -53,6 +53,12 @@ export async function withFileLock<T>(file: string, what: string, fn: () => Prom
   }
 }
 
+/** The pid of the live process holding the lock of `file`, if one does (a dead owner's lock is no hold). */
+export function lockHolder(file: string): number | undefined {
+  const pid = readPid(`${file}.lock`)
+  return pid !== undefined && isAlive(pid) ? pid : undefined
+}
+
 /** Takes every lock, or none: on a failure the ones already taken are released. */
 export function acquireRunLocks(files: readonly string[], what: (file: string) => string): RunLock[] {
   const locks: RunLock[] = []

@@ -6,7 +6,8 @@ import type {z} from 'zod'
 
 import type {BkClient, QueryValue} from './client.js'
 import {pageEnvelope, type Pagination} from './schemas/common.js'
-import {checkShape, parseJsonBody} from './shape.js'
+import {checkShape, parseResponseJson} from './shape.js'
+import {MAX_PAGE_SIZE} from '../spec.js'
 
 /** A schema, or one still loading: resources load theirs on first use (src/api/api.ts). */
 export type SchemaSource<T> = z.ZodType<T> | Promise<z.ZodType<T>>
@@ -37,9 +38,6 @@ export interface PagerOptions {
    */
   limit?: number | undefined
 }
-
-/** The largest page the service serves. */
-const MAX_PAGE_SIZE = 100
 
 /**
  * A page's envelope (`{data: unknown[], pagination}`) is checked when it arrives, its items as it
@@ -126,7 +124,7 @@ export class Pager<T> implements AsyncIterable<T> {
   }
 
   private parse(text: string): Page<unknown> {
-    return checkShape(pageEnvelope, parseJsonBody(text, this.what), this.what)
+    return checkShape(pageEnvelope, parseResponseJson(text, this.what), this.what)
   }
 
   private checkItems(page: Page<unknown>, schema: z.ZodType<T>): Page<T> {

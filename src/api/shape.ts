@@ -26,7 +26,7 @@ export function checkShape<T>(
 }
 
 /** A JSON body parsed, or a ResponseShapeError when it is not JSON. */
-export function parseJsonBody(text: string, what: string): unknown {
+export function parseResponseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text)
   } catch {

@@ -6,6 +6,7 @@ import {ConfigError, InputError} from '../errors.js'
 import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
 import {KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
 import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
+import {ID_PREFIX} from '../spec.js'
 
 export interface NewProfile {
   name: string
@@ -33,7 +34,7 @@ export function buildProfile(input: Omit<NewProfile, 'clientSecret' | 'name'>): 
       hint: 'The API spec names no sandbox or production address; use the one your tenant dashboard shows.',
     })
   }
-  if (input.business !== undefined && !input.business.startsWith('biz_')) {
+  if (input.business !== undefined && !input.business.startsWith(ID_PREFIX.business)) {
     throw new InputError(`Invalid --business "${input.business}": expected an id starting with biz_`)
   }
   return {

@@ -8,12 +8,20 @@ import {parseIsoDatetime, toUtcText} from '../datetime.js'
 import {Decimal, type Money} from '../money.js'
 import {amountNumber, amountProblem} from './amount.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
+import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
 import {NumberIndex} from './number-index.js'
 
 export interface SourceRow {
   /** Physical line (1-based) where the record starts. */
   line: number
+  /** In bk's column layout (translated from an export's, when a map is used). */
   cells: string[]
+  /** The record as the file has it, when translated: what the rejects file gets. */
+  raw?: string[] | undefined
+  /** bk columns translation already found wrong (and said so): not checked again. */
+  failed?: ReadonlySet<string> | undefined
+  /** The row continues the bill before it, whatever its key says (a blank, filled-down number). */
+  continuation?: boolean | undefined
 }
 
 export interface RowError {
@@ -22,10 +30,14 @@ export interface RowError {
   column?: string | undefined
   value?: string | undefined
   message: string
+  /** Keeps the bill from being sent without being a fault of the file (a credit note the map skips). */
+  skip?: boolean | undefined
 }
 
 export interface BillDraft {
   number: string
+  /** The bill key's values joined by U+001F (vendor and number by default): the bill's identity in the journal. */
+  key: string
   rows: SourceRow[]
   errors: RowError[]
   input: BillInput
@@ -36,6 +48,23 @@ export interface BillDraft {
 export interface AssembleOptions {
   /** The business the import goes to; a business_id cell must name it. */
   businessId?: string | undefined
+  /** The columns whose values identify a bill (default vendor_id and number). */
+  key?: readonly BillColumn[] | undefined
+  /** A bill whose lines add up to less than zero is a credit note (an export that writes them so). */
+  negativeTotalCredit?: {skip: boolean} | undefined
+}
+
+/** A credit note found: an error, or with `credits: skip` a bill set aside (never sent as a bill). */
+export function creditNote(line: number, column: string, value: string, skip: boolean): RowError {
+  return {
+    line,
+    column,
+    value,
+    message: skip
+      ? 'is a credit note: not sent (bk creates bills only; enter credit notes in the service)'
+      : 'marks a credit note, which bk cannot create: the API has no vendor credits, and sending it as a bill would post it the wrong way. Remove its rows, or set credits: skip in the map to set credit notes aside in the rejects file',
+    ...(skip ? {skip: true} : {}),
+  }
 }
 
 const ID_TAIL = /^[A-Za-z0-9_-]+$/
@@ -97,10 +126,13 @@ export class BillAssembler {
     due_at: {text: '', result: parseDatetime('')},
   }
 
+  private readonly keyColumns: readonly BillColumn[]
+
   constructor(
     private readonly layout: ColumnLayout,
     private readonly options: AssembleOptions = {},
   ) {
+    this.keyColumns = options.key ?? DEFAULT_KEY
     this.at = layout.index
     this.billCols = BILL_COLUMNS.map((name) => ({name, index: layout.index[name]})).filter((c) => c.index !== -1)
     this.labels = layout.header.map((h, i) => {
@@ -108,6 +140,11 @@ export class BillAssembler {
       const label = h.trim()
       return ours === undefined ? undefined : label === ours ? ours : `"${label}" (${ours})`
     })
+  }
+
+  /** A bill key for people: `B-1 of ven_abc`, or the key's values joined. */
+  describeKey(key: string): string {
+    return describeKey(key, this.keyColumns)
   }
 
   /** How the file names our column, for messages. */
@@ -131,26 +168,41 @@ export class BillAssembler {
     return v
   }
 
+  /** The bill key of a row: the key columns' values, as the bill uses them. */
+  private keyOf(cells: string[]): string {
+    if (this.keyColumns.length === 2 && this.keyColumns[0] === 'vendor_id' && this.keyColumns[1] === 'number')
+      return this.billValue(cells, 'vendor_id') + KEY_SEPARATOR + this.billValue(cells, 'number')
+    return this.keyColumns.map((c) => this.billValue(cells, c)).join(KEY_SEPARATOR)
+  }
+
   /**
    * Adds one row; returns the previous bill when this row starts a new one. `extra` is an error
-   * found before the cells were read (the wrong number of columns).
+   * found before the cells were read (the wrong number of columns). `problems` are errors found in
+   * translating the row from an export; they go to the bill the row belongs to.
    */
-  push(row: SourceRow, extra?: RowError): BillDraft | undefined {
+  push(row: SourceRow, extra?: RowError, problems?: readonly RowError[]): BillDraft | undefined {
     const number = this.billValue(row.cells, 'number')
+    const key = this.keyOf(row.cells)
     const cur = this.current
-    if (cur !== undefined && number !== '' && number === cur.number) {
+    if (cur !== undefined && ((number !== '' && key === cur.key) || row.continuation)) {
       // A row with the wrong number of columns: its cells cannot be trusted, so only that is said.
       if (extra) {
         cur.rows.push(row)
         cur.errors.push(extra)
-      } else this.continueBill(cur, row)
+      } else {
+        this.continueBill(cur, row)
+        if (problems?.length) cur.errors.push(...problems)
+      }
       return undefined
     }
     if (cur) this.complete(cur)
     if (extra) {
-      if (number !== '') this.seen.addOrGet(number, row.line)
-      this.current = {number, rows: [row], errors: [extra], input: {number, lines: []} as unknown as BillInput}
-    } else this.current = this.startBill(row, number)
+      if (number !== '') this.seen.addOrGet(key, row.line)
+      this.current = {number, key, rows: [row], errors: [extra], input: {number, lines: []} as unknown as BillInput}
+    } else {
+      this.current = this.startBill(row, number, key)
+      if (problems?.length) this.current.errors.push(...problems)
+    }
     return cur
   }
 
@@ -164,9 +216,15 @@ export class BillAssembler {
 
   /** Called by push on the bill it returns, and by finish: the checks that need every line. */
   private complete(bill: BillDraft): void {
-    if (!bill.allocations || bill.errors.length > 0) return
+    const credit = this.options.negativeTotalCredit
+    if ((!bill.allocations && !credit) || bill.errors.length > 0) return
     let total = new Decimal(0)
     for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
+    if (credit && total.isNegative() && !total.isZero()) {
+      bill.errors.push(creditNote(bill.rows[0]!.line, this.label('line_amount'), total.toFixed(), credit.skip))
+      return
+    }
+    if (!bill.allocations) return
     for (const a of bill.allocations) {
       if (a.sum.greaterThan(total)) {
         bill.errors.push({
@@ -179,31 +237,39 @@ export class BillAssembler {
     }
   }
 
-  private startBill(row: SourceRow, number: string): BillDraft {
+  private startBill(row: SourceRow, number: string, key: string): BillDraft {
     const errors: RowError[] = []
     const {cells, line} = row
+    const failed = row.failed
     const input = {number, lines: []} as unknown as BillInput
-    const bill: BillDraft = {number, rows: [row], errors, input}
+    const bill: BillDraft = {number, key, rows: [row], errors, input}
     const err = (column: Column | `tag:${string}`, value: string, message: string) =>
       errors.push({line, column: this.label(column), value, message})
-    if (number === '') err('number', '', 'is empty: expected the bill number')
+    if (number === '')
+      err(
+        'number',
+        '',
+        row.raw
+          ? 'is empty: expected the bill number (a continuation row that leaves it blank? list the bill columns it leaves blank under fill_down: in the map)'
+          : 'is empty: expected the bill number',
+      )
     else {
-      const first = this.seen.addOrGet(number, line)
+      const first = this.seen.addOrGet(key, line)
       if (first !== 0) {
         errors.push({
           line,
           column: this.label('number'),
           value: number,
-          message: `reappears after another bill began: bill ${number} started at line ${first}; the rows of a bill must be contiguous`,
+          message: `reappears after another bill began: bill ${this.describeKey(key)} started at line ${first}; the rows of a bill must be contiguous`,
         })
       }
     }
     const vendor = this.billValue(cells, 'vendor_id')
-    const vp = idProblem(vendor, 'ven_')
+    const vp = failed?.has('vendor_id') ? undefined : idProblem(vendor, 'ven_')
     if (vp) err('vendor_id', vendor, vp)
     else input.vendor_id = vendor
     const business = this.billValue(cells, 'business_id')
-    if (business !== '') {
+    if (business !== '' && !failed?.has('business_id')) {
       const bp = idProblem(business, 'biz_')
       if (bp) err('business_id', business, bp)
       else if (this.options.businessId && business !== this.options.businessId) {
@@ -218,7 +284,7 @@ export class BillAssembler {
     if (description !== '') input.description = description
     for (const column of ['issued_at', 'due_at'] as const) {
       const text = this.billValue(cells, column)
-      if (text === '') continue
+      if (text === '' || failed?.has(column)) continue
       // Exports repeat the same few dates: the last answer per column is kept.
       const cache = this.dateCache[column]
       const r = cache.text === text ? cache.result : (cache.result = parseDatetime((cache.text = text)))
@@ -226,7 +292,7 @@ export class BillAssembler {
       else err(column, text, r.reason)
     }
     const currency = this.billValue(cells, 'currency')
-    if (currency !== '') {
+    if (currency !== '' && !failed?.has('currency')) {
       if (!isoCurrencies().has(currency)) {
         err(
           'currency',
@@ -322,9 +388,9 @@ export class BillAssembler {
     const err = (column: Column, value: string, message: string) =>
       bill.errors.push({line, column: this.label(column), value, message})
     const amount = this.cell(cells, 'line_amount').trim()
-    const ap = amountProblem(amount)
+    const ap = row.failed?.has('line_amount') ? undefined : amountProblem(amount)
     const ledger = this.cell(cells, 'line_ledger_id').trim()
-    const lp = idProblem(ledger, 'ldg_')
+    const lp = row.failed?.has('line_ledger_id') ? undefined : idProblem(ledger, 'ldg_')
     if (ap) err('line_amount', amount, ap)
     if (lp) err('line_ledger_id', ledger, lp)
     let metadata: Record<string, unknown> | undefined

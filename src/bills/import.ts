@@ -23,11 +23,15 @@ import {removeJournal} from '../journal-file.js'
 import {checkWritable} from '../output/sink.js'
 import type {RunLock} from '../run-lock.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
-import {layoutFor, type HeaderMap} from './columns.js'
+import {DEFAULT_KEY} from './bill-key.js'
+import {layoutFor} from './columns.js'
 import {heapGuard} from './heap-guard.js'
 import {JournalWriter, lockJournal, readJournal, type BillOutcome, type JournalState} from './journal.js'
 import {ResultsFile, RowFile} from './outputs.js'
+import type {Lookups} from './lookups.js'
+import type {BillMap} from './map-file.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
+import {ExportTranslator} from './translate.js'
 
 export interface ImportProgress {
   rows: number
@@ -40,7 +44,9 @@ export interface ImportProgress {
 
 export interface ScanOptions {
   file: string
-  map?: HeaderMap | undefined
+  /** How to read an accounting package's export; undefined for bk's own format. */
+  map?: BillMap | undefined
+  lookups?: Lookups | undefined
   /** The business of the import, checked against a business_id column. */
   businessId?: string | undefined
   onProgress?: ((p: ImportProgress) => void) | undefined
@@ -48,6 +54,8 @@ export interface ScanOptions {
 
 export interface DryRunOptions extends ScanOptions {
   maxErrors: number
+  /** --show N: keep the first N valid bills as they would be sent. */
+  show?: number | undefined
 }
 
 export interface DryRunResult {
@@ -56,9 +64,15 @@ export interface DryRunResult {
   bills: number
   valid: number
   invalid: number
+  /** Credit notes the map skips (`credits: skip`): not sent, not a fault of the file. */
+  skipped: number
   errorCount: number
   /** The first `maxErrors` errors, in file order. */
   errors: Array<RowError & {text: string}>
+  /** --show N: the first N valid bills, exactly as they would be sent. */
+  shown?: BillInput[] | undefined
+  /** Each lookup's missing values, once each, so the user can complete the files in one pass. */
+  missingLookups?: Array<{field: string; file: string; values: string[]}> | undefined
   durationMs: number
 }
 
@@ -88,6 +102,10 @@ export interface ImportOptions extends ScanOptions {
   resendDelayMs?: number
   /** Called when a batch the service did not act on (429, 503, no connection) waits to be sent again. */
   onResendWait?: (delayMs: number) => void
+  /** --skip-existing: the id of a bill an earlier import created, which is then not sent. */
+  skipExisting?: ((bill: BillDraft) => string | undefined) | undefined
+  /** Bills created, once the journal holds them (for the record --skip-existing reads). */
+  onCreated?: ((created: Array<{bill: BillDraft; id: string}>) => Promise<void>) | undefined
 }
 
 export interface ImportSummary {
@@ -102,8 +120,10 @@ export interface ImportSummary {
   invalid: number
   /** Outcome unknown (now or in an earlier run): in the unconfirmed file, never re-sent by bk. */
   unconfirmed: number
-  /** Created by an earlier run (from the journal). */
+  /** Created by an earlier run: of this file (from the journal), or of any file (--skip-existing). */
   skipped: number
+  /** Of `skipped`, those found by --skip-existing in the record of created bills. */
+  existing: number
   /** Read but not sent because the run stopped early; a --resume run sends them. */
   notSent: number
   rejectsFile: string | null
@@ -134,7 +154,7 @@ function notUtf8(record: string[], header: string[], line: number): RowError | u
         column: header[i]?.trim(),
         value: cell,
         message:
-          'holds bytes that are not UTF-8 (shown as \uFFFD): save the file as UTF-8 ("CSV UTF-8" in Excel) and import it again',
+          'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)',
       }
     }
   }
@@ -147,9 +167,11 @@ async function scan(
   options: ScanOptions,
   onBill: (bill: BillDraft) => void | Promise<void>,
   shouldStop: () => boolean,
-  onHeader?: (header: string[]) => void,
-): Promise<{rows: number; header: string[]; fatal?: RowError}> {
+  onHeader?: (header: string[] | undefined) => void,
+): Promise<{rows: number; header: string[]; fatal?: RowError; missing?: Map<string, Set<string>>}> {
+  const map = options.map
   let assembler: BillAssembler | undefined
+  let translator: ExportTranslator | undefined
   let header: string[] = []
   let rows = 0
   try {
@@ -157,10 +179,25 @@ async function scan(
       const line = input.advance(record)
       if (record.length === 1 && record[0] === '') continue
       if (!assembler) {
-        header = record
-        assembler = new BillAssembler(layoutFor(record, input.label, options.map), {businessId: options.businessId})
-        onHeader?.(record)
-        continue
+        const named = map?.header !== false
+        header = named ? record : record.map((_, i) => `column ${i + 1}`)
+        if (map) {
+          translator = new ExportTranslator(
+            named ? record : undefined,
+            record.length,
+            map,
+            options.lookups ?? new Map(),
+            input.label,
+          )
+        }
+        const layout = translator ? translator.layout : layoutFor(record, input.label)
+        assembler = new BillAssembler(layout, {
+          businessId: options.businessId,
+          key: map?.key,
+          negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
+        })
+        onHeader?.(named ? record : undefined)
+        if (named) continue
       }
       rows++
       const extra: RowError | undefined =
@@ -168,9 +205,13 @@ async function scan(
           ? notUtf8(record, header, line)
           : {
               line,
-              message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but the header (line 1) has ${header.length}: check for an unquoted comma, or a missing or extra separator`,
+              message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
             }
-      const done = assembler.push({line, cells: record}, extra)
+      let done: BillDraft | undefined
+      if (translator) {
+        const t = translator.translate(record, line)
+        done = assembler.push(t.row, extra, t.errors)
+      } else done = assembler.push({line, cells: record}, extra)
       if (done) {
         const r = onBill(done)
         if (r) await r
@@ -191,7 +232,17 @@ async function scan(
     const r = onBill(last)
     if (r) await r
   }
-  return {rows, header}
+  return {rows, header, ...(translator ? {missing: translator.missing} : {})}
+}
+
+/** Only a skipped credit note keeps this bill back: it is set aside, not a fault of the file. */
+export function onlySkipped(bill: BillDraft): boolean {
+  return bill.errors.length > 0 && bill.errors.every((e) => e.skip)
+}
+
+/** The CSV shape to open the input with. */
+function shapeOf(options: ScanOptions) {
+  return options.map ? {delimiter: options.map.delimiter, encoding: options.map.encoding} : {}
 }
 
 function progressTimer(
@@ -219,10 +270,12 @@ function progressTimer(
 /** --dry-run: the whole file checked offline; nothing is sent. */
 export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   const started = performance.now()
-  const input = openCsv(options.file)
+  const input = openCsv(options.file, undefined, shapeOf(options))
   const errors: DryRunResult['errors'] = []
   let bills = 0
   let invalid = 0
+  let skipped = 0
+  const shown: BillInput[] | undefined = options.show ? [] : undefined
   let errorCount = 0
   let rows = 0
   const stopProgress = progressTimer(input, options, () => ({rows, bills, created: 0}))
@@ -236,10 +289,11 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     (bill) => {
       bills++
       rows += bill.rows.length
-      if (bill.errors.length > 0) {
+      if (onlySkipped(bill)) skipped++
+      else if (bill.errors.length > 0) {
         invalid++
-        for (const e of bill.errors) record(e)
-      }
+        for (const e of bill.errors) if (!e.skip) record(e)
+      } else if (shown && shown.length < options.show!) shown.push(bill.input)
     },
     () => false,
   )
@@ -250,10 +304,21 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     file: input.label,
     rows: result.rows,
     bills,
-    valid: bills - invalid,
+    valid: bills - invalid - skipped,
     invalid,
+    skipped,
     errorCount,
     errors,
+    ...(shown ? {shown} : {}),
+    ...(result.missing?.size
+      ? {
+          missingLookups: [...result.missing].map(([field, values]) => ({
+            field,
+            file: options.lookups?.get(field)?.file ?? '',
+            values: [...values],
+          })),
+        }
+      : {}),
     durationMs: Math.round(performance.now() - started),
   }
 }
@@ -333,7 +398,8 @@ async function prepareJournal(
     await writer.append({
       t: 'header',
       format: 'bk-bills-journal',
-      version: 1,
+      version: 2,
+      key: [...(options.map?.key ?? DEFAULT_KEY)],
       input: options.file,
       business: options.businessId,
       baseUrl: options.baseUrl,
@@ -400,7 +466,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const existing = new Map<string | undefined, Stats | undefined>()
   for (const [flag, path] of outputs) if (path) existing.set(path, await checkWritable(flag, path))
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
-  const input = openCsv(options.file, 16 * 1024)
+  const input = openCsv(options.file, 16 * 1024, shapeOf(options))
   const {previous, writer: journal} = await Promise.resolve()
     .then(() => {
       if (options.journalFile) held.lock = lockJournal(options.journalFile)
@@ -424,6 +490,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     invalid: 0,
     unconfirmed: 0,
     skipped: 0,
+    existing: 0,
     notSent: 0,
     rejectsFile: null,
     unconfirmedFile: null,
@@ -435,9 +502,14 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   let rejects: RowFile | undefined
   let unconfirmedOut: RowFile | undefined
   const results = options.resultsFile ? new ResultsFile(options.resultsFile) : undefined
-  let header: string[] = []
-  const rejectsFile = () => (rejects ??= new RowFile(options.rejectsFile, header))
-  const unconfirmedFile = () => (unconfirmedOut ??= new RowFile(options.unconfirmedFile, header))
+  let header: string[] | undefined
+  // Rows go back out as the file has them (its delimiter; UTF-8, marked with a BOM when the file
+  // was not: the reader honours the mark, so the file imports again with the same map).
+  const rowFormat = {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'}
+  const rejectsFile = () => (rejects ??= new RowFile(options.rejectsFile, header, rowFormat))
+  const unconfirmedFile = () => (unconfirmedOut ??= new RowFile(options.unconfirmedFile, header, rowFormat))
+  /** A bill's identity in the journal: its key, or its number in a journal of bk 0.1 (version 1). */
+  const journalKey = previous?.header.version === 1 ? (b: BillDraft) => b.number : (b: BillDraft) => b.key
   let fatal: BkError | undefined
   let warned = 0
   const resendRounds = options.resendRounds ?? 3
@@ -448,6 +520,14 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   /** Bills of this run whose request reached the service (answered, refused or unknown). */
   let sentBills = 0
   let pendingBatch: BillDraft[] = []
+  let pendingNumbers = new Set<string>()
+  const onCreated = options.onCreated
+  const flush = async () => {
+    const batch = pendingBatch
+    pendingBatch = []
+    pendingNumbers = new Set()
+    await submit(batch)
+  }
   /** Request slots taken, and batches not yet fully recorded (journal, files). */
   const inFlight = new Set<Promise<void>>()
   const settling = new Set<Promise<void>>()
@@ -465,8 +545,9 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   /** `release` frees the request slot once the answer is in; the bookkeeping after it needs none. */
   const sendBatch = async (batch: BillDraft[], release: () => void): Promise<void> => {
     const id = ++batchNumber
+    // A batch never holds one number twice (see submitBill), so the answer's numbers name one bill each.
     const numbers = batch.map((b) => b.number)
-    await journal?.append({t: 'sending', batch: id, numbers})
+    await journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
     let result: BatchResult
     for (let round = 0; ; round++) {
       // A signal per request: listeners the transport adds to it go away with it.
@@ -520,7 +601,15 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     } else {
       for (const n of numbers) unknown.push([n, result.reason])
     }
-    await journal?.append({t: 'result', batch: id, created, failed, unconfirmed: unknown})
+    const keyOf = (n: string) => journalKey(batch.find((b) => b.number === n)!)
+    const keyed = <T>(list: Array<[string, T]>): Array<[string, T]> => list.map(([n, v]) => [keyOf(n), v])
+    await journal?.append({
+      t: 'result',
+      batch: id,
+      created: keyed(created),
+      failed: keyed(failed),
+      unconfirmed: keyed(unknown),
+    })
     checkHeap()
     const byNumber = new Map(batch.map((b) => [b.number, b]))
     for (const [n, billId] of created) {
@@ -529,6 +618,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     }
     for (const [n, reason] of failed) await reject(byNumber.get(n)!, reason)
     for (const [n, reason] of unknown) await leaveUnconfirmed(byNumber.get(n)!, reason)
+    await onCreated?.(created.map(([n, billId]) => ({bill: byNumber.get(n)!, id: billId})))
   }
 
   const submit = async (batch: BillDraft[]) => {
@@ -580,6 +670,11 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       async (bill) => {
         summary.bills++
         summary.rows += bill.rows.length
+        if (onlySkipped(bill)) {
+          summary.failed++
+          await rejectsFile().add(bill, () => bill.errors.map((e) => formatRowError(input.label, e)).join('; '))
+          return
+        }
         if (bill.errors.length > 0) {
           summary.invalid++
           for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
@@ -593,25 +688,27 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
           summary.failed++
           return
         }
-        const outcome = previous?.outcomes.get(bill.number)
+        const outcome = previous?.outcomes.get(journalKey(bill))
         if (outcome) return fromJournal(bill, outcome)
-        pendingBatch.push(bill)
-        if (pendingBatch.length >= options.batchSize) {
-          const batch = pendingBatch
-          pendingBatch = []
-          await submit(batch)
+        const earlier = options.skipExisting?.(bill)
+        if (earlier) {
+          summary.skipped++
+          summary.existing++
+          await results?.add(bill.number, earlier, bill.rows[0]!.line)
+          return
         }
+        // The service's errors name a bill by number alone: one number appears once per batch.
+        if (pendingNumbers.has(bill.number)) await flush()
+        pendingBatch.push(bill)
+        pendingNumbers.add(bill.number)
+        if (pendingBatch.length >= options.batchSize) await flush()
       },
       stopped,
       (h) => {
         header = h
       },
     )
-    if (!stopped() && !scanned.fatal && pendingBatch.length > 0) {
-      const batch = pendingBatch
-      pendingBatch = []
-      await submit(batch)
-    }
+    if (!stopped() && !scanned.fatal && pendingBatch.length > 0) await flush()
     summary.notSent += pendingBatch.length
     await Promise.all(settling)
     if (scanned.fatal)

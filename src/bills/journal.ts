@@ -6,12 +6,14 @@
  * "in flight": its bills are treated as unconfirmed, never re-sent automatically.
  *
  * Records (one JSON object a line):
- *   {"t":"header","format":"bk-bills-journal","version":1,"input":…,"business":…,"baseUrl":…,"at":…}
+ *   {"t":"header","format":"bk-bills-journal","version":2,"key":["vendor_id","number"],"input":…,"business":…,"baseUrl":…,"at":…}
  *   {"t":"run","at":…,"resume":true}
- *   {"t":"sending","batch":7,"numbers":["B-1","B-2"]}
- *   {"t":"result","batch":7,"created":[["B-1","bil_…"]],"failed":[["B-2","reason"]],"unconfirmed":[["B-3","reason"]]}
+ *   {"t":"sending","batch":7,"keys":["ven_a\u001fB-1","ven_b\u001fB-1"]}
+ *   {"t":"result","batch":7,"created":[[KEY,"bil_…"]],"failed":[[KEY,"reason"]],"unconfirmed":[[KEY,"reason"]]}
  *   {"t":"notsent","batch":7,"reason":…}     (the service certainly did not act: may be sent again)
- *   {"t":"settled","at":…,"created":[["B-3","bil_…"]],"absent":["B-4"]}
+ *   {"t":"settled","at":…,"created":[[KEY,"bil_…"]],"absent":[KEY]}
+ * A bill is named by its key: the values of the key columns (vendor and number by default) joined
+ * by U+001F. Version 1 (bk 0.1) named bills by number alone, in `sending.numbers`; it is still read.
  *        (`bills unconfirmed --settle`: unconfirmed bills found to exist, or found never created
  *        and so free to be sent by the next --resume)
  */
@@ -23,7 +25,9 @@ import {JournalFile, readJournalLines} from '../journal-file.js'
 export interface JournalHeader {
   t: 'header'
   format: 'bk-bills-journal'
-  version: 1
+  version: 1 | 2
+  /** The bill key's columns (version 2). */
+  key?: string[]
   input: string
   business: string
   baseUrl: string
@@ -33,7 +37,7 @@ export interface JournalHeader {
 export type JournalRecord =
   | JournalHeader
   | {t: 'run'; at: string; resume: boolean}
-  | {t: 'sending'; batch: number; numbers: string[]}
+  | {t: 'sending'; batch: number; keys?: string[]; numbers?: string[]}
   | {
       t: 'result'
       batch: number
@@ -47,7 +51,7 @@ export type JournalRecord =
 export type BillOutcome =
   {kind: 'created'; id: string} | {kind: 'failed'; reason: string} | {kind: 'unconfirmed'; reason: string}
 
-/** What an earlier run recorded, by bill number. */
+/** What an earlier run recorded, by bill key (by number in a version 1 journal). */
 export interface JournalState {
   header: JournalHeader
   outcomes: Map<string, BillOutcome>
@@ -82,7 +86,7 @@ export async function readJournal(file: string): Promise<JournalState> {
         break // marks where each run began; no outcome
       case 'sending':
         batches = Math.max(batches, record.batch)
-        pending.set(record.batch, record.numbers)
+        pending.set(record.batch, record.keys ?? record.numbers ?? [])
         break
       case 'notsent':
         pending.delete(record.batch)

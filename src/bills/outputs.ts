@@ -12,12 +12,12 @@ import type {BillDraft} from './assemble.js'
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
 
-function csvLine(cells: readonly string[]): string {
+function csvLine(cells: readonly string[], delimiter = ','): string {
   let out = ''
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i]!
-    if (i > 0) out += ','
-    out += NEEDS_QUOTES.test(c) ? `"${c.replaceAll('"', '""')}"` : c
+    if (i > 0) out += delimiter
+    out += NEEDS_QUOTES.test(c) || c.includes(delimiter) ? `"${c.replaceAll('"', '""')}"` : c
   }
   return out + '\n'
 }
@@ -47,15 +47,28 @@ class LazyFile {
   }
 }
 
-/** Rejected or unconfirmed bills: the original header plus `error`, each row of the bill as read. */
+/** How rows go back out: the input's delimiter, and a BOM when the input was not UTF-8. */
+export interface RowFormat {
+  delimiter: string
+  bom: boolean
+}
+
+/**
+ * Rejected or unconfirmed bills: the original header plus `error` (no header row when the input
+ * has none), each row of the bill as read.
+ */
 export class RowFile {
   private readonly file: LazyFile
+  private readonly width: number
 
   constructor(
     path: string,
-    private readonly header: string[],
+    header: string[] | undefined,
+    private readonly format: RowFormat = {delimiter: ',', bom: false},
   ) {
-    this.file = new LazyFile(path, () => csvLine([...this.header, 'error']))
+    this.width = header?.length ?? 0
+    const bom = format.bom ? '\uFEFF' : ''
+    this.file = new LazyFile(path, () => bom + (header ? csvLine([...header, 'error'], format.delimiter) : ''))
   }
 
   get path(): string | null {
@@ -65,11 +78,10 @@ export class RowFile {
   async add(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
     let text = ''
     for (const row of bill.rows) {
+      const read = row.raw ?? row.cells
       const cells =
-        row.cells.length < this.header.length
-          ? [...row.cells, ...Array.from({length: this.header.length - row.cells.length}, () => '')]
-          : row.cells
-      text += csvLine([...cells, errorFor(row.line)])
+        read.length < this.width ? [...read, ...Array.from({length: this.width - read.length}, () => '')] : read
+      text += csvLine([...cells, errorFor(row.line)], this.format.delimiter)
     }
     await this.file.write(text)
   }

@@ -4,7 +4,7 @@
  * CRLF inside a quoted field twice), so every message names the line a record starts on.
  */
 import {createReadStream, statSync} from 'node:fs'
-import type {Readable} from 'node:stream'
+import {Transform, type Readable} from 'node:stream'
 
 import {parse, type Parser} from 'csv-parse'
 
@@ -24,11 +24,45 @@ export interface CsvInput {
   close(): void
 }
 
+/** How the file is written: its delimiter and encoding (from the map, or bk's own: `,` and UTF-8). */
+export interface CsvShape {
+  delimiter?: string | undefined
+  encoding?: 'utf-8' | 'windows-1252' | 'latin1' | undefined
+}
+
+/**
+ * Bytes of a single-byte encoding to text, with Node's own decoders: Windows-1252 through the
+ * WHATWG TextDecoder, Latin-1 through Buffer's (TextDecoder would read "latin1" as Windows-1252).
+ * A file that starts with a UTF-8 byte order mark is read as UTF-8 whatever the map says: the
+ * mark is unambiguous, and bk's own rejects files of such an import are written that way.
+ */
+function decoderFor(encoding: 'windows-1252' | 'latin1'): Transform {
+  let decode: ((chunk: Buffer) => string) | undefined
+  return new Transform({
+    decodeStrings: true,
+    readableObjectMode: false,
+    transform(chunk: Buffer, _enc, done) {
+      if (!decode) {
+        const bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf
+        if (bom) {
+          const utf8 = new TextDecoder('utf-8')
+          decode = (c) => utf8.decode(c, {stream: true})
+        } else if (encoding === 'latin1') decode = (c) => c.toString('latin1')
+        else {
+          const cp1252 = new TextDecoder('windows-1252')
+          decode = (c) => cp1252.decode(c, {stream: true})
+        }
+      }
+      done(null, decode(chunk))
+    },
+  })
+}
+
 /**
  * `chunkBytes`: how much is parsed at a time. csv-parse parses a whole chunk in one go, so while
  * batches are in flight a smaller chunk keeps the event loop free to handle their answers.
  */
-export function openCsv(file: string, chunkBytes = 256 * 1024): CsvInput {
+export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape = {}): CsvInput {
   let source: Readable
   let size: number | undefined
   if (file === '-') {
@@ -50,11 +84,13 @@ export function openCsv(file: string, chunkBytes = 256 * 1024): CsvInput {
   source.on('data', (chunk: Buffer | string) => {
     bytes += chunk.length
   })
-  const parser = parse({bom: true, relax_column_count: true, relax_quotes: true})
+  const parser = parse({bom: true, relax_column_count: true, relax_quotes: true, delimiter: shape.delimiter ?? ','})
   source.on('error', (error) =>
     parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
   )
-  source.pipe(parser)
+  const encoding = shape.encoding ?? 'utf-8'
+  if (encoding === 'utf-8') source.pipe(parser)
+  else source.pipe(decoderFor(encoding)).pipe(parser)
   const input: CsvInput = {
     label: file === '-' ? 'stdin' : file,
     parser,

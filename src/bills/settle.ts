@@ -5,11 +5,35 @@
  * The spec has no bill lookup, so the knowledge comes from elsewhere: the emulator's inspection
  * route, or the user's own check.
  */
-import {JournalWriter, lockJournal, readJournal} from './journal.js'
+import {KEY_SEPARATOR} from './bill-key.js'
+import {JournalWriter, lockJournal, readJournal, type JournalHeader} from './journal.js'
 
 export interface UnconfirmedBill {
   number: string
+  /** The bill's key in the journal (vendor and number by default, joined by U+001F). */
+  key: string
   reason: string
+}
+
+/** A bill the service holds, as far as settling needs it. */
+export interface ServiceBill {
+  id: string
+  number?: string | null | undefined
+  [field: string]: unknown
+}
+
+/** The journal key of a bill the service holds: its key columns' values, as the import sent them. */
+function serviceKey(bill: ServiceBill, header: JournalHeader): string | undefined {
+  if (!bill.number) return undefined
+  if (header.version === 1) return bill.number
+  const columns = header.key ?? ['vendor_id', 'number']
+  return columns.map((c) => (typeof bill[c] === 'string' ? (bill[c] as string) : '')).join(KEY_SEPARATOR)
+}
+
+function numberOf(key: string, header: JournalHeader): string {
+  if (header.version === 1) return key
+  const at = (header.key ?? ['vendor_id', 'number']).indexOf('number')
+  return key.split(KEY_SEPARATOR)[at] ?? key
 }
 
 export interface Settlement {
@@ -21,30 +45,38 @@ export interface Settlement {
 
 export async function listUnconfirmed(
   journalFile: string,
-): Promise<{business: string; baseUrl: string; bills: UnconfirmedBill[]}> {
+): Promise<{business: string; baseUrl: string; header: JournalHeader; bills: UnconfirmedBill[]}> {
   const state = await readJournal(journalFile)
   const bills: UnconfirmedBill[] = []
-  for (const [number, outcome] of state.outcomes)
-    if (outcome.kind === 'unconfirmed') bills.push({number, reason: outcome.reason})
-  return {business: state.header.business, baseUrl: state.header.baseUrl, bills}
+  for (const [key, outcome] of state.outcomes)
+    if (outcome.kind === 'unconfirmed') bills.push({number: numberOf(key, state.header), key, reason: outcome.reason})
+  return {business: state.header.business, baseUrl: state.header.baseUrl, header: state.header, bills}
 }
 
 /**
- * Records a settlement of the journal's unconfirmed bills, given the bills the service holds (by
- * number). Holds the journal's lock, so no import of the file runs meanwhile.
+ * Records a settlement of the journal's unconfirmed bills, given the bills the service holds.
+ * Holds the journal's lock, so no import of the file runs meanwhile.
  */
-export async function settleUnconfirmed(
-  journalFile: string,
-  existing: ReadonlyMap<string, string>,
-): Promise<Settlement> {
+export async function settleUnconfirmed(journalFile: string, held: readonly ServiceBill[]): Promise<Settlement> {
   const lock = lockJournal(journalFile)
   try {
-    const {bills} = await listUnconfirmed(journalFile)
+    const {bills, header} = await listUnconfirmed(journalFile)
+    const existing = new Map<string, string>()
+    for (const bill of held) {
+      const key = serviceKey(bill, header)
+      if (key !== undefined) existing.set(key, bill.id)
+    }
     const settlement: Settlement = {created: [], absent: []}
-    for (const {number} of bills) {
-      const id = existing.get(number)
-      if (id === undefined) settlement.absent.push(number)
-      else settlement.created.push({number, id})
+    const record = {created: [] as Array<[string, string]>, absent: [] as string[]}
+    for (const {key, number} of bills) {
+      const id = existing.get(key)
+      if (id === undefined) {
+        settlement.absent.push(number)
+        record.absent.push(key)
+      } else {
+        settlement.created.push({number, id})
+        record.created.push([key, id])
+      }
     }
     if (bills.length === 0) return settlement
     const writer = await JournalWriter.open(journalFile)
@@ -52,8 +84,8 @@ export async function settleUnconfirmed(
       await writer.append({
         t: 'settled',
         at: new Date().toISOString(),
-        created: settlement.created.map((c) => [c.number, c.id]),
-        absent: settlement.absent,
+        created: record.created,
+        absent: record.absent,
       })
     } finally {
       await writer.close()

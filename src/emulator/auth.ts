@@ -5,16 +5,8 @@
 import {randomBytes} from 'node:crypto'
 
 import {HttpError} from './http.js'
-import type {RequestContext} from './router.js'
 import type {EmulatorState} from './state.js'
-
-export interface Grant {
-  clientId: string
-  businessId?: string | undefined
-  /** Undefined: every scope. */
-  scopes?: ReadonlySet<string> | undefined
-  expiresAt: number
-}
+import type {Grant, RequestContext} from './types.js'
 
 /**
  * The scope each endpoint needs. The spec names the scope of six endpoints; the four it leaves

@@ -7,7 +7,9 @@ import {randomBytes} from 'node:crypto'
 
 import {parseIsoDatetime} from '../datetime.js'
 import {HttpError} from './http.js'
-import type {BusinessRecord, EmulatorState} from './state.js'
+import type {EmulatorState} from './state.js'
+import type {BusinessRecord} from './types.js'
+import {ID_PREFIX} from '../spec.js'
 
 /** Allowed `task_types` values of a TASK_REQUEST. */
 export const TASK_TYPES = [
@@ -65,9 +67,9 @@ function isDatetimeWithZone(text: string): boolean {
 
 /** Id prefixes the content fields must carry when given. */
 const PREFIXES: Record<string, string> = {
-  business_id: 'biz_',
-  document_id: 'doc_',
-  transaction_id: 'txn_',
+  business_id: ID_PREFIX.business,
+  document_id: ID_PREFIX.document,
+  transaction_id: ID_PREFIX.transaction,
 }
 
 function invalid(field: string, value: unknown, expected: string): HttpError {
@@ -85,7 +87,7 @@ function check(type: EventType, field: string, value: unknown): void {
   if (typeof value !== 'string' || value === '') throw invalid(field, value, 'a non-empty string')
   if (field === 'timestamp' && !isDatetimeWithZone(value)) throw invalid(field, value, 'an ISO 8601 datetime')
   // A statement is imported into an external account; the aggregator's account_id is its own item id.
-  const prefix = field === 'account_id' && type === 'STATEMENT_IMPORTED' ? 'eac_' : PREFIXES[field]
+  const prefix = field === 'account_id' && type === 'STATEMENT_IMPORTED' ? ID_PREFIX.externalAccount : PREFIXES[field]
   if (prefix && !value.startsWith(prefix)) throw invalid(field, value, `an id starting with ${prefix}`)
 }
 
@@ -98,7 +100,7 @@ function fill(state: EmulatorState, field: string, content: Record<string, unkno
   const businessId = typeof content.business_id === 'string' ? content.business_id : defaultBusiness(state)?.id
   switch (field) {
     case 'business_id':
-      return businessId ?? 'biz_' + randomBytes(6).toString('hex')
+      return businessId ?? ID_PREFIX.business + randomBytes(6).toString('hex')
     case 'business_external_id':
       return (businessId && state.businesses.get(businessId)?.external_id) ?? 'ext-' + randomBytes(4).toString('hex')
     case 'timestamp':
@@ -107,12 +109,20 @@ function fill(state: EmulatorState, field: string, content: Record<string, unkno
       return ['categorize_transaction', 'request_receipt']
     case 'account_id':
       if (type === 'STATEMENT_IMPORTED')
-        return (businessId && state.externalAccounts.all(businessId)[0]?.id) ?? 'eac_' + randomBytes(6).toString('hex')
+        return (
+          (businessId && state.externalAccounts.all(businessId)[0]?.id) ??
+          ID_PREFIX.externalAccount + randomBytes(6).toString('hex')
+        )
       return 'item_' + randomBytes(8).toString('hex')
     case 'document_id':
-      return (businessId && state.documents.all(businessId)[0]?.id) ?? 'doc_' + randomBytes(6).toString('hex')
+      return (
+        (businessId && state.documents.all(businessId)[0]?.id) ?? ID_PREFIX.document + randomBytes(6).toString('hex')
+      )
     case 'transaction_id':
-      return (businessId && state.transactions.all(businessId)[0]?.id) ?? 'txn_' + randomBytes(6).toString('hex')
+      return (
+        (businessId && state.transactions.all(businessId)[0]?.id) ??
+        ID_PREFIX.transaction + randomBytes(6).toString('hex')
+      )
     default:
       return null
   }

@@ -10,7 +10,6 @@
  *   gateway or a failing service may after the work was done (again an outcome the client cannot
  *   know: bk must never send it again).
  */
-import type {ResolvedEmulatorOptions} from './options.js'
 import {seededRandom} from './state.js'
 
 export const FAULT_KINDS = ['503', '429', 'reset-before', 'reset-after', 'commit-5xx'] as const
@@ -38,9 +37,14 @@ function isFaultExempt(path: string): boolean {
   return EXEMPT.test(path) && !LIFECYCLE.test(path)
 }
 
-export function createFaultPlan(
-  options: Pick<ResolvedEmulatorOptions, 'faultRate' | 'faultSeed' | 'faultKinds'>,
-): FaultPlan {
+/** The fault options of the emulator (options.ts): probability, seed and kinds. */
+export interface FaultOptions {
+  faultRate: number
+  faultSeed: number
+  faultKinds: readonly FaultKind[]
+}
+
+export function createFaultPlan(options: FaultOptions): FaultPlan {
   const random = seededRandom(options.faultSeed)
   const kinds = options.faultKinds
   const counts: Record<FaultKind, number> = {'503': 0, '429': 0, 'reset-before': 0, 'reset-after': 0, 'commit-5xx': 0}

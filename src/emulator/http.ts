@@ -4,6 +4,8 @@
  */
 import type {IncomingMessage} from 'node:http'
 
+import {JsonSyntaxError, parseJsonExact} from '../exact-json.js'
+
 export interface Reply {
   status: number
   body?: unknown
@@ -42,12 +44,24 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** A request's JSON body, or 422 when it is empty or not JSON. */
 export function parseJsonBody(text: string): unknown {
   if (text === '') throw new HttpError(422, 'Request body is empty; expected JSON')
   try {
     return JSON.parse(text)
   } catch (error) {
     throw new HttpError(422, `Request body is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+/** parseJsonBody, but every number comes back as its text (a JsonNumber), for exact amounts. */
+export function parseJsonBodyExact(text: string): unknown {
+  if (text === '') throw new HttpError(422, 'Request body is empty; expected JSON')
+  try {
+    return parseJsonExact(text)
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new HttpError(422, `Request body is not valid JSON: ${error.message}`)
+    throw error
   }
 }
 

@@ -2,22 +2,8 @@
  * A small method + path router: `/v0/business/:business_id/bills`. Handlers get the parsed
  * request and return a Reply or throw HttpError.
  */
-import type {IncomingHttpHeaders} from 'node:http'
-
 import {HttpError, type Reply} from './http.js'
-import type {Grant} from './auth.js'
-
-export interface RequestContext {
-  method: string
-  path: string
-  params: Record<string, string>
-  query: URLSearchParams
-  headers: IncomingHttpHeaders
-  /** The raw body text ('' when none). */
-  rawBody: string
-  /** The bearer token's grant, set by `requireAuth` in auth.ts. */
-  grant?: Grant
-}
+import type {RequestContext} from './types.js'
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>
 

@@ -7,8 +7,8 @@
  * `options.scale` N puts exactly N invoices into the first business (for benchmarks); that
  * path builds plain objects in one loop so that 100,000 take a second or two.
  */
-import {REFUND_STATUSES} from '../api/schemas/refund.js'
-import type {Invoice, Refund, Transaction} from '../api/schemas/index.js'
+import {ID_PREFIX, REFUND_STATUSES} from '../spec.js'
+import type {Invoice, Refund, Transaction} from './types.js'
 import type {ResolvedEmulatorOptions} from './options.js'
 import type {EmulatorState} from './state.js'
 
@@ -88,7 +88,7 @@ export function seedRecords(
     name: 'Checking',
   })
   const card = state.externalAccounts.add(businessId, {
-    id: state.newId('eac_'),
+    id: state.newId(ID_PREFIX.externalAccount),
     business_id: businessId,
     name: 'Company card',
   })
@@ -109,7 +109,9 @@ export function seedRecords(
     ),
   )
   for (const inv of paid.slice(2, 8))
-    transactions.push(paymentTransaction(state, businessId, state.newId('txn_'), checking.id, [inv], revenue))
+    transactions.push(
+      paymentTransaction(state, businessId, state.newId(ID_PREFIX.transaction), checking.id, [inv], revenue),
+    )
   transactions.push({
     id: recordId(DEMO_RECORD_IDS.expenseTransaction, businessId, first),
     external_id: 'card-20260212-0042',
@@ -128,13 +130,19 @@ export function seedRecords(
     ],
     line_items: [
       {
-        id: state.newId('le_'),
+        id: state.newId(ID_PREFIX.lineEntry),
         ledger_id: ledger('expenses'),
         category: 'Office supplies',
         description: 'Paper and toner',
         amount: -100,
       },
-      {id: state.newId('le_'), ledger_id: ledger('expenses'), category: 'Sales tax', description: 'Tax', amount: -20.5},
+      {
+        id: state.newId(ID_PREFIX.lineEntry),
+        ledger_id: ledger('expenses'),
+        category: 'Sales tax',
+        description: 'Tax',
+        amount: -20.5,
+      },
     ],
     invoice_payments: null,
     refund_payments: null,
@@ -158,7 +166,7 @@ export function seedRecords(
     associations: new Set(),
   })
   state.documents.add(businessId, {
-    id: state.newId('doc_'),
+    id: state.newId(ID_PREFIX.document),
     business_id: businessId,
     name: 'invoice-scan.png',
     associations: new Set([card.id, transactions.at(-1)!.id]),
@@ -178,7 +186,7 @@ export function seedRecords(
   })
   for (const type of ['categorize_transaction', 'request_statement', 'other'] as const) {
     state.tasks.add(businessId, {
-      id: state.newId('tsk_'),
+      id: state.newId(ID_PREFIX.task),
       business_id: businessId,
       type,
       status: state.rand() < 0.5 ? 'open' : 'completed',
@@ -198,7 +206,7 @@ function makeInvoice(
   customerId: string,
   ledgerId: string,
 ): Invoice {
-  const id = state.newId('inv_')
+  const id = state.newId(ID_PREFIX.invoice)
   const status = INVOICE_STATUSES[(k * 7 + 3) % INVOICE_STATUSES.length]!
   const due = DUE_BASE + ((k * 37) % 365) * DAY_MS + (k % 4 === 3 ? 17 * 3_600_000 : 0)
   const lineCount = 1 + (k % 3)
@@ -206,7 +214,7 @@ function makeInvoice(
   const lines: NonNullable<Invoice['lines']> = []
   let totalCents = 0
   for (let j = 0; j < lineCount; j++) {
-    const lineId = state.newId('inl_')
+    const lineId = state.newId(ID_PREFIX.invoiceLine)
     const description = `${['Sourdough loaves', 'Catering service', 'Delivery', 'Pastry box'][(k + j) % 4]} ${j + 1}`
     if (!priced) {
       const amount = 1000 + Math.floor(state.rand() * 90_000)
@@ -273,7 +281,7 @@ function paymentTransaction(
     const amountCents = Math.round((inv.total_paid ?? 0) * 100)
     totalCents += amountCents
     const payment = {
-      id: state.newId('inp_'),
+      id: state.newId(ID_PREFIX.invoicePayment),
       invoice_id: inv.id,
       transaction_id: id,
       payment_id: `pay_${inv.id.slice(4)}`,
@@ -298,7 +306,7 @@ function paymentTransaction(
     category: [{amount: (totalCents / 100).toFixed(2), name: 'Sales'}],
     line_items: [
       {
-        id: state.newId('le_'),
+        id: state.newId(ID_PREFIX.lineEntry),
         ledger_id: revenue,
         category: 'Sales',
         description: 'Invoice payments',
@@ -324,7 +332,7 @@ function seedRefunds(
     const amountCents = 500 + Math.floor(state.rand() * 20_000)
     const inv = invoices[k % Math.max(1, invoices.length)]
     const refund: Refund = {
-      id: state.newId('rfu_'),
+      id: state.newId(ID_PREFIX.refund),
       business_id: businessId,
       external_id: `re_${String(7000 + k)}`,
       amount: cents(amountCents),
@@ -338,12 +346,12 @@ function seedRefunds(
       status,
       payments:
         status === 'completed'
-          ? [{id: state.newId('rfp_'), amount: cents(amountCents), transaction_id: transactionId}]
+          ? [{id: state.newId(ID_PREFIX.refundPayment), amount: cents(amountCents), transaction_id: transactionId}]
           : [],
       refund_invoices: inv
         ? [
             {
-              id: state.newId('rfi_'),
+              id: state.newId(ID_PREFIX.refundInvoice),
               external_id: `ri_${7000 + k}`,
               amount: cents(amountCents),
               memo: 'Returned goods',

@@ -6,6 +6,7 @@
 import type {ResolvedEmulatorOptions} from './options.js'
 import {seedRecords} from './seed-records.js'
 import type {EmulatorState} from './state.js'
+import {ID_PREFIX} from '../spec.js'
 
 export const DEMO_IDS = {
   business: 'biz_demo_acme',
@@ -53,7 +54,7 @@ export function seedState(state: EmulatorState, options: ResolvedEmulatorOptions
       })
     const fields = new Map<string, Map<string, string>>()
     for (const [field, values] of Object.entries(DEMO_IDS.tagFields)) {
-      fields.set(field, new Map(values.map((v) => [v, state.newId('tv_')])))
+      fields.set(field, new Map(values.map((v) => [v, state.newId(ID_PREFIX.tagValue)])))
     }
     state.tagFields.set(b.id, fields)
   }

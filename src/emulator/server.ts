@@ -8,10 +8,11 @@ import type {AddressInfo} from 'node:net'
 import {createFaultPlan, type FaultPlan} from './faults.js'
 import {HttpError, readBody, type Reply} from './http.js'
 import {resolveOptions, type EmulatorOptions, type ResolvedEmulatorOptions} from './options.js'
-import {Router, type RequestContext} from './router.js'
+import {Router} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {seedState} from './seed.js'
 import {EmulatorState} from './state.js'
+import type {RequestContext} from './types.js'
 import {WebhookHub} from './webhooks/hub.js'
 
 export interface RunningEmulator {

@@ -2,43 +2,21 @@
  * Everything the emulated service holds, in memory. Ids are a kind prefix, an ordered counter
  * and a random tail, so string order is creation order: cursors stay stable when rows are added.
  */
-import type {Bill, Invoice, JournalEntry, ReceiptRequestConfig, Refund, Transaction} from '../api/schemas/index.js'
-import type {Grant} from './auth.js'
-import type {WebhookNotificationRecord} from './webhooks/hub.js'
-
-export interface BusinessRecord {
-  id: string
-  external_id: string
-  name: string
-  active: boolean
-  created_at: string
-}
-
-export interface NamedRecord {
-  id: string
-  business_id: string
-  name: string
-}
-
-export interface DocumentRecord {
-  id: string
-  business_id: string
-  name: string
-  /** Ids of the external accounts, transactions and journal entries the document is linked to. */
-  associations: Set<string>
-}
-
-export interface TaskRecord {
-  id: string
-  business_id: string
-  type: string
-  status: string
-}
-
-/** Receives the service's events; the webhook module delivers them (src/emulator/webhooks). */
-export interface EventSink {
-  emit(type: string, content: Record<string, unknown>): void
-}
+import type {
+  Bill,
+  BusinessRecord,
+  DocumentRecord,
+  EventSink,
+  Grant,
+  Invoice,
+  JournalEntry,
+  NamedRecord,
+  ReceiptRequestConfig,
+  Refund,
+  TaskRecord,
+  Transaction,
+  WebhookNotificationRecord,
+} from './types.js'
 
 /** A per-business list kept in id (creation) order, with lookup by id. */
 export class BusinessCollection<T extends {id: string}> {

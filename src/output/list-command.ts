@@ -6,7 +6,7 @@
 import type {z} from 'zod'
 
 import type {Page, Pager} from '../api/pagination.js'
-import {createListWriter, type Column, type OutputFormat} from './list-writer.js'
+import {createListWriter, type OutputColumn, type OutputFormat} from './list-writer.js'
 import {openSink} from './sink.js'
 
 export interface ListFlags {
@@ -67,7 +67,7 @@ export interface RunListOptions<T, V = T, R = V> {
    */
   view?: z.ZodType<V>
   /** The columns of csv and table output; a function when they depend on the format (a narrower table). */
-  columns: Array<Column<R>> | ((format: OutputFormat) => Array<Column<R>>)
+  columns: Array<OutputColumn<R>> | ((format: OutputFormat) => Array<OutputColumn<R>>)
   flags: ListFlags
   json: boolean
   /** Turns one item into the rows of csv and table output (e.g. one row per invoice line); json and ndjson write the items. */

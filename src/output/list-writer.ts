@@ -9,7 +9,8 @@ import type {Sink} from './sink.js'
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
-export interface Column<T> {
+/** A column of list output: its header and how to get its value from an item. */
+export interface OutputColumn<T> {
   header: string
   get: (item: T) => unknown
 }
@@ -39,7 +40,7 @@ const CSV_CHUNK = 64 * 1024
 export async function createListWriter<T>(
   format: OutputFormat,
   sink: Sink,
-  columns: Array<Column<T>>,
+  columns: Array<OutputColumn<T>>,
   writerOptions: ListWriterOptions = {},
 ): Promise<ListWriter<T>> {
   switch (format) {

@@ -10,6 +10,7 @@ import {dirname, join} from 'node:path'
 
 import {BkError, ConfigError, ExitCode, InputError} from '../errors.js'
 import {validateBaseUrl} from '../auth/base-url.js'
+import {JWKS_PATH} from '../spec.js'
 
 export interface Jwk {
   kty: string
@@ -35,7 +36,6 @@ export interface KeySet {
   cached: boolean
 }
 
-const JWKS_PATH = '/.well-known/jwks.json'
 const CACHE_FILE = 'jwks-cache.json'
 const CACHE_TTL_MS = 60 * 60 * 1000
 const FETCH_TIMEOUT_MS = 10_000

@@ -13,9 +13,11 @@
 import type {BkClient} from '../api/client.js'
 import {paginated} from '../api/schemas/common.js'
 import {webhookNotification} from '../api/schemas/webhook.js'
-import {checkShape, parseJsonBody} from '../api/shape.js'
-import {postBody, type ForwardResult} from './forward.js'
-import {parseJsonTree, pythonJsonFromTree, type JsonNode} from './python-json.js'
+import {checkShape, parseResponseJson} from '../api/shape.js'
+import {postBody, type PostResult} from '../post-body.js'
+import {parseJsonTree, type JsonNode} from '../exact-json.js'
+import {pythonJsonFromTree} from '../python-json.js'
+import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER} from '../spec.js'
 
 const REPLAY_HEADER = 'bk-replay'
 
@@ -26,7 +28,7 @@ export interface ReplayItem {
   notification: {type: string; content: Record<string, unknown>}
   /** The original message as re-posted (Python json.dumps text). */
   body: string
-  forwarded: ForwardResult | null
+  forwarded: PostResult | null
 }
 
 export interface ReplayOptions {
@@ -49,7 +51,6 @@ export interface ReplaySummary {
   interrupted: boolean
 }
 
-const PATH = '/v0/tenant/webhook/notifications'
 const pageSchema = paginated(webhookNotification)
 
 export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
@@ -66,7 +67,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
     const res = await options.client
       .request<string>({
         method: 'GET',
-        path: PATH,
+        path: NOTIFICATIONS_PATH,
         responseText: true,
         signal: options.signal,
         query: {webhook_id: options.since, status: options.status, page_size: pageSize, page_token: pageToken},
@@ -87,11 +88,11 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
         return summary
       }
       const body = pythonJsonFromTree(page.notificationNodes[i] as JsonNode)
-      let forwarded: ForwardResult | null = null
+      let forwarded: PostResult | null = null
       if (options.forwardTo) {
         forwarded = await postBody(
           options.forwardTo,
-          {'content-type': 'application/json', 'svc-id': record.id, [REPLAY_HEADER]: '1'},
+          {'content-type': 'application/json', [WEBHOOK_ID_HEADER]: record.id, [REPLAY_HEADER]: '1'},
           Buffer.from(body, 'utf8'),
         )
         if (!forwarded.ok) summary.failed++
@@ -114,8 +115,8 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
 }
 
 function parsePage(text: string) {
-  const what = `GET ${PATH}`
-  const page = checkShape(pageSchema, parseJsonBody(text, what), what)
+  const what = `GET ${NOTIFICATIONS_PATH}`
+  const page = checkShape(pageSchema, parseResponseJson(text, what), what)
   const tree = parseJsonTree(text)
   const data = member(tree, 'data')
   const notificationNodes = data?.kind === 'array' ? data.items.map((item) => member(item, 'notification')) : []

@@ -10,7 +10,8 @@
  */
 import {createVerify, type KeyObject} from 'node:crypto'
 
-import {JsonSyntaxError, parseJsonTree, pythonJsonFromTree} from './python-json.js'
+import {JsonSyntaxError, parseJsonTree} from '../exact-json.js'
+import {pythonJsonFromTree} from '../python-json.js'
 
 export type VerifiedAs = 'raw' | 'python-json' | 'python-json-numbers'
 

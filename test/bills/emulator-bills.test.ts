@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
-import {parseJsonExact} from '../../src/emulator/routes/bills.js'
+import {parseJsonExact} from '../../src/exact-json.js'
 import {amountNumber, amountProblem} from '../../src/bills/amount.js'
 import {parseMoney, toJsonNumber} from '../../src/money.js'
 

@@ -204,8 +204,12 @@ describe('bk bills import --resume', () => {
     const records = readFileSync(join(dir, 'bills.csv.bk-journal'), 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as {t: string; batch: number; numbers?: string[]})
-    const inFlight = new Map(records.filter((r) => r.t === 'sending').map((r) => [r.batch, r.numbers ?? []]))
+      .map((l) => JSON.parse(l) as {t: string; batch: number; keys?: string[]})
+    // A bill's key is its vendor and number joined by U+001F.
+    const numberOf = (key: string) => key.split('\u001f')[1]!
+    const inFlight = new Map(
+      records.filter((r) => r.t === 'sending').map((r) => [r.batch, (r.keys ?? []).map(numberOf)]),
+    )
     for (const r of records) if (r.t === 'result') inFlight.delete(r.batch)
     const inFlightNumbers = [...inFlight.values()].flat().sort()
     const createdBefore = emulator.state.bills.count(BIZ)

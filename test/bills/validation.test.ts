@@ -93,7 +93,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       'bills.csv:19: column currency: "USD" differs from line 18 ("EUR") of the same bill A-17',
       'bills.csv:20: has 3 columns, but the header (line 1) has 12',
       'bills.csv:21: column number: is empty: expected the bill number',
-      'bills.csv:22: column number: "A-1" reappears after another bill began: bill A-1 started at line 2',
+      'bills.csv:22: column number: "A-1" reappears after another bill began: bill A-1 (vendor ven_',
       'bills.csv:23: column tag:department: "=5" has an allocation "=5" without a value',
       'bills.csv:24: column due_at: "tomorrow" is not an ISO 8601 date or datetime',
     ]
@@ -214,7 +214,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(
-      'export.csv:3: column "GL Account" (line_ledger_id): "gl_4000" is not an id starting with ldg_',
+      'export.csv:3: column "GL Account" (line_ledger_id): "gl_4000" is not an id (ldg_…), and no lookup is given',
     )
     writeFileSync(join(dir, 'bad-map.yaml'), 'columns:\n  Bill No: number\n  Supplier: vendor\n')
     const bad = await runBk(['bills', 'import', 'export.csv', '--map', 'bad-map.yaml', '--dry-run'], {
@@ -222,7 +222,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       cwd: dir,
     })
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('bad-map.yaml line 3: "Supplier" maps to "vendor", which is not a bill column')
+    expect(bad.stderr).toContain('bad-map.yaml:3:13: "Supplier" maps to "vendor": expected one of bk\'s columns')
     // A map saved as Windows-1252 is refused where its bytes stop being UTF-8, not read with a U+FFFD header.
     writeFileSync(join(dir, 'latin1-map.yaml'), Buffer.from('columns:\n  N\u00b0 facture: number\n', 'latin1'))
     const latin1 = await runBk(['bills', 'import', 'export.csv', '--map', 'latin1-map.yaml', '--dry-run'], {

@@ -11,8 +11,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {runBk, tempDir} from '../helpers/bk.js'
+import {recordingProxy, type RecordedRequest} from '../helpers/recording-proxy.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {whenFile} from '../helpers/wait.js'
 
 const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 const COUNT = 3
@@ -40,10 +40,15 @@ describe('one run per file', () => {
     )
     writeFileSync(file, [HEADER, ...rows].join('\n') + '\n')
     const args = ['bills', 'import', file, '--resume', '--batch-size', '1', '--concurrency', '1']
-    const first = runBk(args, {env: envFor(emulator), timeoutMs: 60_000})
-    await whenFile(`${file}.bk-journal`, (text) => text.includes('"t":"sending"'), 'the first batch sent')
-    const second = await runBk(args, {env: envFor(emulator)})
+    // The first run's first batch is held in flight until the second run has been answered.
+    const proxy = await recordingProxy(emulator.baseUrl, (r) => r.method === 'POST' && r.path.endsWith('/bills'))
+    const env = {...envFor(emulator), BK_BASE_URL: proxy.baseUrl}
+    const first = runBk(args, {env, timeoutMs: 60_000})
+    await proxy.whenRequest((r) => r.method === 'POST' && r.path.endsWith('/bills'))
+    const second = await runBk(args, {env})
+    proxy.release()
     const done = await first
+    await proxy.close()
     expect(done.code, done.stderr).toBe(0)
     expect(second.code, second.stderr + second.stdout).toBe(2)
     expect(second.stderr).toMatch(/in use by bk process \d+/)
@@ -67,10 +72,16 @@ describe('one run per file', () => {
             `  - description: Locked ${i + 1}\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: ${i + 1}.00}\n      - {ledger_id: ${L.cash}, credit: ${i + 1}.00}\n`,
         ).join(''),
     )
-    const first = runBk(['journal-entries', 'create', file], {env: envFor(emulator), timeoutMs: 60_000})
-    await whenFile(`${file}.bk-journal`, (text) => text.includes('"status":"sending"'), 'the first entry sent')
-    const second = await runBk(['journal-entries', 'create', file, '--resume'], {env: envFor(emulator)})
+    // The first run's first entry is held in flight until the second run has been answered.
+    const posted = (r: RecordedRequest) => r.method === 'POST' && r.path.includes('/journal-entries')
+    const proxy = await recordingProxy(emulator.baseUrl, posted)
+    const env = {...envFor(emulator), BK_BASE_URL: proxy.baseUrl}
+    const first = runBk(['journal-entries', 'create', file], {env, timeoutMs: 60_000})
+    await proxy.whenRequest(posted)
+    const second = await runBk(['journal-entries', 'create', file, '--resume'], {env})
+    proxy.release()
     const done = await first
+    await proxy.close()
     expect(done.code, done.stderr).toBe(0)
     expect(second.code, second.stderr).toBe(2)
     expect(second.stderr).toMatch(/in use by bk process \d+/)

@@ -80,6 +80,7 @@ it("every command's --json result keeps its shape", async () => {
     ['bills import --dry-run', ['bills', 'import', billsCsv, '--dry-run'], env],
     ['bills import', ['bills', 'import', billsCsv], env],
     ['bills unconfirmed', ['bills', 'unconfirmed', billsCsv], env],
+    ['bills import status', ['bills', 'import', 'status', billsCsv]],
     ['journal-entries validate', ['journal-entries', 'validate', entries], env],
     ['journal-entries create', ['journal-entries', 'create', entries], env],
     [

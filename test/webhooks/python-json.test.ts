@@ -1,13 +1,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {
-  JsonLiteral,
-  JsonSyntaxError,
-  pythonFloatRepr,
-  pythonJsonDumps,
-  pythonJsonFromText,
-} from '../../src/webhooks/python-json.js'
+import {JsonNumber, JsonSyntaxError} from '../../src/exact-json.js'
+import {pythonFloatRepr, pythonJsonDumps, pythonJsonFromText} from '../../src/python-json.js'
 import {deliveries, delivery} from './helpers.js'
 
 describe('Python json.dumps from the raw text', () => {
@@ -85,8 +80,8 @@ describe('Python json.dumps from JS values', () => {
     },
   )
 
-  it('keeps key order, skips undefined members, and writes JsonLiteral as given', () => {
-    expect(pythonJsonDumps({b: 1, a: [true, null, 'x'], u: undefined, f: new JsonLiteral('1.0')})).toBe(
+  it('keeps key order, skips undefined members, and writes JsonNumber as given', () => {
+    expect(pythonJsonDumps({b: 1, a: [true, null, 'x'], u: undefined, f: new JsonNumber('1.0')})).toBe(
       '{"b": 1, "a": [true, null, "x"], "f": 1.0}',
     )
   })

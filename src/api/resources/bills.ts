@@ -1,11 +1,7 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
 import type {BillInput, CreateBillsResponse} from '../schemas/bill.js'
-
-/** The service takes at most this many bills in one request. */
-export const MAX_BILLS_PER_REQUEST = 100
-/** The spec leaves the performed-by header unnamed; see README "Assumptions". */
-export const PERFORMED_BY_HEADER = 'x-external-entity-id'
+import {MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
 
 export class Bills {
   constructor(private readonly client: BkClient) {}

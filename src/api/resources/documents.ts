@@ -1,10 +1,6 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
-
-/** The kinds of entity a document can be unlinked from. */
-export const UNLINKABLE_PREFIXES = ['eac_', 'txn_', 'je_'] as const
-/** The spec leaves the query parameter unnamed; see README "Assumptions". */
-export const ENTITY_IDS_PARAM = 'entity_ids'
+import {ENTITY_IDS_PARAM} from '../../spec.js'
 
 export class Documents {
   constructor(private readonly client: BkClient) {}

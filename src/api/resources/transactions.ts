@@ -2,8 +2,6 @@ import type {BkClient} from '../client.js'
 import {path} from '../path.js'
 import type {Transaction} from '../schemas/transaction.js'
 
-export const TRANSACTION_INCLUDES = ['invoice_payments.invoice'] as const
-
 export class Transactions {
   constructor(private readonly client: BkClient) {}
 

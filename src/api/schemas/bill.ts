@@ -1,6 +1,7 @@
 import {z} from 'zod'
 
 import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export const billLineInput = z.object({
   description: opt(z.string()),
@@ -17,12 +18,12 @@ export const tagInput = z.record(
 )
 
 export const billInput = z.object({
-  business_id: opt(id('biz_')),
+  business_id: opt(id(ID_PREFIX.business)),
   number: z.string().min(1),
   description: opt(z.string()),
   due_at: opt(datetime),
   issued_at: opt(datetime),
-  vendor_id: opt(id('ven_')),
+  vendor_id: opt(id(ID_PREFIX.vendor)),
   lines: z.array(billLineInput).min(1),
   currency: opt(z.string().length(3)),
   tags: opt(tagInput),
@@ -31,7 +32,7 @@ export const billInput = z.object({
 export type BillInput = z.infer<typeof billInput>
 
 export const billLine = z.looseObject({
-  id: id('bln_'),
+  id: id(ID_PREFIX.billLine),
   bill_id: opt(z.string()),
   description: opt(z.string()),
   ledger_id: opt(z.string()),
@@ -40,7 +41,7 @@ export const billLine = z.looseObject({
 })
 
 export const billPayment = z.looseObject({
-  id: id('blp_'),
+  id: id(ID_PREFIX.billPayment),
   bill_id: opt(z.string()),
   payment_id: opt(z.string()),
   datetime: opt(datetime),
@@ -52,7 +53,7 @@ export const billPayment = z.looseObject({
 })
 
 export const bill = z.looseObject({
-  id: id('bil_'),
+  id: id(ID_PREFIX.bill),
   business_id: opt(z.string()),
   vendor_id: opt(z.string()),
   number: opt(z.string()),

@@ -1,9 +1,10 @@
 import {z} from 'zod'
 
 import {id, opt} from './common.js'
+import {ID_PREFIX, THRESHOLD_PATTERN} from '../../spec.js'
 
 /** The spec shows no fields of the business record beyond its id. */
-export const business = z.looseObject({id: id('biz_')})
+export const business = z.looseObject({id: id(ID_PREFIX.business)})
 export type Business = z.infer<typeof business>
 
 export const receiptRequestConfig = z.looseObject({
@@ -13,7 +14,6 @@ export const receiptRequestConfig = z.looseObject({
 export type ReceiptRequestConfig = z.infer<typeof receiptRequestConfig>
 
 /** PATCH body: every field optional; the threshold a number >= 0 or a decimal string. */
-export const THRESHOLD_PATTERN = /^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$/
 export const receiptRequestConfigUpdate = z.object({
   is_enabled: opt(z.boolean()),
   threshold_amount: opt(z.union([z.number().min(0), z.string().regex(THRESHOLD_PATTERN)])),

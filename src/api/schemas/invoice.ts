@@ -1,6 +1,7 @@
 import {z} from 'zod'
 
 import {datetime, id, metadata, opt} from './common.js'
+import {ID_PREFIX} from '../../spec.js'
 
 /**
  * Invoice lines come in two variants, one with `amount` and one with unit, discount and tax
@@ -25,7 +26,7 @@ export const invoiceLine = z.looseObject({
 export type InvoiceLine = z.infer<typeof invoiceLine>
 
 export const invoicePayment = z.looseObject({
-  id: id('inp_'),
+  id: id(ID_PREFIX.invoicePayment),
   invoice_id: opt(z.string()),
   transaction_id: opt(z.string()),
   payment_id: opt(z.string()),
@@ -36,7 +37,7 @@ export const invoicePayment = z.looseObject({
 export type InvoicePayment = z.infer<typeof invoicePayment>
 
 export const invoice = z.looseObject({
-  id: id('inv_'),
+  id: id(ID_PREFIX.invoice),
   business_id: opt(z.string()),
   customer_id: opt(z.string()),
   number: opt(z.string()),

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 
 import {datetime, decimalString, id, opt} from './common.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export const debitCredit = z.enum(['debit', 'credit'])
 
@@ -9,7 +10,7 @@ export const journalEntryLineInput = z.object({
   description: opt(z.string()),
   debit_credit: debitCredit,
   amount: decimalString,
-  tag_value_ids: opt(z.array(id('tv_'))),
+  tag_value_ids: opt(z.array(id(ID_PREFIX.tagValue))),
 })
 
 export const journalEntryInput = z.object({
@@ -20,7 +21,7 @@ export const journalEntryInput = z.object({
 export type JournalEntryInput = z.infer<typeof journalEntryInput>
 
 export const lineEntry = z.looseObject({
-  id: id('le_'),
+  id: id(ID_PREFIX.lineEntry),
   journal_entry_id: opt(z.string()),
   transaction_id: opt(z.string()),
   ledger_id: opt(z.string()),
@@ -31,7 +32,7 @@ export const lineEntry = z.looseObject({
 })
 
 export const journalEntry = z.looseObject({
-  id: id('je_'),
+  id: id(ID_PREFIX.journalEntry),
   business_id: opt(z.string()),
   description: opt(z.string()),
   clean_description: opt(z.string()),

@@ -1,13 +1,16 @@
 import {z} from 'zod'
 
 import {datetime, id, opt} from './common.js'
-
-export const REFUND_STATUSES = ['pending', 'completed', 'voided'] as const
+import {ID_PREFIX, REFUND_STATUSES} from '../../spec.js'
 export const refundStatus = z.enum(REFUND_STATUSES)
 
-export const refundPayment = z.looseObject({id: id('rfp_'), amount: opt(z.number()), transaction_id: opt(z.string())})
+export const refundPayment = z.looseObject({
+  id: id(ID_PREFIX.refundPayment),
+  amount: opt(z.number()),
+  transaction_id: opt(z.string()),
+})
 export const refundInvoice = z.looseObject({
-  id: id('rfi_'),
+  id: id(ID_PREFIX.refundInvoice),
   external_id: opt(z.string()),
   amount: opt(z.number()),
   memo: opt(z.string()),
@@ -16,7 +19,7 @@ export const refundInvoice = z.looseObject({
 })
 
 export const refund = z.looseObject({
-  id: id('rfu_'),
+  id: id(ID_PREFIX.refund),
   business_id: opt(z.string()),
   external_id: opt(z.string()),
   amount: opt(z.number()),

@@ -4,9 +4,10 @@ import {datetime, decimalString, id, metadata, opt, tagAllocations} from './comm
 import {billPayment} from './bill.js'
 import {invoicePayment} from './invoice.js'
 import {refundPayment} from './refund.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export const transactionLineItem = z.looseObject({
-  id: id('le_'),
+  id: id(ID_PREFIX.lineEntry),
   ledger_id: opt(z.string()),
   category: opt(z.string()),
   description: opt(z.string()),
@@ -14,7 +15,7 @@ export const transactionLineItem = z.looseObject({
 })
 
 export const transaction = z.looseObject({
-  id: id('txn_'),
+  id: id(ID_PREFIX.transaction),
   external_id: opt(z.string()),
   external_account_id: opt(z.string()),
   amount: opt(z.number()),

@@ -1,7 +1,5 @@
 import {z} from 'zod'
 
-export const WEBHOOK_STATUSES = ['pending', 'sent', 'error'] as const
-
 export const webhookMessage = z.looseObject({type: z.string(), content: z.record(z.string(), z.unknown())})
 export type WebhookMessage = z.infer<typeof webhookMessage>
 

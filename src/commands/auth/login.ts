@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
   static override summary = 'Set up a profile interactively and check it by fetching a token.'
@@ -56,7 +57,7 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
     const business = await input(
       {
         message: 'Default business id (optional)',
-        validate: (v) => (!v || v.startsWith('biz_') ? true : 'Expected biz_…'),
+        validate: (v) => (!v || v.startsWith(ID_PREFIX.business) ? true : `Expected ${ID_PREFIX.business}…`),
       },
       out,
     )

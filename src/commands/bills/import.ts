@@ -30,10 +30,47 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   static override flags = {
     business: businessFlag(),
     map: Flags.string({
-      summary: "YAML file mapping your headers onto bk's columns (see docs/bills.md).",
-      helpValue: 'FILE.yaml',
+      summary: "How to read an accounting package's export: a YAML map, or a preset (bk bills maps).",
+      helpValue: 'FILE.yaml|PRESET',
+    }),
+    lookup: Flags.string({
+      summary: 'Ids for the names or codes a column holds: a CSV of value,id (repeatable).',
+      helpValue: 'FIELD=FILE.csv',
+      multiple: true,
+    }),
+    'date-format': Flags.string({
+      summary: 'How the file writes dates (beats the map).',
+      options: ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'],
+    }),
+    'number-format': Flags.string({
+      summary: 'How the file writes numbers (beats the map).',
+      options: ['1234.56', '1,234.56', '1.234,56', '1 234,56'],
+    }),
+    delimiter: Flags.string({summary: 'The field separator (beats the map).', options: [',', ';', 'tab']}),
+    encoding: Flags.string({
+      summary: "The file's character encoding (beats the map).",
+      options: ['utf-8', 'windows-1252', 'latin1'],
+    }),
+    currency: Flags.string({summary: 'The currency of bills whose rows name none.', helpValue: 'CODE'}),
+    amounts: Flags.string({
+      summary: 'Send line amounts before (net) or after (gross) tax, for layouts with tax columns.',
+      options: ['net', 'gross'],
+    }),
+    'due-days': Flags.integer({
+      summary: 'Due date for bills without one: this many days after the issue date.',
+      min: 0,
+      max: 3650,
     }),
     'dry-run': Flags.boolean({summary: 'Check the whole file offline and list every problem; send nothing.'}),
+    show: Flags.integer({
+      summary: 'With --dry-run: print the first N bills exactly as they would be sent (JSON).',
+      min: 1,
+      dependsOn: ['dry-run'],
+    }),
+    'skip-existing': Flags.boolean({
+      summary: 'Skip bills any earlier import into this business created (from any file).',
+      exclusive: ['dry-run'],
+    }),
     'max-errors': Flags.integer({summary: 'List at most this many problems.', default: 50, min: 1}),
     'batch-size': Flags.integer({summary: 'Bills per request (1 to 100).', default: 100, min: 1, max: 100}),
     concurrency: Flags.integer({summary: 'Requests in flight at once (1 to 16).', default: 4, min: 1, max: 16}),
@@ -68,37 +105,54 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   async run(): Promise<BillsImportResult> {
     const {flags, args} = this
     const file = args.file
-    const {loadHeaderMap} = await import('../../bills/columns.js')
-    const map = flags.map ? await loadHeaderMap(flags.map) : undefined
+    const {map, lookups} = await this.readingOptions()
     const progress = process.stderr.isTTY ? progressLine() : undefined
-
-    if (flags['dry-run']) {
+    const check = async (show?: number) => {
       const {dryRun} = await import('../../bills/import.js')
       const result = await dryRun({
         file,
         map,
+        lookups,
         businessId: await this.businessIdIfGiven(),
         maxErrors: flags['max-errors'],
+        show,
         onProgress: progress?.update,
       })
       progress?.done()
       if (result.errorCount > 0) {
-        if (!this.jsonEnabled()) for (const e of result.errors) process.stderr.write(e.text + '\n')
+        if (!this.jsonEnabled()) {
+          for (const e of result.errors) process.stderr.write(e.text + '\n')
+          for (const m of result.missingLookups ?? [])
+            process.stderr.write(
+              `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (add each to ${m.file})\n`,
+            )
+        }
         const more = result.errorCount - result.errors.length
         throw new InputError(
           `${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`,
           {
             code: 'invalid_bills',
             details: result,
-            hint: 'Fix the rows named above and run --dry-run again.',
+            hint: flags['dry-run']
+              ? 'Fix the rows named above and run --dry-run again.'
+              : 'An export read through a map is checked whole before anything is sent: fix the rows named above (or the map, or a lookup file) and run the import again.',
           },
         )
       }
+      return result
+    }
+
+    if (flags['dry-run']) {
+      const result = await check(flags.show)
+      if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${result.rows} rows, ${result.bills} bills, all valid (${result.durationMs} ms); nothing was sent.`,
+        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''} (${result.durationMs} ms); nothing was sent.`,
       )
       return result
     }
+    // An export read through a map is checked whole first: a misread format would send wrong numbers
+    // from its first row on, so nothing is sent unless every row reads. stdin cannot be read twice.
+    if (map && file !== '-') await check()
 
     const businessId = await this.businessId()
     const {api, credentials, tokens} = await this.session()
@@ -132,11 +186,21 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
     const {importBills} = await import('../../bills/import.js')
+    // Every import records the bills it creates, per environment and business, so that a later
+    // --skip-existing run (of this file or an overlapping one) knows them.
+    const {openCreatedRecord} = await import('../../bills/created-record.js')
+    const record = await openCreatedRecord({
+      configDir: this.configDir,
+      baseUrl: credentials.baseUrl,
+      businessId,
+      input: file,
+    })
     let outcome
     try {
       outcome = await importBills({
         file,
         map,
+        lookups,
         businessId,
         baseUrl: credentials.baseUrl,
         batchSize: flags['batch-size'],
@@ -156,8 +220,14 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
           this.note(line)
         },
         onProgress: progress?.update,
+        skipExisting: flags['skip-existing']
+          ? (bill) => (bill.input.vendor_id ? record.lookup(bill.input.vendor_id, bill.number) : undefined)
+          : undefined,
+        onCreated: (created) =>
+          record.add(created.map(({bill, id}) => ({vendorId: bill.input.vendor_id ?? '', number: bill.number, id}))),
       })
     } finally {
+      record.close()
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
       progress?.done()
@@ -168,6 +238,26 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (summary.interrupted) process.exitCode = 130
     else if (summary.failed > 0 || summary.unconfirmed > 0) process.exitCode = 6
     return summary
+  }
+
+  /** The map (a file or a preset) with the flags that beat it, and the lookups; none for bk's own format. */
+  private async readingOptions() {
+    const {flags} = this
+    const {loadBillMap, plainMap, withOverrides, isPlain} = await import('../../bills/map-file.js')
+    const {loadLookups} = await import('../../bills/lookups.js')
+    const base = flags.map ? await loadBillMap(flags.map) : plainMap()
+    const map = withOverrides(base, {
+      dateFormat: flags['date-format'],
+      numberFormat: flags['number-format'],
+      delimiter: flags.delimiter,
+      encoding: flags.encoding,
+      currency: flags.currency,
+      amounts: flags.amounts,
+      dueDays: flags['due-days'],
+    })
+    const lookups = await loadLookups(flags.lookup ?? [], map.caseInsensitiveLookups)
+    const plain = !flags.map && isPlain(map) && lookups.size === 0 && !flags.amounts
+    return {map: plain ? undefined : map, lookups}
   }
 
   /** --restart sends again what the journal records: say how much, and ask (or need --yes). */
@@ -196,7 +286,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
     out(
-      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before)${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import, --skip-existing` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
     )
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile)

@@ -3,7 +3,8 @@ import {Args, Flags} from '@oclif/core'
 import {isLoopback} from '../../auth/base-url.js'
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import type {Settlement, UnconfirmedBill} from '../../bills/settle.js'
+import {describeKey} from '../../bills/bill-key.js'
+import type {ServiceBill, Settlement, UnconfirmedBill} from '../../bills/settle.js'
 
 export interface BillsUnconfirmedResult {
   journal: string
@@ -53,8 +54,8 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     return result
   }
 
-  /** The bills the emulator at `baseUrl` holds for `business`, by number (an emulator-only route). */
-  private async emulatorBills(baseUrl: string, business: string): Promise<Map<string, string>> {
+  /** The bills the emulator at `baseUrl` holds for `business` (an emulator-only route). */
+  private async emulatorBills(baseUrl: string, business: string): Promise<ServiceBill[]> {
     if (!isLoopback(new URL(baseUrl).hostname)) {
       throw new InputError(
         `--settle asks the bundled emulator, and this import went to ${baseUrl}, which is not a loopback address`,
@@ -66,7 +67,9 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     const {BkClient} = await import('../../api/client.js')
     const {path} = await import('../../api/path.js')
     const {z} = await import('zod')
-    const schema = z.object({data: z.array(z.object({id: z.string(), number: z.string().nullish()}))})
+    const schema = z.object({
+      data: z.array(z.looseObject({id: z.string(), number: z.string().nullish(), vendor_id: z.string().nullish()})),
+    })
     const client = new BkClient({baseUrl, ...this.transportOptions})
     try {
       const res = await client.request({
@@ -75,14 +78,14 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
         auth: false,
         schema,
       })
-      return new Map(res.data.data.flatMap((b) => (b.number ? [[b.number, b.id] as const] : [])))
+      return res.data.data as ServiceBill[]
     } finally {
       await client.close()
     }
   }
 
   private print(result: BillsUnconfirmedResult): void {
-    for (const bill of result.unconfirmed) this.log(`${bill.number}  ${bill.reason}`)
+    for (const bill of result.unconfirmed) this.log(`${describeKey(bill.key)}  ${bill.reason}`)
     if (result.settled) {
       const {created, absent} = result.settled
       this.note(

@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {businessFlag, yesFlag} from '../../flags.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export interface DocumentsUnlinkResult {
   documentId: string
@@ -38,14 +39,14 @@ export default class DocumentsUnlink extends BaseCommand<typeof DocumentsUnlink>
 
   async run(): Promise<DocumentsUnlinkResult> {
     const {args, flags} = this
-    const {checkPrefix, unlinkTargets} = await import('../../read/entity-ids.js')
-    checkPrefix('document id', args.id, 'doc_')
+    const {checkPrefix, unlinkTargets} = await import('../../records/entity-ids.js')
+    checkPrefix('document id', args.id, ID_PREFIX.document)
     const ids = unlinkTargets(flags.from)
     const businessId = await this.businessId()
     await this.announceWrite(`unlink document ${args.id} from ${ids.join(', ')}`)
     await this.confirm(`Unlink ${args.id} from ${ids.join(', ')}?`, flags.yes)
     const {api} = await this.session()
-    const {explainApiError} = await import('../../read/service-error.js')
+    const {explainApiError} = await import('../../records/service-error.js')
     const response = await api.documents.unlink(businessId, args.id, ids).catch((error: unknown) => {
       throw explainApiError(error, `unlink document ${args.id}`)
     })

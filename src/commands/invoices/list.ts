@@ -39,7 +39,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
 
   async run(): Promise<InvoicesListResult | undefined> {
     const {flags} = this
-    const {dueRange} = await import('../../read/due-range.js')
+    const {dueRange} = await import('../../records/due-range.js')
     const range = dueRange(flags['due-from'], flags['due-to'])
     const status = splitList(flags.status)
     const {listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
@@ -51,7 +51,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     }
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {invoiceColumns, invoiceRows, invoiceView} = await import('../../read/columns.js')
+    const {invoiceColumns, invoiceRows, invoiceView} = await import('../../records/columns.js')
     const lines = Boolean(flags.lines)
     return runList({
       pager: api.invoices.list(businessId, {status, ...range, ...pagingOptions(flags)}),

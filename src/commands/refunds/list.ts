@@ -5,6 +5,7 @@ import {InputError} from '../../errors.js'
 import {businessFlag, listFlags, splitList} from '../../flags.js'
 import type {Refund} from '../../api/schemas/refund.js'
 import type {ListResult} from '../../output/list-command.js'
+import {REFUND_STATUSES} from '../../spec.js'
 
 export type RefundsListResult = ListResult<Refund>
 
@@ -28,7 +29,6 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
 
   async run(): Promise<RefundsListResult | undefined> {
     const {flags} = this
-    const {REFUND_STATUSES} = await import('../../api/schemas/refund.js')
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))
     if (bad !== undefined)
@@ -38,7 +38,7 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     const businessId = await this.businessId()
     const {api} = await this.session()
     const {pagingOptions, runList} = await import('../../output/list-command.js')
-    const {refundColumns, refundView} = await import('../../read/columns.js')
+    const {refundColumns, refundView} = await import('../../records/columns.js')
     return runList({
       pager: api.refunds.list(businessId, {status, ...pagingOptions(flags)}),
       view: refundView,

@@ -2,6 +2,7 @@ import {Args} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {businessFlag, yesFlag} from '../../flags.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export interface TasksDeleteResult {
   taskId: string
@@ -30,13 +31,13 @@ export default class TasksDelete extends BaseCommand<typeof TasksDelete> {
 
   async run(): Promise<TasksDeleteResult> {
     const {args, flags} = this
-    const {checkPrefix} = await import('../../read/entity-ids.js')
-    checkPrefix('task id', args.id, 'tsk_')
+    const {checkPrefix} = await import('../../records/entity-ids.js')
+    checkPrefix('task id', args.id, ID_PREFIX.task)
     const businessId = await this.businessId()
     await this.announceWrite(`delete task ${args.id}`)
     await this.confirm(`Delete task ${args.id}?`, flags.yes)
     const {api} = await this.session()
-    const {explainApiError} = await import('../../read/service-error.js')
+    const {explainApiError} = await import('../../records/service-error.js')
     const response = await api.tasks.delete(businessId, args.id).catch((error: unknown) => {
       throw explainApiError(error, `delete task ${args.id}`)
     })

@@ -3,6 +3,7 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {businessFlag} from '../../flags.js'
 import type {Transaction} from '../../api/schemas/transaction.js'
+import {ID_PREFIX} from '../../spec.js'
 
 export type TransactionsGetResult = Transaction
 
@@ -30,13 +31,13 @@ export default class TransactionsGet extends BaseCommand<typeof TransactionsGet>
 
   async run(): Promise<TransactionsGetResult> {
     const {args, flags} = this
-    const {checkPrefix} = await import('../../read/entity-ids.js')
-    checkPrefix('transaction id', args.id, 'txn_')
+    const {checkPrefix} = await import('../../records/entity-ids.js')
+    checkPrefix('transaction id', args.id, ID_PREFIX.transaction)
     const businessId = await this.businessId()
     const {api} = await this.session()
     const txn = await api.transactions.get(businessId, args.id, {include: flags.include ? [flags.include] : undefined})
     if (!this.jsonEnabled()) {
-      const {formatTransaction} = await import('../../read/transaction-view.js')
+      const {formatTransaction} = await import('../../records/transaction-view.js')
       process.stdout.write(formatTransaction(txn))
     }
     return txn

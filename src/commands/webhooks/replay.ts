@@ -3,6 +3,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {BkError, ExitCode, InputError, InterruptedError} from '../../errors.js'
 import {splitList} from '../../flags.js'
+import {WEBHOOK_STATUSES} from '../../spec.js'
 
 export interface WebhooksReplayResult {
   count: number
@@ -45,7 +46,6 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
 
   async run(): Promise<WebhooksReplayResult> {
     const {flags} = this
-    const {WEBHOOK_STATUSES} = await import('../../api/schemas/webhook.js')
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(WEBHOOK_STATUSES as readonly string[]).includes(s))
     if (bad !== undefined) throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`)

@@ -5,85 +5,20 @@
  * allocation sums are exact: 0.1 + 0.2 allocated against a total of 0.3 is accepted.
  */
 import {parseIsoDatetime} from '../../datetime.js'
-import type {Bill} from '../../api/schemas/bill.js'
-import {PERFORMED_BY_HEADER} from '../../api/resources/bills.js'
+import {JsonNumber} from '../../exact-json.js'
 import {Decimal, type Money} from '../../money.js'
+import {ID_PREFIX, MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
-import {HttpError, ok} from '../http.js'
+import {HttpError, ok, parseJsonBodyExact} from '../http.js'
 import type {EmulatorState} from '../state.js'
+import type {Bill} from '../types.js'
 import type {EmulatorContext} from './context.js'
-
-const MAX_BILLS = 100
 
 const performers = new WeakMap<EmulatorState, Map<string, string>>()
 
 /** Who performed the creation of a bill (the performed-by header), for tests and inspection. */
 export function performedBy(state: EmulatorState, billId: string): string | undefined {
   return performers.get(state)?.get(billId)
-}
-
-/** A JSON number as its source text, so that amounts are exact. */
-class JsonNumber {
-  constructor(readonly text: string) {}
-}
-
-const MARK = `\u0000num${Math.random().toString(36).slice(2)}:`
-
-/**
- * JSON.parse that keeps every number as its text (a JsonNumber): numbers outside strings are
- * rewritten as marked strings before parsing and turned back afterwards.
- */
-export function parseJsonExact(text: string): unknown {
-  let out = ''
-  let last = 0
-  let i = 0
-  const n = text.length
-  while (i < n) {
-    const c = text.charCodeAt(i)
-    if (c === 34) {
-      // Skip a string, honouring escapes.
-      i++
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 92) i += 2
-        else if (d === 34) break
-        else i++
-      }
-      i++
-    } else if (c === 45 || (c >= 48 && c <= 57)) {
-      let j = i + 1
-      while (j < n) {
-        const d = text.charCodeAt(j)
-        if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) j++
-        else break
-      }
-      const token = text.slice(i, j)
-      if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(token))
-        throw new HttpError(422, `Request body is not valid JSON: bad number ${token}`)
-      out += text.slice(last, i) + JSON.stringify(MARK + token)
-      last = j
-      i = j
-    } else i++
-  }
-  out += text.slice(last)
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(out)
-  } catch (error) {
-    throw new HttpError(422, `Request body is not valid JSON: ${(error as Error).message}`)
-  }
-  return revive(parsed)
-}
-
-function revive(value: unknown): unknown {
-  if (typeof value === 'string') return value.startsWith(MARK) ? new JsonNumber(value.slice(MARK.length)) : value
-  if (Array.isArray(value)) return value.map(revive)
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[k] = revive(v)
-    return out
-  }
-  return value
 }
 
 /** Back to plain JSON values (for metadata). */
@@ -118,11 +53,11 @@ export function register({router, state}: EmulatorContext): void {
     requireAuth(state, ctx, SCOPES.billCreate)
     const businessId = ctx.params.business_id as string
     if (ctx.rawBody === '') throw new HttpError(422, 'Request body is empty; expected a JSON array of bills')
-    const body = parseJsonExact(ctx.rawBody)
+    const body = parseJsonBodyExact(ctx.rawBody)
     if (!Array.isArray(body)) throw new HttpError(422, 'Request body must be a JSON array of bills')
-    if (body.length > MAX_BILLS)
-      throw new HttpError(422, `At most ${MAX_BILLS} bills per request; got ${body.length}`, {
-        max: MAX_BILLS,
+    if (body.length > MAX_BILLS_PER_REQUEST)
+      throw new HttpError(422, `At most ${MAX_BILLS_PER_REQUEST} bills per request; got ${body.length}`, {
+        max: MAX_BILLS_PER_REQUEST,
         count: body.length,
       })
     const header = ctx.headers[PERFORMED_BY_HEADER]
@@ -228,8 +163,8 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
     }
   }
   // Valid: commit.
-  for (const [values, value] of newValues) if (!values.has(value)) values.set(value, state.newId('tv_'))
-  const id = state.newId('bil_')
+  for (const [values, value] of newValues) if (!values.has(value)) values.set(value, state.newId(ID_PREFIX.tagValue))
+  const id = state.newId(ID_PREFIX.bill)
   const bill: Bill = {
     id,
     business_id: businessId,
@@ -245,7 +180,7 @@ function checkBill(state: EmulatorState, businessId: string, item: unknown): Bil
     currency: currency ?? null,
     metadata_: item.metadata_ ? (plain(item.metadata_) as Record<string, unknown>) : {},
     lines: lines.map((l) => ({
-      id: state.newId('bln_'),
+      id: state.newId(ID_PREFIX.billLine),
       bill_id: id,
       description: l.description ?? null,
       ledger_id: l.ledgerId,

@@ -1,3 +1,4 @@
+import {MAX_PAGE_SIZE} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {intParam, ok} from '../http.js'
@@ -10,7 +11,7 @@ export const DEFAULT_PAGE_SIZE = 50
 export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/v0/business', (ctx) => {
     const grant = requireAuth(state, ctx, SCOPES.businessRead)
-    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
+    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE})
     // paginate() needs id order; businesses created later may sort anywhere among the seeded ones.
     const all = [...state.businesses.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     return ok(

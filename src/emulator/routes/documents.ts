@@ -1,4 +1,4 @@
-import {ENTITY_IDS_PARAM, UNLINKABLE_PREFIXES} from '../../api/resources/documents.js'
+import {ENTITY_IDS_PARAM, ID_PREFIX, UNLINKABLE_PREFIXES} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, listParam, ok} from '../http.js'
@@ -14,7 +14,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('DELETE', '/v0/business/:business_id/document-association/:document_id', (ctx) => {
     requireAuth(state, ctx, SCOPES.documentDelete)
     const businessId = ctx.params.business_id as string
-    const id = checkPathId('document_id', ctx.params.document_id as string, 'doc_')
+    const id = checkPathId('document_id', ctx.params.document_id as string, ID_PREFIX.document)
     const ids = listParam(ctx.query, ENTITY_IDS_PARAM)
     if (!ids)
       throw new HttpError(422, `${ENTITY_IDS_PARAM} is required: a comma-separated list of eac_, txn_ or je_ ids`, {

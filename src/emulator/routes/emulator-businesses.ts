@@ -5,8 +5,9 @@
  */
 import {businessEventContent} from '../events.js'
 import {HttpError, ok, parseJsonObject} from '../http.js'
-import type {BusinessRecord} from '../state.js'
+import type {BusinessRecord} from '../types.js'
 import type {EmulatorContext} from './context.js'
+import {ID_PREFIX} from '../../spec.js'
 
 interface CreateInput {
   name?: unknown
@@ -25,7 +26,7 @@ function optionalString(input: CreateInput, field: 'name' | 'external_id'): stri
 export function register({router, state}: EmulatorContext): void {
   router.add('POST', '/_emulator/businesses', (ctx) => {
     const input = parseJsonObject(ctx.rawBody, '{name?, external_id?, active?}', {optional: true}) as CreateInput
-    const id = state.newId('biz_')
+    const id = state.newId(ID_PREFIX.business)
     const name = optionalString(input, 'name') ?? `Business ${state.businesses.size + 1}`
     const externalId = optionalString(input, 'external_id') ?? `ext-${id.slice(4)}`
     if (input.active !== undefined && typeof input.active !== 'boolean')

@@ -1,4 +1,5 @@
 import {ISO_8601_EXPECTED, parseIsoDatetime} from '../../datetime.js'
+import {MAX_PAGE_SIZE} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, ok} from '../http.js'
@@ -25,7 +26,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/v0/business/:business_id/invoice', (ctx) => {
     requireAuth(state, ctx, SCOPES.invoiceRead)
     const businessId = ctx.params.business_id as string
-    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: INVOICE_DEFAULT_PAGE_SIZE})
+    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: MAX_PAGE_SIZE, default: INVOICE_DEFAULT_PAGE_SIZE})
     const status = listParam(ctx.query, 'status', INVOICE_STATUSES)
     const start = instantParam(ctx.query, 'due_at_start')
     const end = instantParam(ctx.query, 'due_at_end')

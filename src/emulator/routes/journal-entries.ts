@@ -6,10 +6,11 @@
  */
 import {parseIsoDatetime} from '../../datetime.js'
 import {Decimal} from '../../money.js'
-import type {JournalEntry} from '../../api/schemas/journal-entry.js'
+import {ID_PREFIX} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok, parseJsonBody} from '../http.js'
 import type {EmulatorState} from '../state.js'
+import type {JournalEntry} from '../types.js'
 import type {EmulatorContext} from './context.js'
 
 const AMOUNT = /^\d+(?:\.\d+)?$/
@@ -26,7 +27,7 @@ export function register({router, state}: EmulatorContext): void {
     const businessId = ctx.params.business_id as string
     const body = parseJsonBody(ctx.rawBody)
     const entry = validateEntry(state, businessId, body)
-    const id = state.newId('je_')
+    const id = state.newId(ID_PREFIX.journalEntry)
     const record: JournalEntry = {
       id,
       business_id: businessId,
@@ -40,7 +41,7 @@ export function register({router, state}: EmulatorContext): void {
       categorization_method: 'manual',
       invoice_id: null,
       line_entries: entry.lines.map((l) => ({
-        id: state.newId('le_'),
+        id: state.newId(ID_PREFIX.lineEntry),
         journal_entry_id: id,
         transaction_id: null,
         ledger_id: l.ledger_id,

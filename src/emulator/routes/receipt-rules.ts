@@ -1,8 +1,8 @@
-import {THRESHOLD_PATTERN} from '../../api/schemas/business.js'
-import type {ReceiptRequestConfig} from '../../api/schemas/index.js'
 import {Decimal, fitsJsonNumber} from '../../money.js'
+import {THRESHOLD_PATTERN} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok, parseJsonBody} from '../http.js'
+import type {ReceiptRequestConfig} from '../types.js'
 import type {EmulatorContext} from './context.js'
 
 /** What a business without an override starts from (spec rule 2). */

@@ -1,4 +1,4 @@
-import {REFUND_STATUSES} from '../../api/schemas/refund.js'
+import {MAX_PAGE_SIZE, REFUND_STATUSES} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {intParam, listParam, ok} from '../http.js'
@@ -12,7 +12,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/v0/business/:business_id/refunds', (ctx) => {
     requireAuth(state, ctx, SCOPES.refundRead)
     const businessId = ctx.params.business_id as string
-    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: REFUND_DEFAULT_PAGE_SIZE})
+    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: MAX_PAGE_SIZE, default: REFUND_DEFAULT_PAGE_SIZE})
     const status = listParam(ctx.query, 'status', REFUND_STATUSES)
     const statuses = status ? new Set<string>(status) : undefined
     return ok(

@@ -2,6 +2,7 @@ import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
+import {ID_PREFIX} from '../../spec.js'
 
 /** The spec's second error body of task deletion: `{message: string, data: string}`. */
 class MessageError extends HttpError {
@@ -18,7 +19,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('DELETE', '/v0/business/:business_id/task/:task_id', (ctx) => {
     requireAuth(state, ctx, SCOPES.requestDelete)
     const businessId = ctx.params.business_id as string
-    const id = checkPathId('task_id', ctx.params.task_id as string, 'tsk_')
+    const id = checkPathId('task_id', ctx.params.task_id as string, ID_PREFIX.task)
     const task = state.tasks.get(businessId, id)
     if (!task) throw new HttpError(404, `Task ${id} not found`, {task_id: id})
     if (task.status === 'completed')

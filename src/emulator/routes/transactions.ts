@@ -1,4 +1,4 @@
-import {TRANSACTION_INCLUDES} from '../../api/resources/transactions.js'
+import {ID_PREFIX, TRANSACTION_INCLUDES} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, listParam, ok} from '../http.js'
@@ -12,7 +12,7 @@ export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/v0/business/:business_id/transactions/:transaction_id', (ctx) => {
     requireAuth(state, ctx, SCOPES.transactionRead)
     const businessId = ctx.params.business_id as string
-    const id = checkPathId('transaction_id', ctx.params.transaction_id as string, 'txn_')
+    const id = checkPathId('transaction_id', ctx.params.transaction_id as string, ID_PREFIX.transaction)
     const include = listParam(ctx.query, 'include', TRANSACTION_INCLUDES) ?? []
     const txn = state.transactions.get(businessId, id)
     if (!txn) throw new HttpError(404, `Transaction ${id} not found`, {transaction_id: id})

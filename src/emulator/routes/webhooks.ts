@@ -6,12 +6,12 @@
  * (default 50). A business-scoped token sees only the notifications of its business.
  * Responses are written as Python's json.dumps does, as the service writes its bodies.
  */
+import {JWKS_PATH, MAX_PAGE_SIZE, NOTIFICATIONS_PATH, WEBHOOK_STATUSES} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
-import {WEBHOOK_STATUSES} from '../../api/schemas/webhook.js'
-import type {WebhookNotificationRecord} from '../webhooks/hub.js'
-import {pythonJsonDumps} from '../../webhooks/python-json.js'
+import type {WebhookNotificationRecord} from '../types.js'
+import {pythonJsonDumps} from '../../python-json.js'
 import type {EmulatorContext} from './context.js'
 
 const DEFAULT_PAGE_SIZE = 50
@@ -19,11 +19,11 @@ const DEFAULT_PAGE_SIZE = 50
 const json = (body: unknown): Reply => ({status: 200, body: pythonJsonDumps(body)})
 
 export function register({router, state, webhooks}: EmulatorContext): void {
-  router.add('GET', '/.well-known/jwks.json', async () => json(await webhooks.signer.jwks()))
+  router.add('GET', JWKS_PATH, async () => json(await webhooks.signer.jwks()))
 
-  router.add('GET', '/v0/tenant/webhook/notifications', (ctx) => {
+  router.add('GET', NOTIFICATIONS_PATH, (ctx) => {
     const grant = requireAuth(state, ctx, SCOPES.webhookRead)
-    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: 100, default: DEFAULT_PAGE_SIZE})
+    const pageSize = intParam(ctx.query, 'page_size', {min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE})
     const statuses = listParam(ctx.query, 'status', WEBHOOK_STATUSES)
     const after = ctx.query.get('webhook_id') || undefined
     if (after !== undefined && !state.notifications.some((n) => n.id === after)) {

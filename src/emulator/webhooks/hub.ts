@@ -9,37 +9,13 @@
  * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
-import type {WEBHOOK_STATUSES} from '../../api/schemas/webhook.js'
-import {postBody, type ForwardResult} from '../../webhooks/forward.js'
-import {pythonJsonDumps} from '../../webhooks/python-json.js'
+import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../../spec.js'
+import {postBody, type PostResult} from '../../post-body.js'
+import {pythonJsonDumps} from '../../python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
-import type {EmulatorState, EventSink} from '../state.js'
+import type {EmulatorState} from '../state.js'
+import type {EventSink, WebhookNotificationRecord} from '../types.js'
 import {WebhookSigner} from './signer.js'
-
-export type NotificationStatus = (typeof WEBHOOK_STATUSES)[number]
-
-export interface DeliveryAttempt {
-  /** When the attempt started (ms since the epoch). */
-  at: number
-  /** The delay it waited after the previous attempt, already scaled (0 for the first). */
-  delayMs: number
-  /** The HTTP status received, or null for a timeout or connection failure. */
-  status: number | null
-  error?: string
-}
-
-export interface WebhookNotificationRecord {
-  /** The svc-id of its deliveries. */
-  id: string
-  createdAt: string
-  sentAt: string | null
-  status: NotificationStatus
-  /** The original message. */
-  notification: {type: string; content: Record<string, unknown>}
-  /** The message as delivered and signed. */
-  body: string
-  attempts: DeliveryAttempt[]
-}
 
 const FIRST_RETRY_DELAY_MS = 10_000
 const MAX_RETRIES = 4
@@ -142,15 +118,15 @@ export class WebhookHub implements EventSink {
     record: WebhookNotificationRecord,
     signature: string,
     timeoutMs: number,
-  ): Promise<ForwardResult> {
+  ): Promise<PostResult> {
     const controller = new AbortController()
     this.inFlight.add(controller)
     try {
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'bk-emulator-webhooks',
-        'svc-id': record.id,
-        'svc-signature': signature,
+        [WEBHOOK_ID_HEADER]: record.id,
+        [WEBHOOK_SIGNATURE_HEADER]: signature,
       }
       return await postBody(url, headers, Buffer.from(record.body, 'utf8'), {timeoutMs, signal: controller.signal})
     } finally {

@@ -27,12 +27,12 @@ export default class RulesReceiptsSet extends BaseCommand<typeof RulesReceiptsSe
 
   async run(): Promise<RulesReceiptsSetResult> {
     const {flags} = this
-    const {describeReceiptConfig, receiptRulesUpdate} = await import('../../../read/receipt-rules.js')
+    const {describeReceiptConfig, receiptRulesUpdate} = await import('../../../records/receipt-rules.js')
     const update = receiptRulesUpdate(flags.enabled, flags.threshold)
     const businessId = await this.businessId()
     await this.announceWrite(`set receipt rules ${JSON.stringify(update)}`)
     const {api} = await this.session()
-    const {explainApiError} = await import('../../../read/service-error.js')
+    const {explainApiError} = await import('../../../records/service-error.js')
     const config = await api.businesses.updateReceiptRules(businessId, update).catch((error: unknown) => {
       throw explainApiError(error, `update the receipt rules of ${businessId}`)
     })

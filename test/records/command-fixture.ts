@@ -1,5 +1,5 @@
 /**
- * The setup shared by the command tests of test/read: an emulator, a recorder that proves bad
+ * The setup shared by the command tests of test/records: an emulator, a recorder that proves bad
  * local input sends nothing, and the environments for the 403 and 404 cases.
  */
 import {afterAll, beforeAll, expect} from 'vitest'

@@ -1,5 +1,5 @@
 /** Local checks of the ids `bk documents unlink` sends, so a wrong id never reaches the service. */
-import {UNLINKABLE_PREFIXES} from '../api/resources/documents.js'
+import {UNLINKABLE_PREFIXES} from '../spec.js'
 import {InputError} from '../errors.js'
 
 /** The prefix and at least one character after it. */

@@ -153,7 +153,7 @@ describe('bk invoices list', () => {
     const amountLine = invoices.flatMap((i) => i.lines ?? []).find((l) => l.id === amountRow[14]) as {amount: number}
     expect(amountRow[17]).toBe(String(amountLine.amount))
     expect(amountRow.slice(18)).toEqual(['', '', '', '', '', '', ''])
-    const priced = invoices.flatMap((i) => i.lines ?? []).find((l) => l.id === pricedRow[14]) as Record<string, unknown>
+    const priced: Record<string, unknown> = {...invoices.flatMap((i) => i.lines).find((l) => l.id === pricedRow[14])}
     expect(pricedRow.slice(17)).toEqual([
       '',
       ...['unit_price', 'quantity', 'discount_amount', 'discount_rate', 'tax_amount', 'tax_rate', 'is_prepayment'].map(

@@ -11,7 +11,7 @@ import {z} from 'zod'
 
 import {invoice, invoiceLine} from '../api/schemas/invoice.js'
 import {refund, refundInvoice} from '../api/schemas/refund.js'
-import type {Column} from '../output/list-writer.js'
+import type {OutputColumn} from '../output/list-writer.js'
 
 /** `{a: true, b: true}`, the argument of zod's pick. */
 function mask<K extends string>(keys: readonly K[]): {[P in K]: true} {
@@ -67,13 +67,13 @@ export interface InvoiceRow {
   line?: InvoiceLineView | undefined
 }
 
-const INVOICE_COLUMNS: Array<Column<InvoiceRow>> = [
+const INVOICE_COLUMNS: Array<OutputColumn<InvoiceRow>> = [
   ...Object.entries(INVOICE_FIELDS).map(([header, field]) => ({header, get: (r: InvoiceRow) => r.invoice[field]})),
   {header: 'LINES', get: (r) => r.invoice.lines?.length ?? 0},
   {header: 'PAYMENTS', get: (r) => r.invoice.payments?.length ?? 0},
 ]
 
-const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({
+const INVOICE_LINE_COLUMNS: Array<OutputColumn<InvoiceRow>> = Object.entries(LINE_FIELDS).map(([header, field]) => ({
   header,
   get: (r) => r.line?.[field],
 }))
@@ -82,7 +82,7 @@ const INVOICE_LINE_COLUMNS: Array<Column<InvoiceRow>> = Object.entries(LINE_FIEL
 const TABLE_HEADERS = new Set(['ID', 'NUMBER', 'STATUS', 'CUSTOMER ID', 'TOTAL AMOUNT', 'TOTAL PAID', 'DUE AT'])
 const TABLE_LINE_HEADERS = new Set(['LINE DESCRIPTION', 'LINE AMOUNT', 'UNIT PRICE', 'QUANTITY', 'TAX AMOUNT'])
 
-export function invoiceColumns(options: {lines: boolean; table: boolean}): Array<Column<InvoiceRow>> {
+export function invoiceColumns(options: {lines: boolean; table: boolean}): Array<OutputColumn<InvoiceRow>> {
   const head = options.table
     ? INVOICE_COLUMNS.filter((c) => TABLE_HEADERS.has(c.header) && !(options.lines && c.header === 'TOTAL PAID'))
     : INVOICE_COLUMNS
@@ -123,7 +123,7 @@ export const refundView = z.object({
 })
 export type RefundView = z.infer<typeof refundView>
 
-const REFUND_COLUMNS: Array<Column<RefundView>> = [
+const REFUND_COLUMNS: Array<OutputColumn<RefundView>> = [
   ...Object.entries(REFUND_FIELDS).map(([header, field]) => ({header, get: (r: RefundView) => r[field]})),
   {
     header: 'INVOICE IDS',
@@ -138,6 +138,6 @@ const REFUND_COLUMNS: Array<Column<RefundView>> = [
 
 const REFUND_TABLE_HEADERS = new Set(['ID', 'STATUS', 'AMOUNT', 'AMOUNT PAID', 'METHOD', 'REFUNDED AT', 'MEMO'])
 
-export function refundColumns(options: {table: boolean}): Array<Column<RefundView>> {
+export function refundColumns(options: {table: boolean}): Array<OutputColumn<RefundView>> {
   return options.table ? REFUND_COLUMNS.filter((c) => REFUND_TABLE_HEADERS.has(c.header)) : REFUND_COLUMNS
 }

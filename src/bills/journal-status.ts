@@ -1,0 +1,103 @@
+/**
+ * What a bills import journal holds, for `bk bills import status`: the outcome of every bill it
+ * names (from `readJournal`, the same replay `--resume` uses), and the timeline `readJournal`
+ * does not keep: when each run began, the settlements, and the bills of batches recorded as not
+ * sent.
+ */
+import {existsSync, readdirSync} from 'node:fs'
+
+import {InputError} from '../errors.js'
+import {JOURNAL_SUFFIX, journalPathFor, readJournalLines} from '../journal-file.js'
+import {lockHolder} from '../run-lock.js'
+import {readJournal, type JournalRecord} from './journal.js'
+
+export interface JournalStatus {
+  journal: string
+  /** The input file as the first run named it. */
+  input: string
+  business: string
+  baseUrl: string
+  /** When the first run began. */
+  startedAt: string
+  runs: Array<{at: string; resume: boolean}>
+  batches: number
+  /** Bills the journal names: the sum of the four counts below. */
+  bills: number
+  created: number
+  /** Refused by the service (invalid rows never reach the journal: see the rejects file). */
+  failed: number
+  unconfirmed: number
+  /** Bills `--resume` would send: of batches recorded as not sent, or settled as never created. */
+  notSent: number
+  /** Unconfirmed bills settled by `bk bills unconfirmed --settle`, in all. */
+  settled: number
+  settlements: Array<{at: string; created: number; absent: number}>
+  /** The import or settlement holding the journal's lock now, if any. */
+  running: {pid: number} | null
+}
+
+/**
+ * The journal a command-line argument names: a `.bk-journal` file as it is; another path is the
+ * imported file, whose journal is beside it (as `bills import` names it); none: the only journal
+ * in the current folder.
+ */
+export function journalFromArgument(argument: string | undefined, cwd = process.cwd()): string {
+  if (argument === '-') {
+    throw new InputError('An import from stdin has no journal unless --journal named one', {
+      hint: 'Give the path of that journal: bk bills import status FILE.bk-journal',
+    })
+  }
+  if (argument !== undefined) return argument.endsWith(JOURNAL_SUFFIX) ? argument : journalPathFor(argument)
+  const found = readdirSync(cwd)
+    .filter((name) => name.endsWith(JOURNAL_SUFFIX))
+    .sort()
+  if (found.length === 1) return found[0]!
+  throw new InputError(
+    found.length === 0
+      ? `No import journal (*${JOURNAL_SUFFIX}) in ${cwd}`
+      : `${found.length} import journals in ${cwd} (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}); which one?`,
+    {hint: 'Name the journal or the imported file: bk bills import status bills.csv'},
+  )
+}
+
+export async function journalStatus(journal: string): Promise<JournalStatus> {
+  if (!existsSync(journal)) {
+    throw new InputError(`No import journal at ${journal}`, {
+      code: 'journal_not_found',
+      hint: 'Name the imported file (its journal is FILE.bk-journal beside it) or the journal itself.',
+    })
+  }
+  // readJournal reports a damaged line (file and line) and checks the header.
+  const state = await readJournal(journal)
+  const counts = {created: 0, failed: 0, unconfirmed: 0}
+  for (const outcome of state.outcomes.values()) counts[outcome.kind]++
+
+  const runs: JournalStatus['runs'] = []
+  const settlements: JournalStatus['settlements'] = []
+  const notSent = new Set<string>()
+  for (const record of readJournalLines(journal).records as JournalRecord[]) {
+    if (record.t === 'run') runs.push({at: record.at, resume: record.resume})
+    else if (record.t === 'settled')
+      settlements.push({at: record.at, created: record.created.length, absent: record.absent.length})
+    else if (record.t === 'sending')
+      // A bill the journal names with no outcome now: its batch was not sent, or it was settled
+      // as never created. Either way the next --resume sends it.
+      for (const key of record.keys ?? record.numbers ?? []) if (!state.outcomes.has(key)) notSent.add(key)
+  }
+  const holder = lockHolder(journal)
+  return {
+    journal,
+    input: state.header.input,
+    business: state.header.business,
+    baseUrl: state.header.baseUrl,
+    startedAt: state.header.at,
+    runs,
+    batches: state.batches,
+    bills: state.outcomes.size + notSent.size,
+    ...counts,
+    notSent: notSent.size,
+    settled: settlements.reduce((sum, s) => sum + s.created + s.absent, 0),
+    settlements,
+    running: holder === undefined ? null : {pid: holder},
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * `--lookup FIELD=FILE.csv`: the user's own tables from the names and codes an export writes (a
+ * vendor name, a vendor number with its leading zeros, an account code or path) to bk ids. The API
+ * has no vendor or ledger list, so these files are the user's to keep (docs/bills.md "Lookups").
+ */
+import {readFile} from 'node:fs/promises'
+
+import {parse} from 'csv-parse/sync'
+
+import {InputError} from '../errors.js'
+import {decodeUtf8} from '../utf8.js'
+
+/** The bk columns a lookup may feed. */
+const LOOKUP_FIELDS = ['vendor_id', 'line_ledger_id', 'business_id', 'currency'] as const
+
+export interface Lookup {
+  field: string
+  file: string
+  caseInsensitive: boolean
+  /** The export's value (trimmed; lower-cased when case-insensitive) to the bk value. */
+  values: Map<string, string>
+}
+
+export type Lookups = Map<string, Lookup>
+
+/** Parses each `FIELD=FILE` and reads the files. `caseInsensitive` lists fields the map marks so. */
+export async function loadLookups(specs: readonly string[], caseInsensitive: readonly string[] = []): Promise<Lookups> {
+  const lookups: Lookups = new Map()
+  for (const spec of specs) {
+    const eq = spec.indexOf('=')
+    const field = canonicalField(eq === -1 ? '' : spec.slice(0, eq).trim())
+    const file = eq === -1 ? '' : spec.slice(eq + 1).trim()
+    if (!field || !file) {
+      throw new InputError(`--lookup ${spec}: expected FIELD=FILE.csv, such as vendor_id=vendors.csv`, {
+        hint: `FIELD is one of ${LOOKUP_FIELDS.join(', ')} or tag:<field>.`,
+      })
+    }
+    if (lookups.has(field))
+      throw new InputError(`--lookup ${field} is given twice (${lookups.get(field)!.file} and ${file})`)
+    lookups.set(field, await readLookup(field, file, caseInsensitive.includes(field)))
+  }
+  return lookups
+}
+
+function canonicalField(name: string): string | undefined {
+  if (/^tag:/i.test(name)) return name.slice(4).trim() ? `tag:${name.slice(4).trim()}` : undefined
+  const lower = name.toLowerCase()
+  return (LOOKUP_FIELDS as readonly string[]).includes(lower) ? lower : undefined
+}
+
+async function readLookup(field: string, file: string, caseInsensitive: boolean): Promise<Lookup> {
+  let bytes: Buffer
+  try {
+    bytes = await readFile(file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new InputError(
+      `--lookup ${field}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    )
+  }
+  let records: string[][]
+  try {
+    records = parse(decodeUtf8(bytes, file), {bom: true, relax_column_count: true, skip_empty_lines: true})
+  } catch (error) {
+    throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
+  }
+  const values = new Map<string, string>()
+  const lineOf = new Map<string, number>()
+  // Line 1 is the header row (the export's name for the value, then bk's); data starts on line 2.
+  for (let i = 1; i < records.length; i++) {
+    const row = records[i]!
+    const line = i + 1
+    if (row.length !== 2) {
+      throw new InputError(
+        `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`,
+      )
+    }
+    const from = row[0]!.trim()
+    const to = row[1]!.trim()
+    if (from === '' || to === '') throw new InputError(`${file}:${line}: an empty ${from === '' ? 'value' : 'id'}`)
+    const key = caseInsensitive ? from.toLowerCase() : from
+    const earlier = values.get(key)
+    if (earlier !== undefined && earlier !== to) {
+      throw new InputError(
+        `${file}:${line}: "${from}" is listed twice with different ids (${earlier} on line ${lineOf.get(key)}, ${to} here)`,
+      )
+    }
+    values.set(key, to)
+    lineOf.set(key, line)
+  }
+  if (values.size === 0) throw new InputError(`--lookup ${field}: ${file} has no rows after its header`)
+  return {field, file, caseInsensitive, values}
+}
+
+/** The bk value for an export's value, or undefined when the lookup lacks it. */
+export function lookUp(lookup: Lookup, value: string): string | undefined {
+  const key = value.trim()
+  return lookup.values.get(lookup.caseInsensitive ? key.toLowerCase() : key)
+}

@@ -1,0 +1,355 @@
+/**
+ * The --map file: how an accounting package's bill export becomes bk's bills. It states the
+ * file's shape (delimiter, encoding, header or positions), its date and number formats, which
+ * column feeds which of bk's columns, how a line amount is computed, blank continuation cells,
+ * credit notes and the bill key. Checked with zod; every problem names file:line:column and the fix.
+ * `--map NAME` reads a preset shipped in `maps/NAME.yaml`. docs/bills.md describes each key.
+ */
+import {existsSync} from 'node:fs'
+import {readFile} from 'node:fs/promises'
+import {dirname, join, sep} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import {z} from 'zod'
+
+import {InputError} from '../errors.js'
+import {decodeUtf8} from '../utf8.js'
+import {BILL_COLUMNS, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
+import {DATE_FORMATS, NUMBER_FORMATS, type DateFormat, type NumberFormat} from './formats.js'
+
+/** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
+export const SOURCE_COLUMNS = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross', 'credit_marker'] as const
+export type SourceColumn = (typeof SOURCE_COLUMNS)[number]
+/** What a column of the file may feed: one of bk's columns, a tag, or a source-only column. */
+export type Target = Column | SourceColumn | `tag:${string}`
+
+export const ENCODINGS = ['utf-8', 'windows-1252', 'latin1'] as const
+export type Encoding = (typeof ENCODINGS)[number]
+export const DELIMITERS = {',': ',', ';': ';', tab: '\t', '\t': '\t'} as const
+export type AmountBasis = 'net' | 'gross'
+
+/** A map, checked. Flags (`--date-format` …) are applied on top by `withOverrides`. */
+export interface BillMap {
+  /** The file the map came from, or `preset NAME`, for messages. */
+  source: string
+  /** The preset's name when `--map NAME` named one. */
+  preset?: string | undefined
+  delimiter: string
+  encoding: Encoding
+  header: boolean
+  dateFormat?: DateFormat | undefined
+  numberFormat?: NumberFormat | undefined
+  currencySymbols: boolean
+  negativeParentheses: boolean
+  /** The file's header (lower-cased), or its 1-based position as text, to a target or null (dropped). */
+  columns: Map<string, Target | null>
+  defaults: Partial<Record<Column, string>>
+  amounts?: AmountBasis | undefined
+  unitPrices: AmountBasis
+  fillDown: BillColumn[]
+  key: BillColumn[]
+  /** Credit notes: rows whose `column` holds one of `values`, and/or bills whose total is negative. */
+  credit?: {column?: string | undefined; values: string[]; negativeTotal: boolean} | undefined
+  credits: 'refuse' | 'skip'
+  caseInsensitiveLookups: string[]
+  dueDays?: number | undefined
+}
+
+/** The flags that beat the map. */
+export interface MapOverrides {
+  dateFormat?: string | undefined
+  numberFormat?: string | undefined
+  delimiter?: string | undefined
+  encoding?: string | undefined
+  currency?: string | undefined
+  amounts?: string | undefined
+  dueDays?: number | undefined
+}
+
+const isTarget = (v: string) =>
+  KNOWN_COLUMNS.includes(v.toLowerCase()) ||
+  (SOURCE_COLUMNS as readonly string[]).includes(v.toLowerCase()) ||
+  /^tag:\s*\S/i.test(v)
+const bkColumn = z
+  .string()
+  .refine((v) => KNOWN_COLUMNS.includes(v), {message: `expected one of bk's columns: ${KNOWN_COLUMNS.join(', ')}`})
+const oneOf = <T extends string>(values: readonly T[], what: string) =>
+  z.string().refine((v): v is T => (values as readonly string[]).includes(v), {
+    message: `expected ${what}: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+  })
+
+const MapSchema = z
+  .object({
+    delimiter: z
+      .string()
+      .refine((v) => v in DELIMITERS, {message: 'expected "," or ";" or "tab"'})
+      .optional(),
+    encoding: oneOf(ENCODINGS, 'an encoding').optional(),
+    header: z.boolean({error: 'expected true or false'}).optional(),
+    date_format: oneOf(DATE_FORMATS, 'a date format').optional(),
+    number_format: oneOf(NUMBER_FORMATS, 'a number format').optional(),
+    currency_symbols: z.boolean({error: 'expected true or false'}).optional(),
+    negative_parentheses: z.boolean({error: 'expected true or false'}).optional(),
+    columns: z
+      .record(
+        z.string(),
+        z
+          .string()
+          .refine(isTarget, {
+            message: `expected one of bk's columns (${KNOWN_COLUMNS.join(', ')}), tag:<field>, a source column (${SOURCE_COLUMNS.join(', ')}), or ~ to drop the column`,
+          })
+          .nullable(),
+      )
+      .optional(),
+    ignore: z.array(z.string({error: 'expected a column name'})).optional(),
+    defaults: z
+      .record(bkColumn, z.union([z.string(), z.number(), z.boolean()], {error: 'expected a plain value'}))
+      .optional(),
+    amounts: oneOf(['net', 'gross'] as const, 'net or gross').optional(),
+    unit_prices: oneOf(['net', 'gross'] as const, 'net or gross').optional(),
+    fill_down: z.array(oneOf(BILL_COLUMNS, 'a bill-level column')).optional(),
+    key: z
+      .array(oneOf(BILL_COLUMNS, 'a bill-level column'))
+      .min(1)
+      .refine((k) => k.includes('number'), {message: 'the bill key must include number'})
+      .optional(),
+    credit: z
+      .object(
+        {
+          column: z.string().optional(),
+          values: z.array(z.string()).min(1).optional(),
+          negative_total: z.boolean().optional(),
+        },
+        {error: 'expected {column, values} and/or {negative_total: true}'},
+      )
+      .strict()
+      .refine((c) => c.values !== undefined || c.negative_total === true, {
+        message: 'say how a credit note is marked: values (of a column) or negative_total: true',
+      })
+      .optional(),
+    credits: oneOf(['refuse', 'skip'] as const, 'refuse or skip').optional(),
+    case_insensitive_lookups: z.array(z.string()).optional(),
+    due_days: z.number().int().min(0).max(3650).optional(),
+  })
+  .strict()
+
+type MapDocument = z.infer<typeof MapSchema>
+
+/**
+ * The folder of the shipped presets, `maps/` at the package root, with a trailing separator: the
+ * nearest `maps/` above this module, which is src/bills/ in tests, dist/unbundled/bills/ in the
+ * unbundled build and dist/bk.cjs in the bundle.
+ */
+export function presetFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'maps')) && dirname(dir) !== dir) dir = dirname(dir)
+  return join(dir, 'maps') + sep
+}
+
+/** A `--map` value that names a preset rather than a file: a bare word with no `.yaml`. */
+function presetPath(name: string): string | undefined {
+  if (!/^[a-z0-9-]+$/.test(name)) return undefined
+  const path = `${presetFolder()}${name}.yaml`
+  return existsSync(path) ? path : undefined
+}
+
+/** Reads `--map FILE.yaml` or `--map PRESET`. */
+export async function loadBillMap(spec: string): Promise<BillMap> {
+  const preset = presetPath(spec)
+  const file = preset ?? spec
+  let bytes: Buffer
+  try {
+    bytes = await readFile(file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const bare = /^[a-z0-9-]+$/.test(spec)
+    throw new InputError(
+      `Cannot read the map file ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      bare ? {hint: `"${spec}" is not a preset either: \`bk bills maps\` lists them.`} : {},
+    )
+  }
+  const label = preset ? `preset ${spec} (${file})` : file
+  const map = await parseBillMap(decodeUtf8(bytes, file), label)
+  if (preset) map.preset = spec
+  return map
+}
+
+/** Parses and checks a map's text; `label` names it in messages. */
+export async function parseBillMap(text: string, label: string): Promise<BillMap> {
+  const {parseDocument, LineCounter, isMap, isScalar} = await import('yaml')
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, {lineCounter, uniqueKeys: true})
+  const where = (offset: number | undefined) => {
+    if (offset === undefined) return label
+    const {line, col} = lineCounter.linePos(offset)
+    return `${label}:${line}:${col}`
+  }
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!
+    const sourceLine = e.linePos ? (text.split(/\r?\n/)[e.linePos[0].line - 1] ?? '') : ''
+    const star = /^\s*\*[^:]*:/.exec(sourceLine)
+    throw new InputError(`${where(e.pos[0])}: ${e.message.split('\n')[0]}`, {
+      hint: star
+        ? `A key starting with * (as Xero writes its required headers) must be quoted in YAML: "${star[0].trim().slice(0, -1)}": …`
+        : 'Check the YAML syntax at that line (indentation, a colon after each key, quotes around special characters).',
+    })
+  }
+  const root = doc.contents
+  if (!isMap(root))
+    throw new InputError(`${label}: expected a mapping with "columns:" and the keys docs/bills.md lists`)
+  // Column keys are compared as text: `1:` (a position) and `Bill No:` alike.
+  const js = doc.toJS({maxAliasCount: 0}) as Record<string, unknown>
+  if (js.columns && typeof js.columns === 'object') {
+    js.columns = Object.fromEntries(Object.entries(js.columns).map(([k, v]) => [String(k).trim(), v === '' ? null : v]))
+  }
+  const checked = MapSchema.safeParse(js)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!
+    const path = issue.path.map(String)
+    // Point at the key itself for an unknown key, else at the value.
+    const node = doc.getIn(path, true) as {range?: [number, number, number]} | undefined
+    let offset = isScalar(node) || node ? node?.range?.[0] : undefined
+    if (issue.code === 'unrecognized_keys') {
+      const parent = (path.length === 0 ? root : doc.getIn(path, true)) as typeof root
+      const pair = isMap(parent)
+        ? parent.items.find((p) => isScalar(p.key) && issue.keys.includes(String(p.key.value)))
+        : undefined
+      offset = (pair?.key as {range?: [number, number, number]} | undefined)?.range?.[0]
+      throw new InputError(
+        `${where(offset)}: unknown key "${issue.keys[0]}"${path.length ? ` in ${path.join('.')}` : ''}`,
+        {
+          hint: `The keys of a map: ${Object.keys(MapSchema.shape).join(', ')} (docs/bills.md "The --map file").`,
+        },
+      )
+    }
+    const value = path.reduce<unknown>(
+      (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+      js,
+    )
+    const what =
+      path[0] === 'columns' && path.length === 2
+        ? `"${path[1]}" maps to ${JSON.stringify(value)}`
+        : `${path.join('.') || 'the map'}${value !== undefined && typeof value !== 'object' ? ` is ${JSON.stringify(value)}` : ''}`
+    throw new InputError(`${where(offset)}: ${what}: ${issue.message}`)
+  }
+  return toBillMap(checked.data, label, where, doc)
+}
+
+function toBillMap(
+  m: MapDocument,
+  label: string,
+  where: (offset: number | undefined) => string,
+  doc: {getIn(path: unknown[], keepScalar: true): unknown},
+): BillMap {
+  const at = (path: string[]) => where((doc.getIn(path, true) as {range?: [number]} | undefined)?.range?.[0])
+  const columns = new Map<string, Target | null>()
+  for (const [from, to] of Object.entries(m.columns ?? {})) {
+    if (from === '') throw new InputError(`${at(['columns'])}: an empty column name`)
+    columns.set(from.toLowerCase(), to === null ? null : canonicalTarget(to))
+  }
+  for (const from of m.ignore ?? []) {
+    const key = from.trim().toLowerCase()
+    if (columns.get(key)) {
+      throw new InputError(`${at(['ignore'])}: "${from}" is both mapped (to ${columns.get(key)}) and ignored`, {
+        hint: 'Keep one of the two.',
+      })
+    }
+    columns.set(key, null)
+  }
+  const defaults: Partial<Record<Column, string>> = {}
+  for (const [column, value] of Object.entries(m.defaults ?? {})) defaults[column as Column] = String(value)
+  const credit = m.credit && {
+    column: m.credit.column?.trim(),
+    values: (m.credit.values ?? []).map((v) => v.trim()),
+    negativeTotal: m.credit.negative_total ?? false,
+  }
+  if (credit && credit.values.length > 0 && !credit.column && ![...columns.values()].includes('credit_marker')) {
+    throw new InputError(`${at(['credit'])}: credit needs a column: name it here, or map a column to credit_marker`)
+  }
+  return {
+    source: label,
+    delimiter: DELIMITERS[(m.delimiter ?? ',') as keyof typeof DELIMITERS],
+    encoding: m.encoding ?? 'utf-8',
+    header: m.header ?? true,
+    dateFormat: m.date_format,
+    numberFormat: m.number_format,
+    currencySymbols: m.currency_symbols ?? false,
+    negativeParentheses: m.negative_parentheses ?? false,
+    columns,
+    defaults,
+    amounts: m.amounts,
+    unitPrices: m.unit_prices ?? 'net',
+    fillDown: m.fill_down ?? [],
+    key: m.key ?? ['vendor_id', 'number'],
+    credit,
+    credits: m.credits ?? 'refuse',
+    caseInsensitiveLookups: m.case_insensitive_lookups ?? [],
+    dueDays: m.due_days,
+  }
+}
+
+function canonicalTarget(to: string): Target {
+  const t = to.trim()
+  if (/^tag:/i.test(t)) return `tag:${t.slice(4).trim()}`
+  return t.toLowerCase() as Target
+}
+
+/** The map bk uses when none is given: bk's own format, with the flags applied. */
+export function plainMap(): BillMap {
+  return {
+    source: 'bk format',
+    delimiter: ',',
+    encoding: 'utf-8',
+    header: true,
+    currencySymbols: false,
+    negativeParentheses: false,
+    columns: new Map(),
+    defaults: {},
+    unitPrices: 'net',
+    fillDown: [],
+    key: ['vendor_id', 'number'],
+    credits: 'refuse',
+    caseInsensitiveLookups: [],
+  }
+}
+
+/** Flags beat the map; each is checked here so its error names the flag. */
+export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
+  const out = {...map, defaults: {...map.defaults}}
+  const check = <T extends string>(flag: string, value: string, allowed: readonly T[]): T => {
+    if (!(allowed as readonly string[]).includes(value))
+      throw new InputError(`--${flag} ${value}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`)
+    return value as T
+  }
+  if (flags.dateFormat) out.dateFormat = check('date-format', flags.dateFormat, DATE_FORMATS)
+  if (flags.numberFormat) out.numberFormat = check('number-format', flags.numberFormat, NUMBER_FORMATS)
+  if (flags.encoding) out.encoding = check('encoding', flags.encoding.toLowerCase(), ENCODINGS)
+  if (flags.amounts) out.amounts = check('amounts', flags.amounts, ['net', 'gross'] as const)
+  if (flags.delimiter) {
+    const d = check('delimiter', flags.delimiter, Object.keys(DELIMITERS))
+    out.delimiter = DELIMITERS[d as keyof typeof DELIMITERS]
+  }
+  if (flags.currency) {
+    if (!/^[A-Z]{3}$/.test(flags.currency) || !Intl.supportedValuesOf('currency').includes(flags.currency))
+      throw new InputError(`--currency ${flags.currency}: expected an ISO 4217 code in capitals, such as EUR or USD`)
+    out.defaults.currency = flags.currency
+  }
+  if (flags.dueDays !== undefined) out.dueDays = flags.dueDays
+  return out
+}
+
+/** Whether the import reads anything but bk's own format (then rows go through the translator). */
+export function isPlain(map: BillMap): boolean {
+  return (
+    map.columns.size === 0 &&
+    Object.keys(map.defaults).length === 0 &&
+    map.delimiter === ',' &&
+    map.encoding === 'utf-8' &&
+    map.header &&
+    !map.dateFormat &&
+    !map.numberFormat &&
+    map.fillDown.length === 0 &&
+    map.dueDays === undefined &&
+    !map.credit
+  )
+}

@@ -1,0 +1,476 @@
+/**
+ * An accounting package's export, row by row, into bk's columns: the map's renames and drops,
+ * blank continuation cells filled down, dates and numbers read in their declared formats, names
+ * and codes looked up, line amounts computed (quantity × unit price, net + tax) and rounded, and
+ * credit notes marked. The result is a row in bk's own column layout, which `BillAssembler` then
+ * checks and groups as it does a file in bk's format; the export's cells are kept for the rejects
+ * file. Every problem names the export's own column.
+ */
+import {InputError} from '../errors.js'
+import {Decimal, type Money} from '../money.js'
+import {creditNote, type RowError, type SourceRow} from './assemble.js'
+import {
+  canonicalColumn,
+  IGNORED_COLUMN,
+  noHeaderHint,
+  KNOWN_COLUMNS,
+  REQUIRED_COLUMNS,
+  type Column,
+  type ColumnLayout,
+} from './columns.js'
+import {DATE_FORMATS, addDays, minorUnit, parseDateAs, parseNumberAs, roundMoney, type NumberFormat} from './formats.js'
+import {lookUp, type Lookup, type Lookups} from './lookups.js'
+import type {BillMap, SourceColumn, Target} from './map-file.js'
+
+/** A translated row, and the problems translation found (each names the export's column). */
+export interface TranslatedRow {
+  row: SourceRow
+  errors: readonly RowError[]
+}
+
+const AMOUNT_SOURCES: readonly string[] = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
+const ID_PREFIX: Partial<Record<string, string>> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
+const QUANTITY_HEADER = /^\W*(qty|quantity)\b/i
+const UNIT_PRICE_HEADER = /unit|price|rate/i
+
+interface PlanStep {
+  index: number
+  target: Target
+  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text'
+  at: number
+  lookup?: Lookup | undefined
+  prefix?: string | undefined
+}
+
+const NO_ERRORS: readonly RowError[] = []
+
+type AmountRecipe =
+  | {kind: 'direct'}
+  | {kind: 'product'; addTax: boolean; subtractTax: boolean}
+  | {kind: 'column'; from: 'line_net' | 'line_gross'}
+  | {kind: 'sum'; sign: 1 | -1; from: 'line_net' | 'line_gross'}
+
+export class ExportTranslator {
+  readonly layout: ColumnLayout
+  /** The export's header row, for the rejects file; undefined for a file without one. */
+  readonly outputHeader: string[] | undefined
+  private readonly targets: Array<Target | null>
+  private readonly labels: string[]
+  /** Where each of bk's columns sits in a translated row (bk's columns first, then tags). */
+  private readonly position = new Map<string, number>()
+  private readonly width: number
+  private readonly source = new Map<SourceColumn, number>()
+  private readonly recipe: AmountRecipe | undefined
+  private readonly creditIndex: number
+  private readonly keySources: number[]
+  private readonly numberSource: number
+  /** Values missing from each lookup, once each (for --dry-run's list). */
+  readonly missing = new Map<string, Set<string>>()
+  private readonly fillSources: number[]
+  private current: string[] | undefined
+  private readonly numberFormat: NumberFormat
+  private readonly dateCache = new Map<string, ReturnType<typeof parseDateAs>>()
+  /** What each mapped column of the file does, decided once. */
+  private readonly plan: PlanStep[] = []
+  /** Where bk's columns sit in a translated row. */
+  private readonly at: Record<Column, number>
+  /** This row's amount-source texts (reused: no allocation per row). */
+  private readonly amountTexts = new Map<string, string>()
+  private readonly decimals = new Map<string, {text: string; value: Money}>()
+
+  /** `header`: the export's header row, or undefined when the map says it has none (`width` columns). */
+  constructor(
+    header: string[] | undefined,
+    width: number,
+    private readonly map: BillMap,
+    private readonly lookups: Lookups,
+    fileLabel: string,
+  ) {
+    this.outputHeader = header
+    this.numberFormat = map.numberFormat ?? '1234.56'
+    const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
+    this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
+    const unknown: string[] = []
+    this.targets = cells.map((cell, i) => {
+      const name = cell.trim()
+      const mapped = map.columns.get(name.toLowerCase())
+      if (mapped !== undefined) return mapped
+      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
+      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
+      if (own) return own
+      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
+      return null
+    })
+    if (unknown.length > 0) {
+      const many = unknown.length > 1
+      throw new InputError(
+        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
+        {
+          hint:
+            (header && noHeaderHint(header)) ??
+            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
+        },
+      )
+    }
+    KNOWN_COLUMNS.forEach((c, i) => this.position.set(c, i))
+    const tags: ColumnLayout['tags'] = []
+    const index = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, -1])) as Record<Column, number>
+    const layoutLabels = KNOWN_COLUMNS.map((c) => c as string)
+    const fedBy = new Map<string, number>()
+    this.targets.forEach((t, i) => {
+      if (t === null) return
+      const earlier = fedBy.get(t)
+      if (earlier !== undefined)
+        throw new InputError(
+          `${fileLabel}:1: columns "${this.labels[earlier]}" and "${this.labels[i]}" are both ${t}`,
+          {
+            hint: 'Map one of them to ~ (drop it).',
+          },
+        )
+      fedBy.set(t, i)
+      if ((AMOUNT_SOURCES as readonly string[]).includes(t) || t === 'credit_marker') {
+        this.source.set(t as SourceColumn, i)
+        return
+      }
+      if (t.startsWith('tag:')) {
+        const at = KNOWN_COLUMNS.length + tags.length
+        tags.push({field: t.slice(4), index: at})
+        this.position.set(t, at)
+        layoutLabels.push(this.labels[i]!)
+        return
+      }
+      index[t as Column] = this.position.get(t)!
+      layoutLabels[this.position.get(t)!] = this.labels[i]!
+    })
+    this.width = KNOWN_COLUMNS.length + tags.length
+    this.recipe = this.amountRecipe(fileLabel, fedBy)
+    if (this.recipe && this.recipe.kind !== 'direct') {
+      index.line_amount = this.position.get('line_amount')!
+      layoutLabels[index.line_amount] = this.recipeLabel()
+    }
+    const defaults = map.defaults
+    const missing = REQUIRED_COLUMNS.filter((c) => index[c] === -1 && defaults[c] === undefined)
+    if (missing.length > 0) {
+      throw new InputError(`${fileLabel}:1: no column feeds ${missing.join(', ')} (${map.source})`, {
+        hint: `Map a column of the file to ${missing.join(', ')}${missing.includes('line_amount') ? ' (or quantity and unit_price, or line_net/line_gross and line_tax)' : ''}.`,
+      })
+    }
+    this.creditIndex = this.creditColumn(cells, fileLabel)
+    this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
+    this.numberSource = fedBy.get('number') ?? -1
+    this.fillSources = map.fillDown.map((c) => {
+      const i = fedBy.get(c)
+      if (i === undefined)
+        throw new InputError(`${map.source}: fill_down names ${c}, which no column of ${fileLabel} feeds`)
+      return i
+    })
+    this.at = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, this.position.get(c)!])) as Record<Column, number>
+    this.targets.forEach((target, index) => {
+      if (target === null || target === 'credit_marker') return
+      const at = this.position.get(target) ?? -1
+      const lookup = lookups.get(target)
+      const prefix = ID_PREFIX[target]
+      const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
+        ? 'amount-source'
+        : target === 'issued_at' || target === 'due_at'
+          ? 'date'
+          : target === 'line_amount'
+            ? 'amount'
+            : lookup
+              ? 'lookup'
+              : prefix
+                ? 'id'
+                : 'text'
+      this.plan.push({index, target, kind, at, lookup, prefix})
+    })
+    const names = layoutLabels.map((_, i) =>
+      i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
+    )
+    this.layout = {header: layoutLabels, index, tags, defaults, names}
+  }
+
+  /** How the line amount is made, checked once against the columns the file has. */
+  private amountRecipe(fileLabel: string, fedBy: Map<string, number>): AmountRecipe | undefined {
+    const has = (c: string) => fedBy.has(c)
+    const map = this.map
+    if (has('line_amount')) {
+      const from = this.labels[fedBy.get('line_amount')!]!
+      const droppedQty = this.targets.findIndex((t, i) => t === null && QUANTITY_HEADER.test(this.labels[i]!))
+      if (UNIT_PRICE_HEADER.test(from) && droppedQty !== -1) {
+        throw new InputError(
+          `${map.source}: "${from}" (a unit price) feeds line_amount while "${this.labels[droppedQty]}" is dropped: a line of 3 at 10.00 would be sent as 10.00`,
+          {
+            hint: `Map "${this.labels[droppedQty]}": quantity and "${from}": unit_price, and bk sends quantity × unit price.`,
+          },
+        )
+      }
+      if (AMOUNT_SOURCES.some(has))
+        throw new InputError(
+          `${map.source}: line_amount is mapped, and so is ${AMOUNT_SOURCES.filter(has).join(', ')}: keep one way to the line amount`,
+        )
+      return {kind: 'direct'}
+    }
+    if (has('unit_price') !== has('quantity')) {
+      throw new InputError(
+        `${map.source}: ${has('unit_price') ? 'unit_price is mapped without quantity' : 'quantity is mapped without unit_price'}`,
+        {
+          hint: 'A line amount is quantity × unit price: map both (or map the line total to line_amount).',
+        },
+      )
+    }
+    const product = has('quantity')
+    const tax = has('line_tax')
+    const can = {
+      net:
+        has('line_net') ||
+        (product && map.unitPrices === 'net') ||
+        (tax && (has('line_gross') || (product && map.unitPrices === 'gross'))),
+      gross:
+        has('line_gross') ||
+        (product && map.unitPrices === 'gross') ||
+        (tax && (has('line_net') || (product && map.unitPrices === 'net'))),
+    }
+    if (!can.net && !can.gross) return undefined
+    let basis = map.amounts
+    if (!basis) {
+      if (can.net && can.gross) {
+        throw new InputError(
+          `${fileLabel}: this layout has amounts before and after tax, and the API's bill lines have no tax field`,
+          {
+            hint: 'Say which one bk sends as the line amount: --amounts net or --amounts gross (or amounts: in the map).',
+            code: 'amounts_needed',
+          },
+        )
+      }
+      basis = can.net ? 'net' : 'gross'
+    }
+    if (!can[basis]) {
+      throw new InputError(`${map.source}: --amounts ${basis}, but no column gives the ${basis} amount`, {
+        hint:
+          basis === 'net' ? 'Map line_net, or line_gross and line_tax.' : 'Map line_gross, or line_net and line_tax.',
+      })
+    }
+    if (product) {
+      const priced = map.unitPrices
+      return {
+        kind: 'product',
+        addTax: basis === 'gross' && priced === 'net',
+        subtractTax: basis === 'net' && priced === 'gross',
+      }
+    }
+    if (basis === 'net')
+      return has('line_net') ? {kind: 'column', from: 'line_net'} : {kind: 'sum', sign: -1, from: 'line_gross'}
+    return has('line_gross') ? {kind: 'column', from: 'line_gross'} : {kind: 'sum', sign: 1, from: 'line_net'}
+  }
+
+  private recipeLabel(): string {
+    const l = (c: SourceColumn) => this.labels[this.source.get(c)!]
+    const r = this.recipe!
+    switch (r.kind) {
+      case 'direct':
+        return 'line_amount'
+      case 'product':
+        return `${l('quantity')} × ${l('unit_price')}${r.addTax ? ` + ${l('line_tax')}` : r.subtractTax ? ` − ${l('line_tax')}` : ''}`
+      case 'column':
+        return `${l(r.from)}`
+      case 'sum':
+        return `${l(r.from)} ${r.sign === 1 ? '+' : '−'} ${l('line_tax')}`
+    }
+  }
+
+  private creditColumn(cells: string[], fileLabel: string): number {
+    const credit = this.map.credit
+    if (!credit) return -1
+    if (!credit.column) return this.source.get('credit_marker') ?? -1
+    const i = cells.findIndex(
+      (c, j) => c.trim().toLowerCase() === credit.column!.toLowerCase() || this.labels[j] === credit.column,
+    )
+    if (i === -1)
+      throw new InputError(`${this.map.source}: credit.column "${credit.column}" is not a column of ${fileLabel}`)
+    return i
+  }
+
+  /** One record of the export as a row in bk's layout. */
+  translate(record: string[], line: number): TranslatedRow {
+    const raw = record
+    const {cells, continues} = this.fillDown(record)
+    const out = new Array<string>(this.width).fill('')
+    let errors: RowError[] | undefined
+    let failed: Set<string> | undefined
+    const fail = (target: string, i: number, value: string, message: string) => {
+      ;(errors ??= []).push({line, column: this.columnLabel(i, target), value, message})
+      ;(failed ??= new Set()).add(target)
+    }
+    const amounts = this.amountTexts
+    amounts.clear()
+    for (const step of this.plan) {
+      const i = step.index
+      const text = cells[i] ?? ''
+      const trimmed = text.trim()
+      switch (step.kind) {
+        case 'amount-source': {
+          if (trimmed === '') {
+            if (step.target !== 'line_tax') fail('line_amount', i, text, 'is empty: expected a number')
+            break
+          }
+          const n = this.number(text)
+          if (n.ok) amounts.set(step.target, n.value)
+          else fail('line_amount', i, text, n.reason)
+          break
+        }
+        case 'date': {
+          if (trimmed === '') break
+          const d = this.date(trimmed)
+          if (d.ok) out[step.at] = d.value
+          else fail(step.target, i, text, d.reason)
+          break
+        }
+        case 'amount': {
+          if (trimmed === '') break
+          const n = this.number(text)
+          if (n.ok) out[step.at] = n.value
+          else fail(step.target, i, text, n.reason)
+          break
+        }
+        case 'lookup': {
+          if (trimmed === '') break
+          const value = lookUp(step.lookup!, trimmed)
+          if (value !== undefined) {
+            out[step.at] = value
+            break
+          }
+          let seen = this.missing.get(step.target)
+          if (!seen) this.missing.set(step.target, (seen = new Set()))
+          if (seen.size < 1000) seen.add(trimmed)
+          fail(
+            step.target,
+            i,
+            text,
+            `is not in the lookup file ${step.lookup!.file}: add a row "${trimmed},<id>" to it`,
+          )
+          out[step.at] = trimmed
+          break
+        }
+        case 'id': {
+          if (trimmed === '') break
+          if (!trimmed.startsWith(step.prefix!)) {
+            fail(
+              step.target,
+              i,
+              text,
+              `is not an id (${step.prefix}…), and no lookup is given for ${step.target}: pass --lookup ${step.target}=FILE.csv mapping the file's values to ids`,
+            )
+          }
+          out[step.at] = text
+          break
+        }
+        case 'text':
+          if (trimmed !== '') out[step.at] = text
+          break
+      }
+    }
+    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
+      const currency = out[this.at.currency] || this.map.defaults.currency
+      out[this.at.line_amount] = this.computeAmount(amounts, currency)
+    }
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
+      const issued = out[this.at.issued_at]
+      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
+    }
+    if (this.creditIndex !== -1) {
+      const mark = (cells[this.creditIndex] ?? '').trim()
+      if (this.map.credit!.values.includes(mark)) {
+        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
+      }
+    }
+    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /**
+   * Blank cells of a continuation row take the bill's first-row values. A continuation row is one
+   * whose key cells are blank or the bill's; one that leaves a filled-down number blank continues
+   * the bill whatever else it says (a different vendor there is an error, not a new bill).
+   */
+  private fillDown(record: string[]): {cells: string[]; continues: boolean} {
+    if (this.fillSources.length === 0) return {cells: record, continues: false}
+    const cur = this.current
+    const blank = (i: number) => (record[i] ?? '').trim() === ''
+    const numberBlank =
+      this.numberSource !== -1 && this.fillSources.includes(this.numberSource) && blank(this.numberSource)
+    const continues =
+      cur !== undefined &&
+      (numberBlank ||
+        this.keySources.every((i) => i === -1 || blank(i) || (record[i] ?? '').trim() === (cur[i] ?? '').trim()))
+    if (!continues) {
+      this.current = record
+      return {cells: record, continues: false}
+    }
+    let filled: string[] | undefined
+    for (const i of this.fillSources) {
+      if (blank(i) && (cur[i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur[i]!
+    }
+    return {cells: filled ?? record, continues: numberBlank}
+  }
+
+  private computeAmount(texts: Map<string, string>, currency: string | undefined): string {
+    const r = this.recipe!
+    const d = (source: string) => this.decimal(source, texts.get(source) ?? '0')
+    let value: Money
+    switch (r.kind) {
+      case 'direct':
+        throw new Error('unreachable: a direct amount is not computed')
+      case 'product': {
+        const quantity = texts.get('quantity')!
+        value = quantity === '1' ? d('unit_price') : d('quantity').times(d('unit_price'))
+        if (r.addTax) value = value.plus(d('line_tax'))
+        if (r.subtractTax) value = value.minus(d('line_tax'))
+        break
+      }
+      case 'column':
+        value = d(r.from)
+        break
+      case 'sum':
+        value = r.sign === 1 ? d(r.from).plus(d('line_tax')) : d(r.from).minus(d('line_tax'))
+        break
+    }
+    const places = currency ? minorUnit(currency) : 2
+    return (value.decimalPlaces() <= places ? value : roundMoney(value, places)).toFixed()
+  }
+
+  /** A Decimal of a source column's text; the last one per column is kept (exports repeat prices). */
+  private decimal(source: string, text: string): Money {
+    const cached = this.decimals.get(source)
+    if (cached && cached.text === text) return cached.value
+    const value = new Decimal(text)
+    this.decimals.set(source, {text, value})
+    return value
+  }
+
+  private number(text: string) {
+    return parseNumberAs(text, this.numberFormat, {
+      currencySymbols: this.map.currencySymbols,
+      negativeParentheses: this.map.negativeParentheses,
+    })
+  }
+
+  private date(text: string): ReturnType<typeof parseDateAs> {
+    let d = this.dateCache.get(text)
+    if (d) return d
+    const format = this.map.dateFormat
+    if (format) d = parseDateAs(text, format)
+    else if (/^\d{4}-\d{2}-\d{2}/.test(text)) d = {ok: true, value: text}
+    else
+      d = {
+        ok: false,
+        reason: `is not an ISO 8601 date, and no date format is given: pass --date-format (${DATE_FORMATS.join(', ')}) to say how the file writes dates`,
+      }
+    if (this.dateCache.size > 4096) this.dateCache.clear()
+    this.dateCache.set(text, d)
+    return d
+  }
+
+  private columnLabel(i: number, target: string): string {
+    const label = this.labels[i]!
+    return label === target ? label : `"${label}" (${target})`
+  }
+}

@@ -1,0 +1,63 @@
+import {Args} from '@oclif/core'
+
+import {BaseCommand} from '../../../base-command.js'
+import type {JournalStatus} from '../../../bills/journal-status.js'
+
+export default class BillsImportStatus extends BaseCommand<typeof BillsImportStatus> {
+  static override summary = 'Show what an import journal holds: created, failed, unconfirmed, not sent, and when.'
+  static override description = `Reads a bills import journal (offline; nothing is sent) and shows the input file, business and base URL it is of, when it started and when each run ran, and how many of its bills were created, refused by the service (failed), unconfirmed, settled, or not sent yet (the next --resume sends those). Bills invalid here never reach the journal: they are in the rejects file.
+
+JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, FILE.bk-journal); with none, the only journal in the current folder.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> bills.csv',
+    '<%= config.bin %> <%= command.id %> nightly/2026-03-01.csv.bk-journal --json',
+  ]
+
+  static override args = {
+    journal: Args.string({
+      description: 'The journal (*.bk-journal), or the imported file [default: the only journal here].',
+    }),
+  }
+
+  async run(): Promise<JournalStatus> {
+    const {journalFromArgument, journalStatus} = await import('../../../bills/journal-status.js')
+    const status = await journalStatus(journalFromArgument(this.args.journal))
+    if (!this.jsonEnabled()) this.print(status)
+    return status
+  }
+
+  private print(s: JournalStatus): void {
+    // An import from stdin names its journal on every run.
+    const file = s.input === '-' ? `- --journal ${s.journal}` : s.input
+    const rows: Array<[string, string]> = [
+      ['journal', s.journal],
+      ['input', s.input],
+      ['business', s.business],
+      ['base URL', s.baseUrl],
+      ['started', s.startedAt],
+      ...s.runs.map((r, i): [string, string] => [`run ${i + 1}`, `${r.at}${r.resume ? ' (--resume)' : ''}`]),
+      ['bills', `${s.bills} in ${s.batches} batch${s.batches === 1 ? '' : 'es'}`],
+      ['created', String(s.created)],
+      ['failed', `${s.failed}${s.failed > 0 ? ' (refused by the service; listed in the rejects file)' : ''}`],
+      [
+        'unconfirmed',
+        `${s.unconfirmed}${s.unconfirmed > 0 ? ` (may exist; never re-sent by bk: ${this.config.bin} bills unconfirmed ${file})` : ''}`,
+      ],
+      ['not sent', `${s.notSent}${s.notSent > 0 ? ` (sent by ${this.config.bin} bills import ${file} --resume)` : ''}`],
+      ...(s.settlements.length === 0
+        ? [['settled', '0'] as [string, string]]
+        : s.settlements.map((t): [string, string] => [
+            'settled',
+            `${t.at}: ${t.created} found (now created), ${t.absent} never created`,
+          ])),
+    ]
+    if (s.running)
+      rows.push([
+        'running',
+        `bk process ${s.running.pid} holds the journal: bills of its batches in flight count as unconfirmed until their answer is recorded`,
+      ])
+    const width = Math.max(...rows.map(([label]) => label.length))
+    for (const [label, value] of rows) this.log(`${label.padEnd(width)}  ${value}`)
+  }
+}

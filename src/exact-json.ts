@@ -1,0 +1,276 @@
+/**
+ * The one JSON parser of bk that keeps numbers exact: a tokenizer that builds a small tree of the
+ * text with every number as its literal (`1.0` stays `1.0`, `12345678901234567890` loses no
+ * digit), keys in their order and duplicate keys kept. Two readers use it:
+ * - webhooks (src/webhooks, src/python-json.ts): a signed body is re-serialised from its literals,
+ *   as Python's json.dumps wrote it;
+ * - the emulator's bill route: amounts are summed from their text with decimal.js, so totals and
+ *   allocations are exact (`parseJsonExact`, numbers as `JsonNumber`).
+ * Strict JSON (RFC 8259) but for NaN and ±Infinity, which it reads as Python's json.loads does
+ * unless told not to; nesting at most 512 deep; errors are JsonSyntaxError with the position.
+ */
+
+/** A JSON number as its text, for values that must not pass through a binary float. */
+export class JsonNumber {
+  constructor(readonly text: string) {
+    if (!NUMBER.test(text) && !/^(-?Infinity|NaN)$/.test(text))
+      throw new TypeError(`Not a JSON number literal: ${text}`)
+  }
+
+  toJSON(): number {
+    return Number(this.text)
+  }
+}
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(`${message} at character ${position}`)
+    this.name = 'JsonSyntaxError'
+  }
+}
+
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+export type JsonNode =
+  | {kind: 'object'; members: Array<[string, JsonNode]>}
+  | {kind: 'array'; items: JsonNode[]}
+  | {kind: 'string'; value: string}
+  | {kind: 'number'; literal: string}
+  | {kind: 'literal'; text: 'true' | 'false' | 'null'}
+
+export interface ParseOptions {
+  /** Accept NaN, Infinity and -Infinity as numbers, as Python's json.loads does (default true). */
+  nonFinite?: boolean
+}
+
+/** The JSON text as a tree, numbers kept as their literals. */
+export function parseJsonTree(text: string, options: ParseOptions = {}): JsonNode {
+  const p = new Parser(text, options.nonFinite ?? true)
+  p.ws()
+  const node = p.value(0)
+  p.ws()
+  if (p.i < text.length) throw new JsonSyntaxError('Extra data after the JSON value', p.i)
+  return node
+}
+
+/**
+ * JSON.parse, but every number comes back as a JsonNumber (its text) and NaN or Infinity is a
+ * syntax error: for amounts that must stay exact.
+ */
+export function parseJsonExact(text: string): unknown {
+  return treeToExactValue(parseJsonTree(text, {nonFinite: false}))
+}
+
+/**
+ * The tree as JS values, numbers as JsonNumber. As with JSON.parse, a duplicate key keeps its last
+ * value, and `__proto__` is a key like any other (an own property, not the object's prototype).
+ */
+function treeToExactValue(node: JsonNode): unknown {
+  switch (node.kind) {
+    case 'string':
+      return node.value
+    case 'number':
+      return new JsonNumber(node.literal)
+    case 'literal':
+      return node.text === 'null' ? null : node.text === 'true'
+    case 'array':
+      return node.items.map(treeToExactValue)
+    case 'object': {
+      const o: Record<string, unknown> = {}
+      for (const [k, v] of node.members) {
+        if (k === '__proto__')
+          Object.defineProperty(o, k, {
+            value: treeToExactValue(v),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          })
+        else o[k] = treeToExactValue(v)
+      }
+      return o
+    }
+  }
+}
+
+/** The tree back to plain JS values (numbers through Number(); use for display only). */
+export function treeToValue(node: JsonNode): unknown {
+  switch (node.kind) {
+    case 'string':
+      return node.value
+    case 'number':
+      return Number(node.literal)
+    case 'literal':
+      return node.text === 'null' ? null : node.text === 'true'
+    case 'array':
+      return node.items.map(treeToValue)
+    case 'object': {
+      const o: Record<string, unknown> = {}
+      for (const [k, v] of node.members) o[k] = treeToValue(v)
+      return o
+    }
+  }
+}
+
+const MAX_DEPTH = 512
+const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+
+class Parser {
+  i = 0
+  constructor(
+    private readonly s: string,
+    private readonly nonFinite: boolean,
+  ) {}
+
+  ws(): void {
+    const s = this.s
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i)
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.i++
+      else break
+    }
+  }
+
+  value(depth: number): JsonNode {
+    if (depth > MAX_DEPTH) throw new JsonSyntaxError('JSON nested too deeply', this.i)
+    const c = this.s[this.i]
+    if (c === '{') return this.object(depth)
+    if (c === '[') return this.array(depth)
+    if (c === '"') return {kind: 'string', value: this.string()}
+    if (c === 't' || c === 'f' || c === 'n') {
+      for (const text of ['true', 'false', 'null'] as const) {
+        if (this.s.startsWith(text, this.i)) {
+          this.i += text.length
+          return {kind: 'literal', text}
+        }
+      }
+    }
+    if (!this.nonFinite || (c !== 'N' && c !== 'I' && c !== '-')) return this.number(c)
+    for (const text of ['NaN', 'Infinity', '-Infinity']) {
+      if (this.s.startsWith(text, this.i)) {
+        this.i += text.length
+        return {kind: 'number', literal: text}
+      }
+    }
+    return this.number(c)
+  }
+
+  number(c: string | undefined): JsonNode {
+    NUMBER_AT.lastIndex = this.i
+    const hit = NUMBER_AT.exec(this.s)
+    if (hit && hit[0] !== '') {
+      this.i += hit[0].length
+      return {kind: 'number', literal: hit[0]}
+    }
+    throw new JsonSyntaxError(
+      c === undefined ? 'Unexpected end of JSON' : `Unexpected character ${JSON.stringify(c)}`,
+      this.i,
+    )
+  }
+
+  object(depth: number): JsonNode {
+    this.i++ // {
+    const members: Array<[string, JsonNode]> = []
+    this.ws()
+    if (this.s[this.i] === '}') {
+      this.i++
+      return {kind: 'object', members}
+    }
+    for (;;) {
+      this.ws()
+      if (this.s[this.i] !== '"') throw new JsonSyntaxError('Expected a property name in double quotes', this.i)
+      const key = this.string()
+      this.ws()
+      if (this.s[this.i] !== ':') throw new JsonSyntaxError("Expected ':' after a property name", this.i)
+      this.i++
+      this.ws()
+      members.push([key, this.value(depth + 1)])
+      this.ws()
+      const c = this.s[this.i++]
+      if (c === '}') return {kind: 'object', members}
+      if (c !== ',') throw new JsonSyntaxError("Expected ',' or '}' in an object", this.i - 1)
+    }
+  }
+
+  array(depth: number): JsonNode {
+    this.i++ // [
+    const items: JsonNode[] = []
+    this.ws()
+    if (this.s[this.i] === ']') {
+      this.i++
+      return {kind: 'array', items}
+    }
+    for (;;) {
+      this.ws()
+      items.push(this.value(depth + 1))
+      this.ws()
+      const c = this.s[this.i++]
+      if (c === ']') return {kind: 'array', items}
+      if (c !== ',') throw new JsonSyntaxError("Expected ',' or ']' in an array", this.i - 1)
+    }
+  }
+
+  /** A string literal, escapes decoded to UTF-16 units (a lone \ud800 stays a lone unit, as in Python). */
+  string(): string {
+    const s = this.s
+    const begin = this.i
+    this.i++ // "
+    let out = ''
+    let start = this.i
+    for (;;) {
+      if (this.i >= s.length) throw new JsonSyntaxError('Unterminated string', begin)
+      const c = s.charCodeAt(this.i)
+      if (c === 0x22) {
+        out += s.slice(start, this.i)
+        this.i++
+        return out
+      }
+      if (c < 0x20) throw new JsonSyntaxError('Control character in a string', this.i)
+      if (c !== 0x5c) {
+        this.i++
+        continue
+      }
+      out += s.slice(start, this.i)
+      const e = s[this.i + 1]
+      switch (e) {
+        case '"':
+          out += '"'
+          break
+        case '\\':
+          out += '\\'
+          break
+        case '/':
+          out += '/'
+          break
+        case 'b':
+          out += '\b'
+          break
+        case 'f':
+          out += '\f'
+          break
+        case 'n':
+          out += '\n'
+          break
+        case 'r':
+          out += '\r'
+          break
+        case 't':
+          out += '\t'
+          break
+        case 'u': {
+          const hex = s.slice(this.i + 2, this.i + 6)
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new JsonSyntaxError('Invalid \\u escape', this.i)
+          out += String.fromCharCode(parseInt(hex, 16))
+          this.i += 4
+          break
+        }
+        default:
+          throw new JsonSyntaxError('Invalid escape', this.i)
+      }
+      this.i += 2
+      start = this.i
+    }
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Issue 12: accounting-package exports imported as they are. Each preset's example export (written
+ * from the package's documented layout, examples/exports/<preset>/) is imported through the real
+ * binary, and the bodies the emulator received must be exactly the hand-computed expected.json:
+ * amounts, dates, vendor and ledger ids, and two bills that share a number under two vendors.
+ * Then each way an export goes wrong is refused: exit 2, the row and column named, nothing sent.
+ */
+import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+
+import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {recordingProxy, type RecordingProxy} from '../helpers/recording-proxy.js'
+
+const BIZ = 'biz_demo_acme'
+const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
+const fixture = (file: string) => join(ROOT, 'test', 'fixtures', 'exports', file)
+const lookups = (preset: string) => [
+  ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
+  ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
+]
+
+/** The command line each example's README documents, with its lookups. */
+const PRESETS: Record<string, string[]> = {
+  xero: ['--map', 'xero', '--date-format', 'DD/MM/YYYY', '--amounts', 'net', '--currency', 'GBP'],
+  'quickbooks-online': [
+    ...['--map', 'quickbooks-online', '--date-format', 'MM/DD/YYYY'],
+    ...['--number-format', '1,234.56', '--currency', 'USD'],
+  ],
+  gnucash: ['--map', 'gnucash', '--date-format', 'DD.MM.YYYY', '--number-format', '1.234,56', '--currency', 'EUR'],
+  sage50: ['--map', 'sage50', '--date-format', 'DD/MM/YYYY', '--amounts', 'gross', '--currency', 'GBP'],
+}
+
+let emulator: RunningEmulator
+let proxy: RecordingProxy
+beforeAll(async () => {
+  emulator = await start()
+})
+afterAll(() => emulator.close())
+beforeEach(async () => {
+  proxy = await recordingProxy(emulator.baseUrl)
+})
+afterEach(() => proxy.close())
+
+const env = () => ({...envFor(emulator, BIZ), BK_BASE_URL: proxy.baseUrl})
+const billPosts = () => proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/bills'))
+
+describe.each(Object.keys(PRESETS))('bills import --map %s', (preset) => {
+  it('sends exactly the bills its documented layout means', async () => {
+    const dir = tempDir('bk-preset-')
+    copyFileSync(ex(preset, 'bills.csv'), join(dir, 'bills.csv'))
+    const result = await runBk(['bills', 'import', 'bills.csv', ...PRESETS[preset]!, ...lookups(preset)], {
+      env: env(),
+      cwd: dir,
+    })
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const expected = JSON.parse(readFileSync(ex(preset, 'expected.json'), 'utf8')) as Array<{number: string}>
+    const sent = billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
+    expect(sent).toEqual(expected)
+    // Two bills with one number under two vendors: two bills, never merged or refused.
+    const numbers = expected.map((b) => b.number)
+    expect(new Set(numbers).size).toBeLessThan(numbers.length)
+    // And the service holds them: one bill per (vendor, number).
+    const held = emulator.state.bills
+      .all(BIZ)
+      .filter((b) => numbers.includes(b.number ?? ''))
+      .map((b) => `${b.vendor_id} ${b.number}`)
+    for (const bill of expected as Array<{vendor_id: string; number: string}>)
+      expect(held).toContain(`${bill.vendor_id} ${bill.number}`)
+  })
+})
+
+it('bills maps lists each preset with what it needs', async () => {
+  const result = await runBk(['bills', 'maps', '--json'])
+  expect(result.code, result.stderr).toBe(0)
+  const presets = JSON.parse(result.stdout) as Array<{name: string; needs: string[]}>
+  expect(presets.map((p) => p.name)).toEqual(Object.keys(PRESETS).sort())
+  for (const p of presets)
+    expect(
+      p.needs.some((n) => n.startsWith('--date-format')),
+      p.name,
+    ).toBe(true)
+})
+
+describe('an export that does not read is refused whole: exit 2, row and column named, nothing sent', () => {
+  const refused = async (args: string[], ...messages: string[]) => {
+    const dir = tempDir('bk-preset-bad-')
+    const result = await runBk(['bills', 'import', ...args], {env: env(), cwd: dir})
+    expect(result.code, result.stderr).toBe(2)
+    for (const m of messages) expect(result.stderr).toContain(m)
+    expect(billPosts()).toEqual([])
+    return result
+  }
+  const xero = (...flags: string[]) => [
+    ...flags,
+    '--map',
+    'xero',
+    '--amounts',
+    'net',
+    '--currency',
+    'GBP',
+    ...lookups('xero'),
+  ]
+
+  it('a date that is not ISO 8601, with no --date-format', async () => {
+    await refused(
+      xero(fixture('xero-ambiguous-date.csv')),
+      'xero-ambiguous-date.csv:2: column "*InvoiceDate" (issued_at): "03/02/2026" is not an ISO 8601 date',
+      '--date-format',
+    )
+  })
+
+  it('an impossible date', async () => {
+    await refused(
+      xero(fixture('xero-impossible-date.csv'), '--date-format', 'DD/MM/YYYY'),
+      'xero-impossible-date.csv:2: column "*InvoiceDate" (issued_at): "31/02/2026" is not a real date (DD/MM/YYYY): month 2 of 2026 has 28 days',
+    )
+  })
+
+  it('a number in another format than declared', async () => {
+    await refused(
+      [fixture('qbo-wrong-number-format.csv'), ...PRESETS['quickbooks-online']!, ...lookups('quickbooks-online')],
+      'qbo-wrong-number-format.csv:2: column "Line Amount" (line_amount): "1.250,00" is not a number: expected a number written 1,234.56',
+      'check --number-format',
+    )
+  })
+
+  it('a value missing from a lookup, listed once by --dry-run', async () => {
+    const file = fixture('xero-vendor-missing.csv')
+    const args = xero(file, '--date-format', 'DD/MM/YYYY')
+    const result = await refused(
+      args,
+      'xero-vendor-missing.csv:2: column "*ContactName" (vendor_id): "Southwind Paper Co" is not in the lookup file',
+      'vendors.csv',
+    )
+    expect(result.stderr).toContain('xero-vendor-missing.csv:3:')
+    const dry = await refused([...args, '--dry-run'])
+    expect(dry.stderr.match(/missing from lookups: .*Southwind Paper Co/g)?.length).toBe(1)
+  })
+
+  it('a unit price mapped to the line amount while the quantity is dropped', async () => {
+    await refused(
+      [ex('xero', 'bills.csv'), '--map', fixture('dropped-quantity.yaml'), '--date-format', 'DD/MM/YYYY'],
+      '"*UnitAmount" (a unit price) feeds line_amount while "*Quantity" is dropped',
+      '"*Quantity": quantity',
+    )
+  })
+
+  it('a credit note, marked by a column (Sage PC) or by negative amounts (Xero)', async () => {
+    await refused(
+      [fixture('sage50-credit-note.csv'), ...PRESETS.sage50!, ...lookups('sage50')],
+      'sage50-credit-note.csv:2: column Type: "PC" marks a credit note',
+    )
+    await refused(
+      xero(fixture('xero-credit-note.csv'), '--date-format', 'DD/MM/YYYY'),
+      'xero-credit-note.csv:2: column "*Quantity × *UnitAmount" (line_amount): "-',
+      'marks a credit note',
+    )
+  })
+
+  it('a continuation row that names another vendor', async () => {
+    await refused(
+      [fixture('gnucash-continuation-conflict.csv'), ...PRESETS.gnucash!, ...lookups('gnucash')],
+      'gnucash-continuation-conflict.csv:2: column "column 3" (vendor_id): "ven_',
+      'differs from line 1',
+    )
+  })
+
+  it('a * header left unquoted in a map', async () => {
+    await refused(
+      [ex('xero', 'bills.csv'), '--map', fixture('star-header-unquoted.yaml'), '--date-format', 'DD/MM/YYYY'],
+      'star-header-unquoted.yaml:5:',
+      'must be quoted in YAML: "*ContactName"',
+    )
+  })
+
+  it('a Windows-1252 file read as UTF-8', async () => {
+    await refused(
+      [fixture('sage50-cp1252-as-utf8.csv'), ...PRESETS.sage50!, '--encoding', 'utf-8', ...lookups('sage50')],
+      'sage50-cp1252-as-utf8.csv:2: column Details: ',
+      '--encoding windows-1252',
+    )
+  })
+
+  it('a ; file without a header row, read as bk format', async () => {
+    await refused([fixture('gnucash-no-header.csv')], 'gnucash-no-header.csv:1: unknown column', "--delimiter ';'")
+  })
+})
+
+describe('--skip-existing', () => {
+  it('a second export that overlaps the first creates only the new bills', async () => {
+    const dir = tempDir('bk-skip-existing-')
+    const config = {BK_CONFIG_DIR: join(dir, 'config')}
+    const text = readFileSync(ex('quickbooks-online', 'bills.csv'), 'utf8').trimEnd().split('\n')
+    // The first night's export: the header and the first two bills (rows 2-4); the second: all of it.
+    writeFileSync(join(dir, 'monday.csv'), text.slice(0, 4).join('\n') + '\n')
+    writeFileSync(join(dir, 'tuesday.csv'), text.join('\n') + '\n')
+    const args = (file: string) => [
+      ...['bills', 'import', file, ...PRESETS['quickbooks-online']!, ...lookups('quickbooks-online')],
+      '--skip-existing',
+      '--json',
+    ]
+    const monday = await runBk(args('monday.csv'), {env: {...env(), ...config}, cwd: dir})
+    expect(monday.code, monday.stderr).toBe(0)
+    const first = billPosts().flatMap((r) => JSON.parse(r.body) as Array<{number: string; vendor_id: string}>)
+    expect(first.length).toBe(2)
+    proxy.requests.length = 0
+    const tuesday = await runBk(args('tuesday.csv'), {env: {...env(), ...config}, cwd: dir})
+    expect(tuesday.code, tuesday.stderr).toBe(0)
+    const second = billPosts().flatMap((r) => JSON.parse(r.body) as Array<{number: string; vendor_id: string}>)
+    const key = (b: {number: string; vendor_id: string}) => `${b.vendor_id} ${b.number}`
+    expect(second.map(key)).not.toEqual(expect.arrayContaining(first.map(key).slice(0, 1)))
+    for (const b of first) expect(second.map(key)).not.toContain(key(b))
+    expect(second.length).toBe(2)
+    const summary = JSON.parse(tuesday.stdout) as {created: number; skipped: number; existing: number}
+    expect(summary).toMatchObject({created: 2, skipped: 2, existing: 2})
+  })
+})

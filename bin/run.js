@@ -76,10 +76,12 @@ function kindOfRun() {
  *
  * The cache file holds one header line and V8's data. The header names the bundle it is for
  * (its first line, which holds a digest of it), the CRC-32 and length of the data (so that a
- * damaged file is never handed to V8, whose own checks do not read the data) and the kinds of
- * run that went into it. It is written at exit, with every function compiled by then, when there
- * was none, V8 refused it, or this run is of a kind not in it: so it grows to cover the commands
- * in use, each bringing what it compiled on top of what the cache already held.
+ * damaged file is never handed to V8, whose own checks do not read the data), the kinds of run
+ * whose code the data holds, and the kinds seen once since. The data is written at exit by the
+ * second run of a kind it does not hold (the first only notes the kind in the header): each run
+ * brings what it compiled on top of what the cache held, so the cache grows to the commands in
+ * use, and a command run once (a first run after install, a one-off) does not pay for writing
+ * code that no later run would read.
  */
 function requireWithCodeCache(file) {
   // The bundle is ASCII (scripts/bundle.js), so latin1 reads it as it is, faster than UTF-8.
@@ -87,7 +89,7 @@ function requireWithCodeCache(file) {
   const bundleId = source.slice(0, source.indexOf('\n'))
   const kind = kindOfRun()
   let cacheFile
-  let cached
+  let cache = {kinds: [], seen: []}
   try {
     // V8 refuses a cache made under other flags: one file per set of flags (see above).
     cacheFile = join(cacheFolder(), v8 ? 'bk.cjs.liftoff-only.v8' : 'bk.cjs.v8')
@@ -97,18 +99,24 @@ function requireWithCodeCache(file) {
     const data = bytes.subarray(newline + 1)
     const {crc32} = require('node:zlib')
     if (header.bundle === bundleId && header.length === data.length && header.crc32 === crc32(data)) {
-      cached = {data, kinds: Array.isArray(header.kinds) ? header.kinds : []}
+      const list = (v) => (Array.isArray(v) ? v.filter((k) => typeof k === 'string') : [])
+      cache = {data: data.length ? data : undefined, kinds: list(header.kinds), seen: list(header.seen)}
     }
   } catch {
-    // None yet, unreadable or damaged: compile from source, and write a new one at exit.
+    // None yet, unreadable or damaged: compile from source, and start a new one at exit.
   }
   // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
-  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached?.data})
-  if (cacheFile) {
-    const kinds = cached && !script.cachedDataRejected ? cached.kinds : []
-    // A cap, so that a stream of mistyped commands cannot keep rewriting it.
-    if (!kinds.includes(kind) && kinds.length < 64)
-      process.once('exit', () => writeCodeCache(cacheFile, bundleId, script, [...kinds, kind]))
+  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cache.data})
+  const kinds = cache.data && !script.cachedDataRejected ? cache.kinds : []
+  // A cap, so that a stream of mistyped commands cannot keep rewriting it.
+  if (cacheFile && !kinds.includes(kind) && kinds.length + cache.seen.length < 64) {
+    process.once('exit', () => {
+      const seen = cache.seen.filter((k) => k !== kind)
+      if (seen.length < cache.seen.length)
+        writeCodeCache(cacheFile, bundleId, script.createCachedData.bind(script), [...kinds, kind], seen)
+      else
+        writeCodeCache(cacheFile, bundleId, () => (kinds.length ? cache.data : Buffer.alloc(0)), kinds, [...seen, kind])
+    })
   }
   const module = new Module(file, null)
   module.filename = file
@@ -120,14 +128,15 @@ function requireWithCodeCache(file) {
   return module.exports
 }
 
-function writeCodeCache(cacheFile, bundleId, script, kinds) {
+/** Writes the cache file anew (in one rename, so that no run reads half of it). */
+function writeCodeCache(cacheFile, bundleId, codeCache, kinds, seen) {
   const temp = `${cacheFile}.${process.pid}`
   try {
     // Under the flags a start has (V8 refuses a cache made under others).
     if (v8) v8.setFlagsFromString('--liftoff-only')
-    const data = script.createCachedData()
+    const data = codeCache()
     const {crc32} = require('node:zlib')
-    const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data), kinds})
+    const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data), kinds, seen})
     mkdirSync(dirname(cacheFile), {recursive: true})
     writeFileSync(temp, Buffer.concat([Buffer.from(header + '\n'), data]))
     renameSync(temp, cacheFile)

@@ -11,7 +11,7 @@
 // The cache lives in the user's cache folder (the one oclif gives bk: BK_CACHE_DIR, else
 // ~/Library/Caches/bk on macOS, $XDG_CACHE_HOME/bk, %LOCALAPPDATA%\bk on Windows, ~/.cache/bk),
 // in a folder per bk version, Node version and architecture. A cache that is stale, damaged or
-// cannot be written is passed over without a word and rewritten when it can be: it may make bk
+// cannot be written is passed over without a word and written anew when it can be: it may make bk
 // faster, never fail it. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
 //
 // CommonJS (bin/package.json), like the bundle: an ES module entry would start Node's ES module

@@ -141,7 +141,7 @@ const result = await build({
   define: {'import.meta.url': 'import_meta_url'},
   banner: {js: "var import_meta_url = require('node:url').pathToFileURL(__filename).href"},
   plugins: [patchDependencies],
-  // Less to read and to hash; names are kept (error classes are told apart by name).
+  // Less to read and to scan; names are kept (error classes are told apart by name).
   minifyWhitespace: true,
   minifySyntax: true,
   // The notices go to a file of their own, with every bundled package's license (below).

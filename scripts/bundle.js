@@ -137,9 +137,15 @@ const result = await build({
   // import() of a module left outside (node:fs, the keyring) becomes require(): a vm.Script run
   // from V8's code cache loses the callback Node needs for import() (bin/run.js).
   supported: {'dynamic-import': false},
-  // import.meta.url (src/bills/map-file.ts finds the presets from it) is the bundle's own URL.
-  define: {'import.meta.url': 'import_meta_url'},
-  banner: {js: "var import_meta_url = require('node:url').pathToFileURL(__filename).href"},
+  // import.meta in a CommonJS bundle: its url (src/bills/map-file.ts finds the presets from it) is
+  // the bundle's own, and resolve() (src/auth/volatile-move.ts) resolves from the bundle.
+  define: {'import.meta.url': 'import_meta_url', 'import.meta.resolve': 'import_meta_resolve'},
+  banner: {
+    js: [
+      "var import_meta_url = require('node:url').pathToFileURL(__filename).href",
+      "var import_meta_resolve = (s) => require('node:url').pathToFileURL(require.resolve(s)).href",
+    ].join('\n'),
+  },
   plugins: [patchDependencies],
   // Less to read and to scan; names are kept (error classes are told apart by name).
   minifyWhitespace: true,

@@ -158,6 +158,23 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!ok) throw new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
   }
 
+  /**
+   * Partial success (exit 6), in one shape for every command that can partly fail: the command's
+   * result as on success, plus `partial: {failed, unconfirmed, reasons}` with the first reasons
+   * (README "Partial success"). The reasons also go to stderr, for people and for CI logs.
+   */
+  protected partial<T extends object>(
+    result: T,
+    what: Omit<PartialSuccess, 'reasons'>,
+    reasons: string[],
+  ): T & {partial: PartialSuccess} {
+    const first = reasons.slice(0, PARTIAL_REASONS)
+    for (const r of first) process.stderr.write(`  ${r}\n`)
+    if (reasons.length > first.length) process.stderr.write(`  … and ${reasons.length - first.length} more\n`)
+    process.exitCode = ExitCode.partial
+    return {...result, partial: {...what, reasons: first}}
+  }
+
   /** A line for people, on stderr, never in --json output. */
   protected note(line: string): void {
     if (!this.jsonEnabled()) process.stderr.write(line + '\n')
@@ -193,6 +210,19 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     await session?.close().catch(() => {})
     return super.finally(err)
   }
+}
+
+/** How many reasons of failure a partial success lists (all are in the command's own output files). */
+export const PARTIAL_REASONS = 5
+
+/** The `partial` block of a command that partly failed (exit 6). */
+export interface PartialSuccess {
+  /** Items refused (by the service, or as invalid). */
+  failed: number
+  /** Items whose outcome bk could not know: never re-sent by bk. */
+  unconfirmed: number
+  /** The first reasons of failure, as people read them. */
+  reasons: string[]
 }
 
 /** Maps anything thrown to a BkError: ours as they are, oclif's parse errors as usage errors. */

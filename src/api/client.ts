@@ -1,16 +1,24 @@
 /**
- * The transport: one undici Pool with keep-alive per base URL, the bearer token, timeouts,
- * the retry policy, response parsing with zod, and redacted --debug traces.
+ * The transport: one undici Pool with keep-alive per base URL (through the proxy the environment
+ * names, src/net), the bearer token, timeouts, the retry policy, redirects, response parsing with
+ * zod, and redacted --debug traces.
  *
  * Retry policy (README "Reliability"): an idempotent request (GET, PUT, PATCH, DELETE) is retried on
  * connection errors and on 429, 502, 503 and 504. A POST is retried only when the service cannot
  * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with equal
  * jitter (a wait between half and all of the step), and a Retry-After header is honoured.
+ *
+ * Redirects: a GET follows up to five (301, 302, 303, 307, 308); the bearer token goes only to the
+ * base URL's own origin, never to another, and https is never redirected to http (loopback
+ * aside). Any other method's redirect is an error that names where it pointed.
  */
 import type {z} from 'zod'
 
-import {ApiConnectionError, ApiTimeoutError, errorFromResponse} from './errors.js'
-import {Pool} from './pool.js'
+import {trustedCa} from '../net/ca.js'
+import {connectionFor, type Connection} from '../net/dispatcher.js'
+import {networkFailure} from '../net/failure.js'
+import {isLoopbackHost} from '../net/proxy.js'
+import {ApiConnectionError, ApiTimeoutError, errorFromResponse, NetworkSetupError, RedirectError} from './errors.js'
 import {redactHeaders, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 
@@ -78,10 +86,15 @@ const NEVER_OPENED = new Set([
   'EADDRNOTAVAIL',
 ])
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const MAX_REDIRECTS = 5
 
 export class BkClient {
   readonly baseUrl: URL
-  private readonly pool: Pool
+  /** The base URL's origin, direct or through its proxy. */
+  private readonly connection: Connection
+  /** Other origins a GET was redirected to (never sent the token). */
+  private readonly elsewhere = new Map<string, Connection>()
   private readonly basePath: string
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> &
     ClientOptions
@@ -92,10 +105,10 @@ export class BkClient {
     this.baseUrl = new URL(options.baseUrl)
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '')
     this.opts = {timeoutMs: 30_000, maxRetries: 3, retryBaseMs: 500, maxRetryAfterMs: 60_000, ...options}
-    this.pool = new Pool(this.baseUrl.origin, {
+    this.connection = connectionFor(this.baseUrl, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 10_000,
-      connect: {timeout: Math.min(this.opts.timeoutMs, 10_000)},
+      connectTimeoutMs: Math.min(this.opts.timeoutMs, 10_000),
     })
     registerSecret(...(options.secrets ?? []))
   }
@@ -114,24 +127,28 @@ export class BkClient {
   async written(): Promise<void> {
     // Bounded: a new connection may take longer to open, and then there is nothing to gain.
     for (let turn = 0; turn < 10; turn++) {
-      const {queued, pending} = this.pool.stats
+      const {queued, pending} = this.connection.pool()?.stats ?? {queued: 0, pending: 0}
       if (this.starting === 0 && queued === 0 && pending === 0) return
       await new Promise((resolve) => setImmediate(resolve))
     }
   }
 
   async close(): Promise<void> {
-    await this.pool.close()
+    await Promise.all([this.connection, ...this.elsewhere.values()].map((c) => c.dispatcher.close()))
   }
 
   async request<T = unknown>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const maxRetries = options.maxRetries ?? this.opts.maxRetries
     const idempotent = IDEMPOTENT.has(options.method) || options.retrySafe === true
     let renewed = false
+    // Where a GET was redirected to, once it was.
+    let target: URL | undefined
+    let redirects = 0
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(options, attempt)
+      const outcome = await this.attempt(options, attempt, target)
       if (outcome.kind === 'connection-error') {
         const {error} = outcome
+        if (error instanceof NetworkSetupError) throw error
         const canRetry = idempotent || !error.maybeSent
         if (canRetry && attempt < maxRetries) {
           await this.sleep(this.backoff(attempt), options.signal)
@@ -140,6 +157,12 @@ export class BkClient {
         throw error
       }
       const {status, headers, body, text} = outcome
+      const location = headerValue(headers.location)
+      if (REDIRECTS.has(status) && location !== undefined) {
+        target = this.redirectTarget(options, target, location, status, ++redirects)
+        attempt--
+        continue
+      }
       if (status === 401 && options.auth !== false && !renewed && this.opts.token?.renew) {
         renewed = true
         this.trace('  401: renewing the access token once')
@@ -168,9 +191,59 @@ export class BkClient {
     }
   }
 
-  /** The headers (with the bearer token) and the body of a request. */
+  /** Where a redirect leads, or the error that says why bk does not follow it. */
+  private redirectTarget(
+    options: RequestOptions<unknown>,
+    from: URL | undefined,
+    location: string,
+    status: number,
+    count: number,
+  ): URL {
+    const what = `${options.method} ${options.path}`
+    const current = from ?? new URL(this.basePath + options.path + queryString(options.query), this.baseUrl.origin)
+    let next: URL
+    try {
+      next = new URL(location, current)
+    } catch {
+      throw new RedirectError(`${what} was redirected (${status}) to an invalid address`, 'Check the base URL.')
+    }
+    const shown = `${next.origin}${next.pathname}`
+    const hint = 'Check the base URL (`bk auth status` shows it and where it came from).'
+    if (options.method !== 'GET')
+      throw new RedirectError(
+        `${what} was redirected (${status}) to ${shown}; bk follows redirects only for reads, so nothing was sent there`,
+        hint,
+      )
+    if (count > MAX_REDIRECTS) throw new RedirectError(`${what} was redirected more than ${MAX_REDIRECTS} times`, hint)
+    if (current.protocol === 'https:' && next.protocol !== 'https:' && !isLoopbackHost(next.hostname))
+      throw new RedirectError(
+        `${what} was redirected (${status}) from https to ${shown}; bk does not follow that`,
+        hint,
+      )
+    if (next.protocol !== 'https:' && next.protocol !== 'http:')
+      throw new RedirectError(`${what} was redirected (${status}) to ${shown}, which is not http(s)`, hint)
+    this.trace(`  ${status}: following the redirect to ${shown}`)
+    return next
+  }
+
+  /** The connection to an origin: the base URL's own, or one made for a redirect's target. */
+  private connectionTo(origin: string): Connection {
+    if (origin === this.baseUrl.origin) return this.connection
+    let connection = this.elsewhere.get(origin)
+    if (!connection) {
+      connection = connectionFor(new URL(origin), {
+        connections: 2,
+        connectTimeoutMs: Math.min(this.opts.timeoutMs, 10_000),
+      })
+      this.elsewhere.set(origin, connection)
+    }
+    return connection
+  }
+
+  /** The headers (the bearer token only for the base URL's origin) and the body of a request. */
   private async prepare(
     options: RequestOptions<unknown>,
+    origin: string,
   ): Promise<{headers: Record<string, string>; body: string | undefined}> {
     const headers: Record<string, string> = {accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'bk'}
     for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v
@@ -184,7 +257,8 @@ export class BkClient {
       headers['content-type'] = 'application/json'
       body = JSON.stringify(options.json)
     }
-    if (options.auth !== false && this.opts.token) {
+    // The token is the base URL's: a redirect to any other origin never carries it.
+    if (options.auth !== false && this.opts.token && origin === this.baseUrl.origin) {
       const token = await this.opts.token.get()
       this.addSecret(token)
       headers.authorization = `Bearer ${token}`
@@ -195,6 +269,7 @@ export class BkClient {
   private async attempt<T>(
     options: RequestOptions<T>,
     attempt: number,
+    redirected: URL | undefined,
   ): Promise<
     | {
         kind: 'response'
@@ -207,24 +282,30 @@ export class BkClient {
   > {
     // Counted until the request is handed to the pool, which happens in the same turn as the decrement.
     this.starting++
+    const origin = redirected?.origin ?? this.baseUrl.origin
+    const connection = this.connectionTo(origin)
     let prepared: {headers: Record<string, string>; body: string | undefined}
     try {
-      prepared = await this.prepare(options)
+      prepared = await this.prepare(options, origin)
     } finally {
       this.starting--
     }
     const {headers, body} = prepared
-    const fullPath = this.basePath + options.path + queryString(options.query)
+    const fullPath = redirected
+      ? redirected.pathname + redirected.search
+      : this.basePath + options.path + queryString(options.query)
     const started = performance.now()
     if (this.opts.debug) {
-      this.trace(`→ ${options.method} ${this.baseUrl.origin}${fullPath}${attempt ? ` (retry ${attempt})` : ''}`)
+      this.trace(`→ ${options.method} ${origin}${fullPath}${attempt ? ` (retry ${attempt})` : ''}`)
+      this.trace(`  ${connection.describe()}`)
       this.trace(`  headers ${JSON.stringify(redactHeaders(headers))}`)
       if (options.form) this.trace(`  form ${JSON.stringify(redactValue(options.form))}`)
       else if (options.json !== undefined) this.trace(`  body ${truncate(JSON.stringify(redactValue(options.json)))}`)
     }
     const timeout = options.timeoutMs ?? this.opts.timeoutMs
     try {
-      const res = await this.pool.request({
+      const res = await connection.dispatcher.request({
+        origin,
         method: options.method,
         path: fullPath,
         headers,
@@ -243,7 +324,9 @@ export class BkClient {
         this.trace(
           `← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`,
         )
-        this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
+        // An empty body (a 204, a redirect) has no JSON to show.
+        if (parsed !== undefined)
+          this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
       }
       return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed, text}
     } catch (error) {
@@ -252,11 +335,22 @@ export class BkClient {
       const neverOpened = NEVER_OPENED.has(code)
       const what = `${options.method} ${options.path}`
       this.trace(`✗ ${what}: ${code || (error as Error).message}`)
+      const failure = networkFailure(
+        error,
+        new URL(origin),
+        connection.route,
+        trustedCa().files.find((f) => f.variable === 'BK_CA_FILE')?.file,
+      )
+      if (failure)
+        return {
+          kind: 'connection-error',
+          error: new NetworkSetupError(failure.message, failure.code, failure.hint, error),
+        }
       const message = neverOpened
-        ? `Could not connect to ${this.baseUrl.origin} (${code}) for ${what}`
+        ? `Could not connect to ${origin} (${code}) for ${what}`
         : TIMEOUTS.has(code)
-          ? `No answer from ${this.baseUrl.origin} within ${timeout} ms for ${what}`
-          : `The connection to ${this.baseUrl.origin} broke during ${what} (${code || (error as Error).message})`
+          ? `No answer from ${origin} within ${timeout} ms for ${what}`
+          : `The connection to ${origin} broke during ${what} (${code || (error as Error).message})`
       const Err = TIMEOUTS.has(code) ? ApiTimeoutError : ApiConnectionError
       return {kind: 'connection-error', error: new Err(message, !neverOpened, error)}
     }

@@ -53,6 +53,27 @@ export class ApiConnectionError extends BkError {
 
 export class ApiTimeoutError extends ApiConnectionError {}
 
+/**
+ * The connection failed for a reason of the network's setup, not of the moment: a certificate
+ * bk does not trust, a proxy that cannot be reached or refuses. Never retried; nothing was sent.
+ */
+export class NetworkSetupError extends ApiConnectionError {
+  override readonly code: string
+  override readonly hint: string
+  constructor(message: string, code: string, hint: string, cause?: unknown) {
+    super(message, false, cause)
+    this.code = code
+    this.hint = hint
+  }
+}
+
+/** A redirect bk does not follow (any but a GET's), or a redirect chain it gave up on. */
+export class RedirectError extends BkError {
+  constructor(message: string, hint: string) {
+    super(message, {exitCode: ExitCode.rejected, code: 'redirect_not_followed', hint})
+  }
+}
+
 /** A response that does not have the shape the spec gives it; names the field path. */
 export class ResponseShapeError extends BkError {
   constructor(message: string, details?: unknown) {

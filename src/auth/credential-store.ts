@@ -2,6 +2,12 @@
  * One interface for where secrets live, two implementations: the OS keychain (service `bk`,
  * every call under a short timeout so a locked or absent Secret Service never hangs bk) and
  * the opt-in plain file `credentials.json` (0600) for machines without one.
+ *
+ * On Linux the keychain library falls back, when no Secret Service answers on D-Bus, to the
+ * kernel's keyring, whose keys last only as long as the login session: a secret stored there
+ * is lost at the next reboot, and a failed write can leave one behind. So before its first
+ * keychain call on Linux, bk asks the Secret Service itself, read-only, and refuses as "no
+ * keychain" when it does not answer: the library is never given the chance to fall back.
  */
 import {mkdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
@@ -19,6 +25,15 @@ export interface CredentialStore {
 
 export const KEYCHAIN_SERVICE = 'bk'
 const PROBE_KEY = 'bk-probe'
+/** A service name no item has: searching for it asks the Secret Service without touching a secret. */
+const SECRET_SERVICE_PROBE = 'bk-secret-service-probe'
+
+/** The persistent store the OS keychain is on this platform. */
+export function keychainName(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return 'macOS Keychain'
+  if (platform === 'win32') return 'Windows Credential Manager'
+  return 'Secret Service (D-Bus)'
+}
 
 export class KeychainUnavailableError extends ConfigError {
   constructor(reason: string) {
@@ -34,6 +49,40 @@ export class KeychainUnavailableError extends ConfigError {
 export function keychainTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.BK_KEYCHAIN_TIMEOUT_MS)
   return Number.isFinite(n) && n > 0 ? n : 5000
+}
+
+/** One check per process: the answer does not change while a command runs. */
+let secretServiceCheck: Promise<void> | undefined
+
+/**
+ * On Linux, resolves when the Secret Service answers and throws KeychainUnavailableError when
+ * it does not; elsewhere the platform's keychain has no volatile fallback and this resolves.
+ */
+export function requireSecretService(timeoutMs = keychainTimeoutMs()): Promise<void> {
+  if (process.platform !== 'linux') return Promise.resolve()
+  secretServiceCheck ??= (async () => {
+    const {findCredentialsAsync} = await import('@napi-rs/keyring')
+    const controller = new AbortController()
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort()
+        reject(new Error(`the Secret Service did not answer within ${timeoutMs} ms; is the keyring locked?`))
+      }, timeoutMs)
+      timer.unref()
+    })
+    try {
+      // Goes to the Secret Service only, never to the kernel keyring (unlike an entry's calls).
+      await Promise.race([findCredentialsAsync(SECRET_SERVICE_PROBE, undefined, controller.signal), timeout])
+    } catch (error) {
+      throw new KeychainUnavailableError(
+        `no Secret Service answers on D-Bus: ${firstLine(error)}; bk does not keep secrets in the kernel keyring, which forgets them at logout and reboot`,
+      )
+    } finally {
+      clearTimeout(timer)
+    }
+  })()
+  return secretServiceCheck
 }
 
 export class KeychainStore implements CredentialStore {
@@ -79,6 +128,8 @@ export class KeychainStore implements CredentialStore {
     key: string,
     fn: (entry: import('@napi-rs/keyring').AsyncEntry, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
+    // Before any entry is made: an entry made with no Secret Service would use the kernel keyring.
+    await requireSecretService(this.timeoutMs)
     const {AsyncEntry} = await import('@napi-rs/keyring')
     const controller = new AbortController()
     let timer: NodeJS.Timeout | undefined

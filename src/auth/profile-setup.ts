@@ -4,7 +4,7 @@
  */
 import {ConfigError, InputError} from '../errors.js'
 import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
-import {KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
+import {FileStore, KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
 import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
 import {ID_PREFIX} from '../spec.js'
 
@@ -90,4 +90,45 @@ export async function removeProfile(configDir: string, name: string): Promise<vo
     delete config.profiles[name]
     if (config.active === name) config.active = undefined
   })
+}
+
+export interface LogoutResult {
+  profile: string
+  store: string
+  removed: {clientSecret: boolean; tokens: boolean}
+}
+
+/**
+ * Forgets a profile's client secret and cached tokens, and keeps the profile (as `gh auth
+ * logout` does): `bk profiles add NAME … --client-secret-stdin` stores a secret again.
+ */
+export async function logoutProfile(configDir: string, name: string): Promise<LogoutResult> {
+  const profile = (await new ProfileStore(configDir).load()).profiles[name]
+  if (!profile)
+    throw new ConfigError(`No profile named "${name}"`, {
+      code: 'unknown_profile',
+      hint: 'Run `bk profiles list` to see your profiles.',
+    })
+  const store = openStore(profile.storage, configDir)
+  const removed = {clientSecret: false, tokens: false}
+  try {
+    for (const [what, key] of [
+      ['clientSecret', secretKeys.clientSecret(name)],
+      ['tokens', secretKeys.tokens(name)],
+    ] as const) {
+      removed[what] = (await store.get(key)) !== undefined
+      await store.delete(key)
+    }
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error
+    throw new ConfigError(`Cannot forget the secrets of profile "${name}": ${error.message}`, {
+      code: 'keychain_unavailable',
+      hint: 'Unlock the keychain (or start its D-Bus session) and run the command again; nothing was removed.',
+    })
+  }
+  return {
+    profile: name,
+    store: profile.storage === 'keychain' ? 'OS keychain' : store instanceof FileStore ? store.file : 'file',
+    removed,
+  }
 }

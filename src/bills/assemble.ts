@@ -5,8 +5,10 @@
  */
 import type {BillInput} from '../api/schemas/bill.js'
 import {parseIsoDatetime, toUtcText} from '../datetime.js'
+import {parseJsonTree, type JsonNode} from '../exact-json.js'
 import {Decimal, type Money} from '../money.js'
 import {amountNumber, amountProblem} from './amount.js'
+import {yearProblem} from './formats.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
 import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
 import {NumberIndex} from './number-index.js'
@@ -90,6 +92,8 @@ function parseDatetime(text: string): {ok: true; value: string} | {ok: false; re
   if (parsed.value.time !== undefined && parsed.value.offsetMinutes === undefined) {
     return {ok: false, reason: 'has no time zone: add Z for UTC (2026-01-31T09:30:00Z) or an offset (+01:00)'}
   }
+  const implausible = yearProblem(Number(parsed.value.date.slice(0, 4)))
+  if (implausible) return {ok: false, reason: implausible}
   return {ok: true, value: toUtcText(parsed.value)}
 }
 
@@ -101,16 +105,53 @@ function idProblem(text: string, prefix: string): string | undefined {
   return undefined
 }
 
+/**
+ * A metadata cell as a JSON object, read as written: a duplicate key (JSON.parse would keep the
+ * last silently), a number a double cannot hold (JSON.parse would round 12345678901234567891) or
+ * NaN are refused; `__proto__` is a key like any other.
+ */
 function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | {ok: false; reason: string} {
+  let tree: JsonNode
   try {
-    const value: unknown = JSON.parse(text)
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-      return {ok: false, reason: 'is not a JSON object: expected {"key": "value"}'}
-    return {ok: true, value: value as Record<string, unknown>}
+    tree = parseJsonTree(text, {nonFinite: false})
   } catch (error) {
     return {
       ok: false,
-      reason: `is not valid JSON (${(error as Error).message.replace(/^JSON\.parse: /, '')}): expected a JSON object such as {"key": "value"}`,
+      reason: `is not valid JSON (${(error as Error).message}): expected a JSON object such as {"key": "value"}`,
+    }
+  }
+  if (tree.kind !== 'object') return {ok: false, reason: 'is not a JSON object: expected {"key": "value"}'}
+  try {
+    return {ok: true, value: exactValue(tree, '') as Record<string, unknown>}
+  } catch (error) {
+    return {ok: false, reason: (error as Error).message}
+  }
+}
+
+function exactValue(node: JsonNode, path: string): unknown {
+  switch (node.kind) {
+    case 'string':
+      return node.value
+    case 'literal':
+      return node.text === 'null' ? null : node.text === 'true'
+    case 'number': {
+      const n = Number(node.literal)
+      if (!new Decimal(node.literal).equals(new Decimal(String(n))))
+        throw new Error(
+          `has the number ${node.literal}${path ? ` at ${path}` : ''}, which a JSON number (a double) cannot hold exactly: write it as a string ("${node.literal}")`,
+        )
+      return n
+    }
+    case 'array':
+      return node.items.map((item, i) => exactValue(item, `${path}[${i}]`))
+    case 'object': {
+      const o: Record<string, unknown> = {}
+      for (const [k, v] of node.members) {
+        const at = path ? `${path}.${k}` : k
+        if (Object.hasOwn(o, k)) throw new Error(`has the key "${at}" twice: keep one`)
+        Object.defineProperty(o, k, {value: exactValue(v, at), enumerable: true, writable: true, configurable: true})
+      }
+      return o
     }
   }
 }
@@ -218,6 +259,9 @@ export class BillAssembler {
   private complete(bill: BillDraft): void {
     const credit = this.options.negativeTotalCredit
     if ((!bill.allocations && !credit) || bill.errors.length > 0) return
+    // With no negative line the total cannot be negative: most bills need no arithmetic here.
+    if (!bill.allocations && !bill.rows.some((row) => this.cell(row.cells, 'line_amount').trim().startsWith('-')))
+      return
     let total = new Decimal(0)
     for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
     if (credit && total.isNegative() && !total.isZero()) {

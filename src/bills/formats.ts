@@ -13,6 +13,18 @@ export type NumberFormat = (typeof NUMBER_FORMATS)[number]
 
 export type Parsed<T> = {ok: true; value: T} | {ok: false; reason: string}
 
+/**
+ * Years a bill date may have. A year outside them is a typo or a two-digit year padded (0026 for
+ * 2026), refused rather than sent as written.
+ */
+export const PLAUSIBLE_YEARS = {from: 1900, to: 2199} as const
+
+/** Why a year is not plausible for a bill, or undefined. */
+export function yearProblem(year: number): string | undefined {
+  if (year >= PLAUSIBLE_YEARS.from && year <= PLAUSIBLE_YEARS.to) return undefined
+  return `has the year ${String(year).padStart(4, '0')}, which is not plausible for a bill (expected ${PLAUSIBLE_YEARS.from} to ${PLAUSIBLE_YEARS.to}): check for a two-digit year or a typo`
+}
+
 const DATE_SHAPES: Record<DateFormat, {pattern: RegExp; order: [day: number, month: number, year: number]}> = {
   'DD/MM/YYYY': {pattern: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: [1, 2, 3]},
   'MM/DD/YYYY': {pattern: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: [2, 1, 3]},
@@ -30,6 +42,8 @@ export function parseDateAs(text: string, format: DateFormat): Parsed<string> {
   const m = shape.pattern.exec(text)
   if (!m) return {ok: false, reason: `is not a date written ${format}`}
   const [d, mo, y] = shape.order.map((i) => Number(m[i]))
+  const implausible = yearProblem(y!)
+  if (implausible) return {ok: false, reason: implausible}
   if (mo! < 1 || mo! > 12) return {ok: false, reason: `is not a real date (${format}): there is no month ${mo}`}
   const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate()
   if (d! < 1 || d! > days) {

@@ -11,23 +11,22 @@
  *   again, by the client's retries and then by a few rounds here;
  * - --resume skips every bill the journal has an outcome for.
  */
-import {setTimeout as sleep} from 'node:timers/promises'
 import {existsSync, type Stats} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
-import {classifyWriteFailure} from '../api/outcome.js'
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {BkError, ExitCode, InputError} from '../errors.js'
-import {removeJournal} from '../journal-file.js'
+import {removeResumeLog} from '../resume-log.js'
 import {checkWritable} from '../output/sink.js'
 import type {RunLock} from '../run-lock.js'
+import {BatchSender} from './batch-sender.js'
 import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
-import {DEFAULT_KEY} from './bill-key.js'
+import {DEFAULT_KEY, describeKey} from './bill-key.js'
 import {layoutFor} from './columns.js'
 import {heapGuard} from './heap-guard.js'
-import {JournalWriter, lockJournal, readJournal, type BillOutcome, type JournalState} from './journal.js'
-import {ResultsFile, RowFile} from './outputs.js'
+import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
+import {ImportOutputs} from './outputs.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
@@ -138,25 +137,38 @@ export interface ImportOutcome {
   summary: ImportSummary
   /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
   fatal?: BkError | undefined
+  /** The first reasons bills failed or are unconfirmed, in the order found (all are in the files). */
+  reasons: string[]
 }
 
+/** How many reasons of failure an import keeps for its summary. */
+const KEPT_REASONS = 20
+
+/** A character a cell must not hold: C0 controls but tab and line breaks, DEL, and U+FFFD. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNREADABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFD]/
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g
+
 /**
- * A row with a cell holding U+FFFD, the character reading puts in place of bytes that are not
- * UTF-8: the file was saved in another encoding (Windows-1252 by Excel's plain "CSV"), and
- * importing it would send mangled text.
+ * A cell holding U+FFFD (the character reading puts in place of bytes that are not UTF-8: the file
+ * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
+ * character (a binary file, or a stray byte): importing it would send mangled text.
  */
-function notUtf8(record: string[], header: string[], line: number): RowError | undefined {
+function unreadableCell(record: string[], header: string[], line: number): RowError | undefined {
   for (let i = 0; i < record.length; i++) {
     const cell = record[i]!
-    if (cell.includes('\uFFFD')) {
-      return {
-        line,
-        column: header[i]?.trim(),
-        value: cell,
-        message:
-          'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)',
-      }
-    }
+    const m = UNREADABLE.exec(cell)
+    if (!m) continue
+    const c = m[0]
+    const message =
+      c === '\uFFFD'
+        ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
+        : `holds the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}: remove it (a cell holds text, tabs and line breaks only)`
+    // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
+    const shown = (text: string) =>
+      text.replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    return {line, column: shown(header[i]?.trim() || `column ${i + 1}`), value: shown(cell), message}
   }
   return undefined
 }
@@ -180,6 +192,10 @@ async function scan(
       if (record.length === 1 && record[0] === '') continue
       if (!assembler) {
         const named = map?.header !== false
+        // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
+        // same mistake, and it would end up in every message and output file.
+        const bad = named ? unreadableCell(record, record, line) : undefined
+        if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
         header = named ? record : record.map((_, i) => `column ${i + 1}`)
         if (map) {
           translator = new ExportTranslator(
@@ -202,7 +218,7 @@ async function scan(
       rows++
       const extra: RowError | undefined =
         record.length === header.length
-          ? notUtf8(record, header, line)
+          ? unreadableCell(record, header, line)
           : {
               line,
               message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
@@ -221,8 +237,15 @@ async function scan(
   } catch (error) {
     if (error instanceof BkError) throw error
     const e = error as Error & {code?: string}
-    if (!e.code?.startsWith('CSV_')) throw error
-    return {rows, header, fatal: {line: input.nextLine, message: csvErrorMessage(e, input.nextLine)}}
+    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
+    // csv-parse raises a chunk's error before bk has read that chunk's earlier records, so its own
+    // line count (which counts a CRLF inside quotes twice) is the better answer when it is ahead.
+    const reported = (e as {lines?: number}).lines
+    const line =
+      e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
+        ? reported
+        : input.nextLine
+    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}}
   } finally {
     input.close()
   }
@@ -283,11 +306,14 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     errorCount++
     if (errors.length < options.maxErrors) errors.push({...e, text: formatRowError(input.label, e)})
   }
+  // A dry run's live set is small (the current bill and the index of numbers): a low bound keeps RSS flat.
+  const checkHeap = heapGuard(24 * 1024 * 1024)
   const result = await scan(
     input,
     options,
     (bill) => {
-      bills++
+      // Bills die young but V8 lets the old generation grow to several times the live set.
+      if (++bills % 1000 === 0) checkHeap()
       rows += bill.rows.length
       if (onlySkipped(bill)) skipped++
       else if (bill.errors.length > 0) {
@@ -356,15 +382,15 @@ function stoppedAtRow(
 /** What to do with the journal beside the input before sending anything. */
 async function prepareJournal(
   options: ImportOptions,
-): Promise<{previous: JournalState | undefined; writer: JournalWriter | undefined}> {
+): Promise<{previous: BillLogState | undefined; writer: BillLogWriter | undefined}> {
   const file = options.journalFile
   if (!file) return {previous: undefined, writer: undefined}
-  let previous: JournalState | undefined
+  let previous: BillLogState | undefined
   if (existsSync(file)) {
-    const earlier = options.restart ? undefined : await readJournal(file)
+    const earlier = options.restart ? undefined : await readBillLog(file)
     if (options.restart || earlier?.batches === 0) {
       // --restart, or a journal of a run that stopped before sending anything (a header error).
-      removeJournal(file)
+      removeResumeLog(file)
     } else if (!options.resume) {
       const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
@@ -393,7 +419,7 @@ async function prepareJournal(
       }
     }
   }
-  const writer = await JournalWriter.open(file)
+  const writer = await BillLogWriter.open(file)
   if (!previous) {
     await writer.append({
       t: 'header',
@@ -410,31 +436,6 @@ async function prepareJournal(
   return {previous, writer}
 }
 
-/** What became of one batch, as far as bk can know. */
-type BatchResult =
-  | {kind: 'answered'; response: CreateBillsResponse}
-  | {kind: 'refused'; reason: string}
-  | {kind: 'unknown'; reason: string}
-  /** `retry`: the service may accept it a moment later (429, 503, no connection), unlike a 401/403/404. */
-  | {kind: 'not-sent'; error: BkError; retry: boolean}
-
-function classify(error: unknown, aborted: boolean): BatchResult {
-  if (aborted)
-    return {
-      kind: 'unknown',
-      reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight',
-    }
-  const outcome = classifyWriteFailure(error)
-  switch (outcome.kind) {
-    case 'not-acted':
-      return {kind: 'not-sent', error: outcome.error, retry: outcome.retry}
-    case 'refused':
-      return {kind: 'refused', reason: outcome.error.message}
-    case 'unknown':
-      return outcome
-  }
-}
-
 export async function importBills(options: ImportOptions): Promise<ImportOutcome> {
   // The journal's lock is held for the whole run, so that two runs of one file cannot both send.
   const held: {lock?: RunLock} = {}
@@ -445,9 +446,12 @@ export async function importBills(options: ImportOptions): Promise<ImportOutcome
   }
 }
 
-async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promise<ImportOutcome> {
-  const started = performance.now()
-  const warn = options.warn ?? (() => {})
+/**
+ * Output paths that collide (with the input or each other), and files that cannot be written, are
+ * refused before anything is sent: a failure to record must not surface after bills were created.
+ * Returns what exists at each path now.
+ */
+async function checkOutputs(options: ImportOptions): Promise<Map<string, Stats | undefined>> {
   const outputs = [
     ['--rejects', options.rejectsFile],
     ['--unconfirmed', options.unconfirmedFile],
@@ -462,14 +466,50 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
         throw new InputError(`${flag} and ${other} are the same file (${path})`)
     }
   }
-  // Checked now: a file that cannot be written must not surface after bills were created.
-  const existing = new Map<string | undefined, Stats | undefined>()
+  const existing = new Map<string, Stats | undefined>()
   for (const [flag, path] of outputs) if (path) existing.set(path, await checkWritable(flag, path))
+  return existing
+}
+
+/** Valid bills into batches of `size`; a batch never holds one number twice (see BatchSender). */
+class Batcher {
+  private bills: BillDraft[] = []
+  private numbers = new Set<string>()
+
+  constructor(
+    private readonly size: number,
+    private readonly sender: BatchSender,
+  ) {}
+
+  get pending(): number {
+    return this.bills.length
+  }
+
+  async add(bill: BillDraft): Promise<void> {
+    if (this.numbers.has(bill.number)) await this.flush()
+    this.bills.push(bill)
+    this.numbers.add(bill.number)
+    if (this.bills.length >= this.size) await this.flush()
+  }
+
+  async flush(): Promise<void> {
+    if (this.bills.length === 0) return
+    const batch = this.bills
+    this.bills = []
+    this.numbers = new Set()
+    await this.sender.submit(batch)
+  }
+}
+
+async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promise<ImportOutcome> {
+  const started = performance.now()
+  const warn = options.warn ?? (() => {})
+  const existing = await checkOutputs(options)
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
   const input = openCsv(options.file, 16 * 1024, shapeOf(options))
   const {previous, writer: journal} = await Promise.resolve()
     .then(() => {
-      if (options.journalFile) held.lock = lockJournal(options.journalFile)
+      if (options.journalFile) held.lock = lockBillLog(options.journalFile)
       return prepareJournal(options)
     })
     .catch((error: unknown) => {
@@ -499,161 +539,87 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     interrupted: false,
     durationMs: 0,
   }
-  let rejects: RowFile | undefined
-  let unconfirmedOut: RowFile | undefined
-  const results = options.resultsFile ? new ResultsFile(options.resultsFile) : undefined
-  let header: string[] | undefined
   // Rows go back out as the file has them (its delimiter; UTF-8, marked with a BOM when the file
   // was not: the reader honours the mark, so the file imports again with the same map).
-  const rowFormat = {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'}
-  const rejectsFile = () => (rejects ??= new RowFile(options.rejectsFile, header, rowFormat))
-  const unconfirmedFile = () => (unconfirmedOut ??= new RowFile(options.unconfirmedFile, header, rowFormat))
-  /** A bill's identity in the journal: its key, or its number in a journal of bk 0.1 (version 1). */
-  const journalKey = previous?.header.version === 1 ? (b: BillDraft) => b.number : (b: BillDraft) => b.key
-  let fatal: BkError | undefined
-  let warned = 0
-  const resendRounds = options.resendRounds ?? 3
-  const resendDelayMs = options.resendDelayMs ?? 2000
-  const stopped = () => Boolean(options.stop?.aborted) || fatal !== undefined
-  const abort = options.abort ?? new AbortController().signal
-  let batchNumber = previous?.batches ?? 0
-  /** Bills of this run whose request reached the service (answered, refused or unknown). */
-  let sentBills = 0
-  let pendingBatch: BillDraft[] = []
-  let pendingNumbers = new Set<string>()
-  const onCreated = options.onCreated
-  const flush = async () => {
-    const batch = pendingBatch
-    pendingBatch = []
-    pendingNumbers = new Set()
-    await submit(batch)
+  const outputs = new ImportOutputs(
+    {rejects: options.rejectsFile, unconfirmed: options.unconfirmedFile, results: options.resultsFile},
+    {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
+  )
+  const reasons: string[] = []
+  const because = (reason: string) => {
+    if (reasons.length < KEPT_REASONS) reasons.push(reason)
   }
-  /** Request slots taken, and batches not yet fully recorded (journal, files). */
-  const inFlight = new Set<Promise<void>>()
-  const settling = new Set<Promise<void>>()
-  const checkHeap = heapGuard()
-
   const reject = async (bill: BillDraft, reason: string) => {
     summary.failed++
-    await rejectsFile().add(bill, () => reason)
+    because(`bill ${describeKey(bill.key)}: ${reason}`)
+    await outputs.reject(bill, () => reason)
   }
   const leaveUnconfirmed = async (bill: BillDraft, reason: string) => {
     summary.unconfirmed++
-    await unconfirmedFile().add(bill, () => reason)
+    because(`bill ${describeKey(bill.key)}: ${reason}`)
+    await outputs.leaveUnconfirmed(bill, reason)
   }
-
-  /** `release` frees the request slot once the answer is in; the bookkeeping after it needs none. */
-  const sendBatch = async (batch: BillDraft[], release: () => void): Promise<void> => {
-    const id = ++batchNumber
-    // A batch never holds one number twice (see submitBill), so the answer's numbers name one bill each.
-    const numbers = batch.map((b) => b.number)
-    await journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
-    let result: BatchResult
-    for (let round = 0; ; round++) {
-      // A signal per request: listeners the transport adds to it go away with it.
-      const request = new AbortController()
-      const onAbort = () => request.abort(abort.reason)
-      abort.addEventListener('abort', onAbort, {once: true})
-      try {
-        result = {
-          kind: 'answered',
-          response: await options.send(
-            batch.map((b) => b.input),
-            request.signal,
-          ),
-        }
-      } catch (error) {
-        result = classify(error, abort.aborted)
-      } finally {
-        abort.removeEventListener('abort', onAbort)
+  /** A bill's identity in the journal: its key, or its number in a journal of bk 0.1 (version 1). */
+  const journalKey = previous?.header.version === 1 ? (b: BillDraft) => b.number : (b: BillDraft) => b.key
+  const sender = new BatchSender({
+    send: options.send,
+    concurrency: options.concurrency,
+    journal,
+    journalKey,
+    lastBatch: previous?.batches ?? 0,
+    abort: options.abort ?? new AbortController().signal,
+    stopRequested: () => Boolean(options.stop?.aborted),
+    resendRounds: options.resendRounds ?? 3,
+    resendDelayMs: options.resendDelayMs ?? 2000,
+    onResendWait: options.onResendWait,
+    async settle({created, failed, unconfirmed}) {
+      for (const {bill, id} of created) {
+        summary.created++
+        await outputs.created(bill, id)
       }
-      if (result.kind !== 'not-sent' || !result.retry || round >= resendRounds || abort.aborted) break
-      // A second Ctrl-C ends the wait and sends nothing more: the batch stays "not sent", for --resume.
-      options.onResendWait?.(resendDelayMs * (round + 1))
-      await sleep(resendDelayMs * (round + 1), undefined, {signal: abort}).catch(() => {})
-      if (abort.aborted) break
-    }
-    if (result.kind === 'not-sent') fatal ??= result.error
-    release()
-    if (result.kind === 'not-sent') {
-      await journal?.append({t: 'notsent', batch: id, reason: result.error.message})
-      summary.notSent += batch.length
+      for (const {bill, reason} of failed) await reject(bill, reason)
+      for (const {bill, reason} of unconfirmed) await leaveUnconfirmed(bill, reason)
+      await options.onCreated?.(created)
+    },
+  })
+  const batcher = new Batcher(options.batchSize, sender)
+  let warned = 0
+
+  /** A bill read from the file: set aside, refused, known from before, or batched to send. */
+  const onBill = async (bill: BillDraft) => {
+    summary.bills++
+    summary.rows += bill.rows.length
+    if (onlySkipped(bill)) {
+      summary.failed++
+      because(formatRowError(input.label, bill.errors[0]!))
+      await outputs.reject(bill, () => bill.errors.map((e) => formatRowError(input.label, e)).join('; '))
       return
     }
-    sentBills += batch.length
-    const created: Array<[string, string]> = []
-    const failed: Array<[string, string]> = []
-    const unknown: Array<[string, string]> = []
-    if (result.kind === 'answered') {
-      const byNumber = new Map<string, string>()
-      for (const bill of result.response.data) if (bill.number) byNumber.set(bill.number, bill.id)
-      const errorsByNumber = new Map<string, string>()
-      for (const e of result.response.errors) if (e.bill_number) errorsByNumber.set(e.bill_number, e.error)
-      for (const n of numbers) {
-        const billId = byNumber.get(n)
-        const error = errorsByNumber.get(n)
-        if (billId !== undefined) created.push([n, billId])
-        else if (error !== undefined) failed.push([n, `rejected by the service: ${error}`])
-        else unknown.push([n, "outcome unknown: the service's answer names this bill neither as created nor as failed"])
-      }
-    } else if (result.kind === 'refused') {
-      for (const n of numbers) failed.push([n, `rejected by the service: ${result.reason}`])
-    } else {
-      for (const n of numbers) unknown.push([n, result.reason])
-    }
-    const keyOf = (n: string) => journalKey(batch.find((b) => b.number === n)!)
-    const keyed = <T>(list: Array<[string, T]>): Array<[string, T]> => list.map(([n, v]) => [keyOf(n), v])
-    await journal?.append({
-      t: 'result',
-      batch: id,
-      created: keyed(created),
-      failed: keyed(failed),
-      unconfirmed: keyed(unknown),
-    })
-    checkHeap()
-    const byNumber = new Map(batch.map((b) => [b.number, b]))
-    for (const [n, billId] of created) {
-      summary.created++
-      await results?.add(n, billId, byNumber.get(n)!.rows[0]!.line)
-    }
-    for (const [n, reason] of failed) await reject(byNumber.get(n)!, reason)
-    for (const [n, reason] of unknown) await leaveUnconfirmed(byNumber.get(n)!, reason)
-    await onCreated?.(created.map(([n, billId]) => ({bill: byNumber.get(n)!, id: billId})))
-  }
-
-  const submit = async (batch: BillDraft[]) => {
-    while (inFlight.size >= options.concurrency) await Promise.race(inFlight)
-    while (settling.size >= options.concurrency * 2) await Promise.race(settling)
-    if (stopped()) {
-      summary.notSent += batch.length
+    if (bill.errors.length > 0) {
+      summary.invalid++
+      summary.failed++
+      because(formatRowError(input.label, bill.errors[0]!))
+      for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
+      const reasons = bill.errors.map((e) => formatRowError(input.label, e))
+      await outputs.reject(bill, (line) => {
+        const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(input.label, e))
+        return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
+      })
       return
     }
-    let release!: () => void
-    const slot = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    inFlight.add(slot)
-    void slot.then(() => inFlight.delete(slot))
-    const p: Promise<void> = sendBatch(batch, release)
-      .catch((error: unknown) => {
-        fatal ??=
-          error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
-      })
-      .finally(() => {
-        release()
-        settling.delete(p)
-      })
-    settling.add(p)
-  }
-
-  const fromJournal = async (bill: BillDraft, outcome: BillOutcome) => {
-    if (outcome.kind === 'created') {
+    const outcome = previous?.outcomes.get(journalKey(bill))
+    if (outcome?.kind === 'created') {
       summary.skipped++
-      await results?.add(bill.number, outcome.id, bill.rows[0]!.line)
-    } else if (outcome.kind === 'failed') {
-      await reject(bill, outcome.reason)
-    } else {
-      await leaveUnconfirmed(bill, outcome.reason)
+      await outputs.created(bill, outcome.id)
+    } else if (outcome?.kind === 'failed') await reject(bill, outcome.reason)
+    else if (outcome?.kind === 'unconfirmed') await leaveUnconfirmed(bill, outcome.reason)
+    else {
+      const earlier = options.skipExisting?.(bill)
+      if (earlier) {
+        summary.skipped++
+        summary.existing++
+        await outputs.created(bill, earlier)
+      } else await batcher.add(bill)
     }
   }
 
@@ -662,73 +628,36 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     bills: summary.bills,
     created: summary.created,
   }))
-  let scanned: Awaited<ReturnType<typeof scan>>
+  let fatal: BkError | undefined
   try {
-    scanned = await scan(
+    const scanned = await scan(
       input,
       options,
-      async (bill) => {
-        summary.bills++
-        summary.rows += bill.rows.length
-        if (onlySkipped(bill)) {
-          summary.failed++
-          await rejectsFile().add(bill, () => bill.errors.map((e) => formatRowError(input.label, e)).join('; '))
-          return
-        }
-        if (bill.errors.length > 0) {
-          summary.invalid++
-          for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
-          const reasons = bill.errors.map((e) => formatRowError(input.label, e))
-          await rejectsFile().add(bill, (line) => {
-            const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(input.label, e))
-            return own.length > 0
-              ? own.join('; ')
-              : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
-          })
-          summary.failed++
-          return
-        }
-        const outcome = previous?.outcomes.get(journalKey(bill))
-        if (outcome) return fromJournal(bill, outcome)
-        const earlier = options.skipExisting?.(bill)
-        if (earlier) {
-          summary.skipped++
-          summary.existing++
-          await results?.add(bill.number, earlier, bill.rows[0]!.line)
-          return
-        }
-        // The service's errors name a bill by number alone: one number appears once per batch.
-        if (pendingNumbers.has(bill.number)) await flush()
-        pendingBatch.push(bill)
-        pendingNumbers.add(bill.number)
-        if (pendingBatch.length >= options.batchSize) await flush()
-      },
-      stopped,
+      onBill,
+      () => sender.stopped,
       (h) => {
-        header = h
+        outputs.header = h
       },
     )
-    if (!stopped() && !scanned.fatal && pendingBatch.length > 0) await flush()
-    summary.notSent += pendingBatch.length
-    await Promise.all(settling)
+    if (!sender.stopped && !scanned.fatal) await batcher.flush()
+    await sender.drain()
+    summary.notSent = sender.notSent + batcher.pending
+    fatal = sender.fatal
     if (scanned.fatal)
       fatal ??= stoppedAtRow(
         formatRowError(input.label, scanned.fatal),
         scanned.fatal.line,
-        sentBills,
+        sender.sentBills,
         Boolean(journal),
         summary,
       )
   } finally {
     stopProgress()
-    await Promise.all(settling)
+    await sender.drain()
+    summary.notSent = sender.notSent + batcher.pending
+    fatal ??= sender.fatal
     // Every file is closed even when one fails; a failure not already reported ends the run.
-    const closed = await Promise.allSettled([
-      journal?.close(),
-      rejects?.close(),
-      unconfirmedOut?.close(),
-      results?.close(),
-    ])
+    const closed = await Promise.allSettled([journal?.close(), ...outputs.close()])
     const failure = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected')?.reason as Error | undefined
     if (failure) fatal ??= new BkError(`Import failed: ${failure.message}`, {cause: failure})
   }
@@ -737,8 +666,8 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       `… and ${warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
     )
   summary.interrupted = Boolean(options.stop?.aborted)
-  summary.rejectsFile = rejects?.path ?? null
-  summary.unconfirmedFile = unconfirmedOut?.path ?? null
+  summary.rejectsFile = outputs.written.rejects
+  summary.unconfirmedFile = outputs.written.unconfirmed
   summary.durationMs = Math.round(performance.now() - started)
   if (fatal && summary.notSent > 0 && !(fatal instanceof InputError)) {
     fatal = new BkError(
@@ -753,5 +682,5 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
       },
     )
   }
-  return {summary, fatal}
+  return {summary, fatal, reasons}
 }

@@ -43,13 +43,16 @@ export interface BillMap {
   negativeParentheses: boolean
   /** The file's header (lower-cased), or its 1-based position as text, to a target or null (dropped). */
   columns: Map<string, Target | null>
-  defaults: Partial<Record<Column, string>>
+  /** Constants for blank or missing cells: bk's columns, and the source columns of an amount. */
+  defaults: Partial<Record<Column | SourceColumn, string>>
   amounts?: AmountBasis | undefined
   unitPrices: AmountBasis
   fillDown: BillColumn[]
   key: BillColumn[]
   /** Credit notes: rows whose `column` holds one of `values`, and/or bills whose total is negative. */
   credit?: {column?: string | undefined; values: string[]; negativeTotal: boolean} | undefined
+  /** Only rows whose `column` holds one of `values` are bill rows; any other is an error. */
+  rows?: {column: string; values: string[]} | undefined
   credits: 'refuse' | 'skip'
   caseInsensitiveLookups: string[]
   dueDays?: number | undefined
@@ -70,9 +73,11 @@ const isTarget = (v: string) =>
   KNOWN_COLUMNS.includes(v.toLowerCase()) ||
   (SOURCE_COLUMNS as readonly string[]).includes(v.toLowerCase()) ||
   /^tag:\s*\S/i.test(v)
-const bkColumn = z
+/** Columns a default may fill: bk's, and the source columns of a computed amount (GnuCash: a blank quantity is 1). */
+const DEFAULTABLE = [...KNOWN_COLUMNS, 'quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
+const defaultable = z
   .string()
-  .refine((v) => KNOWN_COLUMNS.includes(v), {message: `expected one of bk's columns: ${KNOWN_COLUMNS.join(', ')}`})
+  .refine((v) => DEFAULTABLE.includes(v), {message: `expected one of: ${DEFAULTABLE.join(', ')}`})
 const oneOf = <T extends string>(values: readonly T[], what: string) =>
   z.string().refine((v): v is T => (values as readonly string[]).includes(v), {
     message: `expected ${what}: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
@@ -103,7 +108,7 @@ const MapSchema = z
       .optional(),
     ignore: z.array(z.string({error: 'expected a column name'})).optional(),
     defaults: z
-      .record(bkColumn, z.union([z.string(), z.number(), z.boolean()], {error: 'expected a plain value'}))
+      .record(defaultable, z.union([z.string(), z.number(), z.boolean()], {error: 'expected a plain value'}))
       .optional(),
     amounts: oneOf(['net', 'gross'] as const, 'net or gross').optional(),
     unit_prices: oneOf(['net', 'gross'] as const, 'net or gross').optional(),
@@ -128,6 +133,10 @@ const MapSchema = z
       })
       .optional(),
     credits: oneOf(['refuse', 'skip'] as const, 'refuse or skip').optional(),
+    rows: z
+      .object({column: z.string().min(1), values: z.array(z.string()).min(1)}, {error: 'expected {column, values}'})
+      .strict()
+      .optional(),
     case_insensitive_lookups: z.array(z.string()).optional(),
     due_days: z.number().int().min(0).max(3650).optional(),
   })
@@ -256,7 +265,7 @@ function toBillMap(
     }
     columns.set(key, null)
   }
-  const defaults: Partial<Record<Column, string>> = {}
+  const defaults: BillMap['defaults'] = {}
   for (const [column, value] of Object.entries(m.defaults ?? {})) defaults[column as Column] = String(value)
   const credit = m.credit && {
     column: m.credit.column?.trim(),
@@ -282,6 +291,7 @@ function toBillMap(
     fillDown: m.fill_down ?? [],
     key: m.key ?? ['vendor_id', 'number'],
     credit,
+    rows: m.rows && {column: m.rows.column.trim(), values: m.rows.values.map((v) => v.trim())},
     credits: m.credits ?? 'refuse',
     caseInsensitiveLookups: m.case_insensitive_lookups ?? [],
     dueDays: m.due_days,
@@ -350,6 +360,7 @@ export function isPlain(map: BillMap): boolean {
     !map.numberFormat &&
     map.fillDown.length === 0 &&
     map.dueDays === undefined &&
-    !map.credit
+    !map.credit &&
+    !map.rows
   )
 }

@@ -115,3 +115,56 @@ export class ResultsFile {
     return this.file.close()
   }
 }
+
+/** The paths of an import's outcome files. */
+export interface OutputPaths {
+  rejects: string
+  unconfirmed: string
+  results?: string | undefined
+}
+
+/**
+ * An import's outcome files together: rejects and unconfirmed bills (created on their first row,
+ * with the input's header once it is read) and the results. The counts stay with the caller.
+ */
+export class ImportOutputs {
+  /** The input's header row (undefined for a file without one), set once it is read. */
+  header: string[] | undefined
+  private rejects: RowFile | undefined
+  private unconfirmed: RowFile | undefined
+  private readonly results: ResultsFile | undefined
+
+  constructor(
+    private readonly paths: OutputPaths,
+    private readonly format: RowFormat,
+  ) {
+    this.results = paths.results ? new ResultsFile(paths.results) : undefined
+  }
+
+  /** A bill not created: its rows, each with the reason for that row. */
+  reject(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
+    this.rejects ??= new RowFile(this.paths.rejects, this.header, this.format)
+    return this.rejects.add(bill, errorFor)
+  }
+
+  /** A bill whose outcome bk cannot know: never sent again by bk. */
+  leaveUnconfirmed(bill: BillDraft, reason: string): Promise<void> {
+    this.unconfirmed ??= new RowFile(this.paths.unconfirmed, this.header, this.format)
+    return this.unconfirmed.add(bill, () => reason)
+  }
+
+  /** A bill created, in this run or an earlier one. */
+  async created(bill: BillDraft, id: string): Promise<void> {
+    await this.results?.add(bill.number, id, bill.rows[0]!.line)
+  }
+
+  /** The rejects and unconfirmed files, when written. */
+  get written(): {rejects: string | null; unconfirmed: string | null} {
+    return {rejects: this.rejects?.path ?? null, unconfirmed: this.unconfirmed?.path ?? null}
+  }
+
+  /** Closes every file, even when one fails; the promises settle independently. */
+  close(): Array<Promise<void> | undefined> {
+    return [this.rejects?.close(), this.unconfirmed?.close(), this.results?.close()]
+  }
+}

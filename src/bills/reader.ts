@@ -84,7 +84,7 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
   source.on('data', (chunk: Buffer | string) => {
     bytes += chunk.length
   })
-  const parser = parse({bom: true, relax_column_count: true, relax_quotes: true, delimiter: shape.delimiter ?? ','})
+  const parser = parse({bom: true, relax_column_count: true, delimiter: shape.delimiter ?? ','})
   source.on('error', (error) =>
     parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
   )
@@ -133,6 +133,8 @@ export function csvErrorMessage(error: Error & {code?: string}, line: number): s
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
       return `unterminated quoted field: the quote opened on line ${line} is never closed (the rest of the file was read into it)`
+    case 'INVALID_OPENING_QUOTE':
+      return `a quote inside a field that does not start with one, in the record starting on line ${line} (RFC 4180): quote the whole field and double the quote inside it, such as "12"" monitor"`
     case 'CSV_INVALID_CLOSING_QUOTE':
       return `a quoted field in the record starting on line ${line} is followed by text before the next comma: ${error.message.replace(/ at line \d+/, '')}`
     default:

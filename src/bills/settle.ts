@@ -6,7 +6,7 @@
  * route, or the user's own check.
  */
 import {KEY_SEPARATOR} from './bill-key.js'
-import {JournalWriter, lockJournal, readJournal, type JournalHeader} from './journal.js'
+import {BillLogWriter, lockBillLog, readBillLog, type BillLogHeader} from './resume-log.js'
 
 export interface UnconfirmedBill {
   number: string
@@ -23,14 +23,14 @@ export interface ServiceBill {
 }
 
 /** The journal key of a bill the service holds: its key columns' values, as the import sent them. */
-function serviceKey(bill: ServiceBill, header: JournalHeader): string | undefined {
+function serviceKey(bill: ServiceBill, header: BillLogHeader): string | undefined {
   if (!bill.number) return undefined
   if (header.version === 1) return bill.number
   const columns = header.key ?? ['vendor_id', 'number']
   return columns.map((c) => (typeof bill[c] === 'string' ? (bill[c] as string) : '')).join(KEY_SEPARATOR)
 }
 
-function numberOf(key: string, header: JournalHeader): string {
+function numberOf(key: string, header: BillLogHeader): string {
   if (header.version === 1) return key
   const at = (header.key ?? ['vendor_id', 'number']).indexOf('number')
   return key.split(KEY_SEPARATOR)[at] ?? key
@@ -45,8 +45,8 @@ export interface Settlement {
 
 export async function listUnconfirmed(
   journalFile: string,
-): Promise<{business: string; baseUrl: string; header: JournalHeader; bills: UnconfirmedBill[]}> {
-  const state = await readJournal(journalFile)
+): Promise<{business: string; baseUrl: string; header: BillLogHeader; bills: UnconfirmedBill[]}> {
+  const state = await readBillLog(journalFile)
   const bills: UnconfirmedBill[] = []
   for (const [key, outcome] of state.outcomes)
     if (outcome.kind === 'unconfirmed') bills.push({number: numberOf(key, state.header), key, reason: outcome.reason})
@@ -58,7 +58,7 @@ export async function listUnconfirmed(
  * Holds the journal's lock, so no import of the file runs meanwhile.
  */
 export async function settleUnconfirmed(journalFile: string, held: readonly ServiceBill[]): Promise<Settlement> {
-  const lock = lockJournal(journalFile)
+  const lock = lockBillLog(journalFile)
   try {
     const {bills, header} = await listUnconfirmed(journalFile)
     const existing = new Map<string, string>()
@@ -79,7 +79,7 @@ export async function settleUnconfirmed(journalFile: string, held: readonly Serv
       }
     }
     if (bills.length === 0) return settlement
-    const writer = await JournalWriter.open(journalFile)
+    const writer = await BillLogWriter.open(journalFile)
     try {
       await writer.append({
         t: 'settled',

@@ -62,6 +62,8 @@ export class ExportTranslator {
   private readonly source = new Map<SourceColumn, number>()
   private readonly recipe: AmountRecipe | undefined
   private readonly creditIndex: number
+  /** The column that says which rows are bill rows (`rows:` in the map), or -1. */
+  private readonly rowsIndex: number
   private readonly keySources: number[]
   private readonly numberSource: number
   /** Values missing from each lookup, once each (for --dry-run's list). */
@@ -156,6 +158,7 @@ export class ExportTranslator {
       })
     }
     this.creditIndex = this.creditColumn(cells, fileLabel)
+    this.rowsIndex = map.rows ? this.columnNamed(cells, map.rows.column, 'rows.column', fileLabel) : -1
     this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
     this.numberSource = fedBy.get('number') ?? -1
     this.fillSources = map.fillDown.map((c) => {
@@ -282,11 +285,13 @@ export class ExportTranslator {
     const credit = this.map.credit
     if (!credit) return -1
     if (!credit.column) return this.source.get('credit_marker') ?? -1
-    const i = cells.findIndex(
-      (c, j) => c.trim().toLowerCase() === credit.column!.toLowerCase() || this.labels[j] === credit.column,
-    )
-    if (i === -1)
-      throw new InputError(`${this.map.source}: credit.column "${credit.column}" is not a column of ${fileLabel}`)
+    return this.columnNamed(cells, credit.column, 'credit.column', fileLabel)
+  }
+
+  /** The index of a column the map names by header (or by position when the file has none). */
+  private columnNamed(cells: string[], name: string, key: string, fileLabel: string): number {
+    const i = cells.findIndex((c, j) => c.trim().toLowerCase() === name.toLowerCase() || this.labels[j] === name)
+    if (i === -1) throw new InputError(`${this.map.source}: ${key} "${name}" is not a column of ${fileLabel}`)
     return i
   }
 
@@ -309,11 +314,12 @@ export class ExportTranslator {
       const trimmed = text.trim()
       switch (step.kind) {
         case 'amount-source': {
-          if (trimmed === '') {
+          const fallback = trimmed === '' ? this.map.defaults[step.target as SourceColumn] : undefined
+          if (trimmed === '' && fallback === undefined) {
             if (step.target !== 'line_tax') fail('line_amount', i, text, 'is empty: expected a number')
             break
           }
-          const n = this.number(text)
+          const n = this.number(fallback ?? text)
           if (n.ok) amounts.set(step.target, n.value)
           else fail('line_amount', i, text, n.reason)
           break
@@ -377,6 +383,18 @@ export class ExportTranslator {
       const issued = out[this.at.issued_at]
       if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
     }
+    if (this.rowsIndex !== -1) {
+      const kind = (cells[this.rowsIndex] ?? '').trim()
+      const allowed = this.map.rows!.values
+      if (!allowed.includes(kind)) {
+        ;(errors ??= []).push({
+          line,
+          column: this.labels[this.rowsIndex],
+          value: kind,
+          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
+        })
+      }
+    }
     if (this.creditIndex !== -1) {
       const mark = (cells[this.creditIndex] ?? '').trim()
       if (this.map.credit!.values.includes(mark)) {
@@ -421,6 +439,13 @@ export class ExportTranslator {
         throw new Error('unreachable: a direct amount is not computed')
       case 'product': {
         const quantity = texts.get('quantity')!
+        const places = currency ? minorUnit(currency) : 2
+        // One of a price already in the minor unit is the price as written: no arithmetic to do.
+        if (quantity === '1' && !r.addTax && !r.subtractTax) {
+          const price = texts.get('unit_price')!
+          const dot = price.indexOf('.')
+          if (dot === -1 || price.length - dot - 1 <= places) return price
+        }
         value = quantity === '1' ? d('unit_price') : d('quantity').times(d('unit_price'))
         if (r.addTax) value = value.plus(d('line_tax'))
         if (r.subtractTax) value = value.minus(d('line_tax'))

@@ -23,10 +23,12 @@ export interface EmulatorOptions {
   keyFile?: string | undefined
   /** Seconds sent in Retry-After with an injected 503 or 429. */
   retryAfterSeconds?: number
+  /** Serve https with a certificate made at start for loopback and these extra host names. */
+  tls?: {hosts?: string[]} | undefined
 }
 
-export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'webhookUrl' | 'keyFile'>> &
-  Pick<EmulatorOptions, 'webhookUrl' | 'keyFile'>
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'webhookUrl' | 'keyFile' | 'tls'>> &
+  Pick<EmulatorOptions, 'webhookUrl' | 'keyFile' | 'tls'>
 
 export const DEFAULT_PORT = 4010
 
@@ -47,5 +49,6 @@ export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOption
     timeScale: options.timeScale ?? 1,
     keyFile: options.keyFile,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
+    tls: options.tls,
   }
 }

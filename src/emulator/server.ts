@@ -3,6 +3,7 @@
  * fault injection, the router and the spec's error body; the state is in `emulator.state`.
  */
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import {createServer as createHttpsServer} from 'node:https'
 import type {AddressInfo} from 'node:net'
 
 import {createFaultPlan, type FaultPlan} from './faults.js'
@@ -17,6 +18,8 @@ import {WebhookHub} from './webhooks/hub.js'
 
 export interface RunningEmulator {
   baseUrl: string
+  /** With https (options.tls): the PEM file of the authority that signed its certificate. */
+  caFile?: string | undefined
   clientId: string
   clientSecret: string
   businessIds: string[]
@@ -40,9 +43,17 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const context = {router, state, options, faults, webhooks}
   registerRoutes(context)
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(() => res.destroy())
-  })
+  }
+  const certificates = options.tls
+    ? await import('./tls.js').then(({makeCertificates}) =>
+        makeCertificates([options.host, ...(options.tls?.hosts ?? [])]),
+      )
+    : undefined
+  const server = certificates
+    ? createHttpsServer({key: certificates.key, cert: certificates.cert}, listener)
+    : createServer(listener)
   server.keepAliveTimeout = 15_000
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -102,11 +113,15 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
+  }).catch(async (error: unknown) => {
+    await certificates?.remove()
+    throw error
   })
   const {port} = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   return {
-    baseUrl: `http://${host}:${port}`,
+    baseUrl: `${certificates ? 'https' : 'http'}://${host}:${port}`,
+    caFile: certificates?.caFile,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     businessIds,
@@ -120,6 +135,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
         server.closeAllConnections()
         server.close(() => resolve())
       })
+      await certificates?.remove()
     },
   }
 }

@@ -7,8 +7,8 @@
 import {classifyWriteFailure} from '../api/outcome.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../errors.js'
-import {removeJournal} from '../journal-file.js'
-import {fingerprint, JournalWriter, readJournal, type JournalState} from './journal.js'
+import {removeResumeLog} from '../resume-log.js'
+import {fingerprint, EntryLogWriter, readEntryLog, type EntryLogState} from './resume-log.js'
 import type {LoadedEntry} from './load.js'
 
 export type JournalMode = 'new' | 'resume' | 'restart'
@@ -55,11 +55,11 @@ export function planPosting(
   const plans: PlannedFile[] = []
   for (const f of files) {
     const {journalPath} = f
-    let state: JournalState | undefined
+    let state: EntryLogState | undefined
     // --restart forgets the journal, so a damaged one must not stand in its way.
     if (journalPath && options.mode !== 'restart') {
       try {
-        state = readJournal(journalPath)
+        state = readEntryLog(journalPath)
       } catch (error) {
         throw new InputError(`Cannot read the journal ${journalPath}: ${(error as Error).message}`, {
           hint: 'Check what was posted, then run again with --restart to start a new journal.',
@@ -133,9 +133,9 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
     unconfirmed: plans.flatMap((p) => p.unconfirmed),
   }
   for (const plan of plans) {
-    if (plan.journalPath && options.mode === 'restart') removeJournal(plan.journalPath)
+    if (plan.journalPath && options.mode === 'restart') removeResumeLog(plan.journalPath)
     if (plan.toSend.length === 0) continue
-    const journal = plan.journalPath ? JournalWriter.open(plan.journalPath, options.businessId) : undefined
+    const journal = plan.journalPath ? EntryLogWriter.open(plan.journalPath, options.businessId) : undefined
     try {
       for (const entry of plan.toSend) {
         const fp = fingerprint(entry.input)

@@ -1,7 +1,8 @@
 /**
  * Forwarding a webhook delivery (the listener's and replay's --forward-to): the target URL
  * checked, and the headers worth passing on (every end-to-end header, minus the hop-by-hop
- * ones). The POST itself is `postBody` (src/post-body.ts), shared with the emulator.
+ * ones). The POST itself is `postThroughNetwork` (src/net/post.ts): src/post-body.ts's, through
+ * the proxy and CA settings of the environment.
  */
 import type {IncomingHttpHeaders} from 'node:http'
 

@@ -85,21 +85,41 @@ export function keySetFromText(text: string, origin: string): {key: KeyObject; k
 
 async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS)
-  let res: Response
+  const [{fetch}, {connectionFor}, {networkFailure}, {trustedCa}] = await Promise.all([
+    import('undici'),
+    import('../net/dispatcher.js'),
+    import('../net/failure.js'),
+    import('../net/ca.js'),
+  ])
+  // Through the proxy the environment names for this URL, trusting BK_CA_FILE, like every request.
+  const target = new URL(url)
+  const connection = connectionFor(target, {connections: 1, anyOrigin: true})
+  let status: number
+  let text: string
   try {
-    res = await fetch(url, {
+    const res = await fetch(url, {
       headers: {accept: 'application/json'},
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      dispatcher: connection.dispatcher,
     })
+    status = res.status
+    text = await res.text()
   } catch (error) {
-    const cause = (error as {cause?: {code?: string}}).cause?.code ?? (error as Error).message
+    const reason = (error as {cause?: unknown}).cause ?? error
+    const caFile = trustedCa().files.find((f) => f.variable === 'BK_CA_FILE')?.file
+    const failure = networkFailure(reason, target, connection.route, caFile)
+    if (failure)
+      throw new BkError(failure.message, {code: failure.code, exitCode: ExitCode.unavailable, hint: failure.hint})
+    const cause = (reason as {code?: string}).code ?? (reason as Error).message
     throw new BkError(`Could not fetch the webhook key set from ${url} (${cause})`, {
       code: 'jwks_unavailable',
       exitCode: ExitCode.unavailable,
       hint: 'Pass --jwks FILE to verify offline.',
     })
+  } finally {
+    await connection.dispatcher.close().catch(() => {})
   }
-  const text = await res.text()
+  const res = {status}
   if (res.status !== 200) {
     throw new BkError(`Fetching the webhook key set from ${url} answered ${res.status}`, {
       code: 'jwks_unavailable',

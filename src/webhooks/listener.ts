@@ -10,7 +10,8 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
-import {postBody, type PostResult} from '../post-body.js'
+import {postThroughNetwork} from '../net/post.js'
+import type {PostResult} from '../post-body.js'
 import {forwardableHeaders} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
 import {parseJsonTree, treeToValue} from '../exact-json.js'
@@ -212,7 +213,7 @@ async function forward(
   body: Buffer,
 ): Promise<number> {
   if (!forwardTo) return 200
-  event.forwarded = await postBody(forwardTo, forwardableHeaders(req.headers), body)
+  event.forwarded = await postThroughNetwork(forwardTo, forwardableHeaders(req.headers), body)
   return event.forwarded.ok ? 200 : 502
 }
 

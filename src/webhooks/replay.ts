@@ -14,7 +14,8 @@ import type {BkClient} from '../api/client.js'
 import {paginated} from '../api/schemas/common.js'
 import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
-import {postBody, type PostResult} from '../post-body.js'
+import {postThroughNetwork} from '../net/post.js'
+import type {PostResult} from '../post-body.js'
 import {parseJsonTree, type JsonNode} from '../exact-json.js'
 import {pythonJsonFromTree} from '../python-json.js'
 import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER} from '../spec.js'
@@ -90,7 +91,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       const body = pythonJsonFromTree(page.notificationNodes[i] as JsonNode)
       let forwarded: PostResult | null = null
       if (options.forwardTo) {
-        forwarded = await postBody(
+        forwarded = await postThroughNetwork(
           options.forwardTo,
           {'content-type': 'application/json', [WEBHOOK_ID_HEADER]: record.id, [REPLAY_HEADER]: '1'},
           Buffer.from(body, 'utf8'),

@@ -16,7 +16,12 @@ import {recordingProxy, type RecordingProxy} from '../helpers/recording-proxy.js
 
 const BIZ = 'biz_demo_acme'
 const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
-const fixture = (file: string) => join(ROOT, 'test', 'fixtures', 'exports', file)
+/** A fixture copied into a folder of its own: an import writes its journal beside the file it reads. */
+const fixture = (file: string) => {
+  const copy = join(tempDir('bk-fixture-'), file)
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'exports', file), copy)
+  return copy
+}
 const lookups = (preset: string) => [
   ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
   ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
@@ -83,6 +88,19 @@ it('bills maps lists each preset with what it needs', async () => {
       p.needs.some((n) => n.startsWith('--date-format')),
       p.name,
     ).toBe(true)
+})
+
+it('gnucash: a blank quantity is 1, as GnuCash reads it', async () => {
+  const dir = tempDir('bk-gnucash-qty-')
+  writeFileSync(join(dir, 'bills.csv'), 'R-9;03.02.2026;000017;;;;Lamp;pc;Expenses:Office Supplies;;23,45;;;;;;;;;;;\n')
+  const result = await runBk(
+    ['bills', 'import', 'bills.csv', ...PRESETS.gnucash!, ...lookups('gnucash'), '--dry-run', '--show', '1'],
+    {env: env(), cwd: dir},
+  )
+  expect(result.code, result.stderr).toBe(0)
+  expect(JSON.parse(result.stdout)).toEqual([
+    expect.objectContaining({lines: [expect.objectContaining({amount: 23.45})]}),
+  ])
 })
 
 describe('an export that does not read is refused whole: exit 2, row and column named, nothing sent', () => {
@@ -158,6 +176,13 @@ describe('an export that does not read is refused whole: exit 2, row and column 
       xero(fixture('xero-credit-note.csv'), '--date-format', 'DD/MM/YYYY'),
       'xero-credit-note.csv:2: column "*Quantity × *UnitAmount" (line_amount): "-',
       'marks a credit note',
+    )
+  })
+
+  it('a row of another kind than a bill (a Sage sales invoice)', async () => {
+    await refused(
+      [fixture('sage50-sales-row.csv'), ...PRESETS.sage50!, ...lookups('sage50')],
+      'sage50-sales-row.csv:3: column Type: "SI" is not a bill row: this map reads only PI, PC rows',
     )
   })
 

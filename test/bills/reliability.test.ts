@@ -162,22 +162,28 @@ function runUntilJournal(
     let killedAt = -1
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const poll = setInterval(() => {
-      const text = existsSync(journal) ? readFileSync(journal, 'utf8') : ''
+    // Kill while a batch is in flight (sent, no result yet), the case that must not be re-sent:
+    // checked on every change of the journal, not on a clock.
+    let done = 0
+    const inFlightOrDone = (text: string) => {
       const lines = text.split('\n')
-      const done = lines.filter((l) => l.startsWith('{"t":"result"')).length
+      done = lines.filter((l) => l.startsWith('{"t":"result"')).length
       const sent = lines.filter((l) => l.startsWith('{"t":"sending"')).length
-      // Kill while a batch is in flight (sent, no result yet), the case that must not be re-sent.
-      if (done >= results && (signal !== 'SIGKILL' || sent > done) && killedAt === -1) {
+      return done >= results && (signal !== 'SIGKILL' || sent > done)
+    }
+    const exited = new AbortController()
+    whenFile(journal, inFlightOrDone, 'a batch in flight after enough results', exited.signal).then(
+      () => {
         killedAt = done
         child.kill(signal)
-        if (signal !== 'SIGKILL') clearInterval(poll)
-      }
-    }, 20)
-    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
+      },
+      () => {}, // the import ended first: the test's expectations say so
+    )
+    // A guard against a hung import, not a bound on its speed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
     child.on('error', reject)
     child.on('close', (code, sig) => {
-      clearInterval(poll)
+      exited.abort()
       clearTimeout(timer)
       resolve({code, signal: sig, stdout, stderr, killedAt})
     })
@@ -186,7 +192,7 @@ function runUntilJournal(
 
 describe('bk bills import --resume', () => {
   it('after kill -9 mid-import creates no duplicate; bills in flight at the kill are unconfirmed', async () => {
-    // Slow enough that the import outlives the 20 ms journal poll even on a loaded machine.
+    // Slow enough that batches are in flight long enough to be caught there on a loaded machine.
     emulator = await start({latencyMs: 200})
     const dir = tempDir('bk-bills-kill-')
     const n = 3000

@@ -232,4 +232,51 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(latin1.code).toBe(2)
     expect(latin1.stderr).toContain('latin1-map.yaml:2:4: holds bytes that are not UTF-8')
   })
+
+  it('reads values as written: exact metadata numbers, no duplicate keys, no control characters', async () => {
+    const q = (json: string) => `"${json.replaceAll('"', '""')}"`
+    const {dir, name} = csvFile([
+      HEADER, // 1
+      row({number: 'V-1', metadata: q('{"n": 12345678901234567891}')}), // 2
+      row({number: 'V-2', metadata: q('{"a": 1, "a": 2}')}), // 3
+      row({number: 'V-3', description: 'bell\u0007here'}), // 4
+      row({number: 'V-4', issued_at: '0026-01-05'}), // 5
+      row({number: 'V-5', metadata: q('{"__proto__": {"x": 1}, "n": 0.1}')}), // 6 valid
+    ])
+    const result = await runBk(['bills', 'import', name, '--dry-run', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(result.code).toBe(2)
+    const texts = parseJsonOutput<{details: {errors: Array<{text: string}>}}>(result).details.errors.map((e) => e.text)
+    expect(texts).toEqual([
+      expect.stringMatching(
+        /^bills\.csv:2: column metadata: .* has the number 12345678901234567891 at n, which a JSON number \(a double\) cannot hold exactly/,
+      ),
+      expect.stringMatching(/^bills\.csv:3: column metadata: .* has the key "a" twice/),
+      expect.stringContaining('bills.csv:4: column description: "bell\\u0007here" holds the control character U+0007'),
+      expect.stringContaining('bills.csv:5: column issued_at: "0026-01-05" has the year 0026, which is not plausible'),
+    ])
+    // Strict RFC 4180: a stray quote stops reading, naming its line.
+    const {dir: dir4, name: name4} = csvFile([
+      HEADER,
+      row({number: 'Q-1'}),
+      row({number: 'Q-2', description: '12" monitor'}),
+    ])
+    const quote = await runBk(['bills', 'import', name4, '--dry-run'], {env: envFor(emulator), cwd: dir4})
+    expect(quote.code).toBe(2)
+    expect(quote.stderr).toContain('bills.csv:3: a quote inside a field that does not start with one')
+    // __proto__ is an ordinary key, sent as written.
+    const {dir: dir2, name: name2} = csvFile([HEADER, row({number: 'V-5', metadata: q('{"__proto__": {"x": 1}}')})])
+    const shown = await runBk(['bills', 'import', name2, '--dry-run', '--show', '1'], {
+      env: envFor(emulator),
+      cwd: dir2,
+    })
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(JSON.parse(shown.stdout)).toEqual([
+      expect.objectContaining({metadata_: JSON.parse('{"__proto__": {"x": 1}}')}),
+    ])
+    // A header is checked as rows are.
+    const {dir: dir3, name: name3} = csvFile([HEADER.replace('description', 'descr\u0001iption'), row()])
+    const header = await runBk(['bills', 'import', name3, '--dry-run'], {env: envFor(emulator), cwd: dir3})
+    expect(header.code).toBe(2)
+    expect(header.stderr).toContain('column descr\\u0001iption (the header)')
+  })
 })

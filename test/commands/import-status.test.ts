@@ -7,7 +7,7 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import type {JournalStatus} from '../../src/bills/journal-status.js'
+import type {JournalStatus} from '../../src/bills/import-status.js'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'

@@ -46,10 +46,7 @@ function mergeShapes(
   if (typeof a === 'string' || typeof b === 'string')
     return a === b
       ? a
-      : [a, b]
-          .map((x) => (typeof x === 'string' ? x : 'object'))
-          .sort()
-          .join('|')
+      : [...new Set([a, b].flatMap((x) => (typeof x === 'string' ? x.split('|') : ['object'])))].sort().join('|')
   const out: Record<string, unknown> = {...a}
   for (const [k, v] of Object.entries(b))
     out[k] = k in out && JSON.stringify(out[k]) !== JSON.stringify(v) ? mergeShapes(out[k] as never, v as never) : v
@@ -71,11 +68,24 @@ it("every command's --json result keeps its shape", async () => {
     entries,
     'datetime: 2026-03-01T00:00:00Z\ndescription: shape\nlines:\n  - {ledger_id: ldg_demo_expenses, debit: 5.00}\n  - {ledger_id: ldg_demo_cash, credit: 5.00}\n',
   )
+  // Partial success (exit 6): one shape for every command that can partly fail.
+  const partialCsv = join(dir, 'partial.csv')
+  writeFileSync(
+    partialCsv,
+    'number,vendor_id,line_amount,line_ledger_id\nP-1,ven_demo_office,10.00,ldg_demo_expenses\nP-2,ven_missing,10.00,ldg_demo_expenses\n',
+  )
+  const partialEntries = join(dir, 'partial.yaml')
+  writeFileSync(
+    partialEntries,
+    'entries:\n  - datetime: 2026-03-01T00:00:00Z\n    description: ok\n    lines:\n      - {ledger_id: ldg_demo_expenses, debit: 5.00}\n      - {ledger_id: ldg_demo_cash, credit: 5.00}\n  - datetime: 2026-03-01T00:00:00Z\n    description: refused\n    lines:\n      - {ledger_id: ldg_missing, debit: 5.00}\n      - {ledger_id: ldg_demo_cash, credit: 5.00}\n',
+  )
   const runs: Array<[string, string[], Record<string, string | undefined>?]> = [
     ['profiles add', addProfileArgs(emulator, 'p', '--insecure-storage')],
     ['profiles list', ['profiles', 'list']],
     ['profiles show', ['profiles', 'show', 'p']],
     ['auth status', ['auth', 'status'], env],
+    // No credentials at all: the report's shape, whatever this machine's network and keyrings.
+    ['doctor', ['doctor', '--business', 'biz_none'], {BK_CONFIG_DIR: tempDir()}],
     ['businesses list', ['businesses', 'list', '--page-size', '2'], env],
     ['bills import --dry-run', ['bills', 'import', billsCsv, '--dry-run'], env],
     ['bills import', ['bills', 'import', billsCsv], env],
@@ -99,8 +109,13 @@ it("every command's --json result keeps its shape", async () => {
     ],
     ['webhooks jwks', ['webhooks', 'jwks'], env],
     ['webhooks replay', ['webhooks', 'replay', '--limit', '1'], env],
+    ['bills import (partial)', ['bills', 'import', partialCsv], env],
+    ['journal-entries create (partial)', ['journal-entries', 'create', partialEntries], env],
+    // Port 9 on loopback (discard) refuses: every re-post fails.
+    ['webhooks replay (partial)', ['webhooks', 'replay', '--limit', '1', '--forward-to', 'http://127.0.0.1:9/'], env],
     ['emulator trigger', ['emulator', 'trigger', 'RECEIPT_MATCHED'], env],
     ['error', ['transactions', 'get', 'txn_missing'], env],
+    ['auth logout', ['auth', 'logout', '-p', 'p']],
   ]
   // One notification, so that replay's items have a shape.
   await fetch(`${emulator.baseUrl}/_emulator/events`, {
@@ -111,7 +126,16 @@ it("every command's --json result keeps its shape", async () => {
   const shapes: Record<string, unknown> = {}
   for (const [name, args, runEnv] of runs) {
     const res = await runBk([...args, '--json'], {env: runEnv ?? {}, configDir, input: emulator.clientSecret})
-    shapes[name] = shape(parseJsonOutput(res))
+    const value = parseJsonOutput<Record<string, unknown>>(res)
+    if (name.endsWith('(partial)')) {
+      expect(res.code, `${name}: ${res.stderr}`).toBe(6)
+      expect(value.partial, name).toMatchObject({reasons: [expect.any(String)]})
+      expect(res.stderr, name).toContain((value.partial as {reasons: string[]}).reasons[0])
+    }
+    // What the kernel keyring holds depends on the machine, not on bk: its shape is not compared.
+    if (name === 'auth status') value.volatileSecrets = []
+    if (name === 'doctor') value.checks = (value.checks as Array<{id: string}>).filter((c) => c.id !== 'kernel-keyring')
+    shapes[name] = shape(value)
   }
   await expect(JSON.stringify(shapes, null, 2) + '\n').toMatchFileSnapshot('./json-results.snapshot.json')
 }, 120_000)

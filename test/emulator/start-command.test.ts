@@ -2,6 +2,7 @@
  * `bk emulator start` as the real binary: its first stdout line, the API behind it, Ctrl-C.
  */
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import {existsSync, readFileSync} from 'node:fs'
 import {createInterface} from 'node:readline'
 
 import {describe, expect, it} from 'vitest'
@@ -119,6 +120,26 @@ describe('bk emulator start', () => {
       expect(parseJsonOutput<{data: Array<{id: string}>}>(listed).data.map((b) => b.id)).toEqual(['biz_demo_acme'])
       started.child.kill('SIGINT')
       expect((await started.exit).code).toBe(0)
+    } finally {
+      started.child.kill('SIGKILL')
+    }
+  })
+
+  it('with --tls serves https, names its CA file, and removes it on SIGINT', async () => {
+    const started = await startBinary(['--json', '--tls'])
+    try {
+      const info = JSON.parse(started.firstLine) as {baseUrl: string; caFile: string}
+      expect(info.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+      expect(readFileSync(info.caFile, 'utf8')).toContain('-----BEGIN CERTIFICATE-----')
+      const env = {BK_BASE_URL: info.baseUrl, BK_CLIENT_ID: 'local-client', BK_CLIENT_SECRET: 'local-secret'}
+      const trusted = await runBk(['businesses', 'list', '--json'], {env: {...env, BK_CA_FILE: info.caFile}})
+      expect(trusted.code, trusted.stderr).toBe(0)
+      const untrusted = await runBk(['businesses', 'list'], {env})
+      expect(untrusted.code).toBe(7)
+      expect(untrusted.stderr).toContain('BK_CA_FILE')
+      started.child.kill('SIGINT')
+      expect((await started.exit).code).toBe(0)
+      expect(existsSync(info.caFile)).toBe(false)
     } finally {
       started.child.kill('SIGKILL')
     }

@@ -25,6 +25,8 @@ export interface RunOptions {
   configDir?: string
   cwd?: string
   timeoutMs?: number
+  /** A command that runs bk (test/helpers/network.ts: `withHosts`). */
+  prefix?: string[]
 }
 
 /** Folders made by tempDir in this test file; test/helpers/cleanup.ts removes them after it. */
@@ -40,10 +42,17 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, {recursive: true, force: true})
 }
 
-/** The environment bk runs with: the parent's minus every BK_* variable and CI, plus `extra`. */
+/** Variables that route or trust connections: a test sets them itself, or they are unset. */
+const NETWORK_ENV = /^(https?_proxy|no_proxy|all_proxy|NODE_EXTRA_CA_CERTS)$/i
+
+/**
+ * The environment bk runs with: the parent's minus every BK_* variable, CI and the proxy and CA
+ * variables, plus `extra`.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BK_') && k !== 'CI') env[k] = v
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('BK_') && k !== 'CI' && !NETWORK_ENV.test(k)) env[k] = v
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k]
     else env[k] = v
@@ -54,7 +63,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export function runBk(args: string[], options: RunOptions = {}): Promise<BkResult> {
   const configDir = options.configDir ?? tempDir()
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const [command, ...prefix] = [...(options.prefix ?? []), process.execPath, BIN, ...args]
+    const child = spawn(command as string, prefix, {
       cwd: options.cwd ?? ROOT,
       env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
       stdio: ['pipe', 'pipe', 'pipe'],

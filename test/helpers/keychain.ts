@@ -2,11 +2,17 @@
  * Whether a real Secret Service is reachable. Where it is not, keychain tests skip with the
  * printed reason, except under BK_REQUIRE_KEYCHAIN=1 (CI), where its absence fails them.
  */
-import {AsyncEntry} from '@napi-rs/keyring'
+import {AsyncEntry, findCredentialsAsync} from '@napi-rs/keyring'
 
 export async function keychainStatus(): Promise<{available: true} | {available: false; reason: string}> {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS)
     return {available: false, reason: 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)'}
+  try {
+    // Asks the Secret Service alone first: an entry made without one would land in the kernel keyring.
+    await findCredentialsAsync('bk-secret-service-probe')
+  } catch (error) {
+    return {available: false, reason: `no Secret Service: ${String((error as Error).message).split('\n')[0]}`}
+  }
   try {
     const entry = new AsyncEntry('bk-test-probe', `probe-${process.pid}`)
     await entry.setPassword('probe')

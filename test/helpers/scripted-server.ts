@@ -10,7 +10,7 @@ export type Step = (req: IncomingMessage, res: ServerResponse, body: string) => 
 export interface ScriptedServer {
   url: string
   /** Every request received, in order. */
-  requests: Array<{method: string; url: string; body: string}>
+  requests: Array<{method: string; url: string; body: string; headers: IncomingMessage['headers']}>
   /** Resolves once `count` requests have arrived (on the request event). */
   waitForRequests(count: number): Promise<void>
   close(): Promise<void>
@@ -36,7 +36,7 @@ export async function scriptedServer(steps: Step[]): Promise<ScriptedServer> {
     let body = ''
     req.on('data', (d: Buffer) => (body += d.toString()))
     req.on('end', () => {
-      requests.push({method: req.method ?? '', url: req.url ?? '', body})
+      requests.push({method: req.method ?? '', url: req.url ?? '', body, headers: req.headers})
       const step = steps[Math.min(requests.length - 1, steps.length - 1)] as Step
       step(req, res, body)
       for (const w of waiters.splice(0)) w()

@@ -34,7 +34,12 @@ export function whenOutput(stream: Readable, holds: () => boolean, what: string)
 }
 
 /** Resolves once `holds(text)` is true of the file's text, re-checked whenever its folder changes. */
-export function whenFile(file: string, holds: (text: string) => boolean, what: string): Promise<void> {
+export function whenFile(
+  file: string,
+  holds: (text: string) => boolean,
+  what: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const check = () => {
     try {
       return holds(readFileSync(file, 'utf8'))
@@ -51,6 +56,11 @@ export function whenFile(file: string, holds: (text: string) => boolean, what: s
       resolve()
     })
     watcher.once('error', (error) => reject(new Error(`watching ${file} for ${what}: ${error.message}`)))
+    // The waiter's own end (the process it watches exited): stop watching.
+    signal?.addEventListener('abort', () => {
+      watcher.close()
+      reject(new Error(`stopped waiting for ${what}`))
+    })
     if (check()) {
       watcher.close()
       resolve()

@@ -189,7 +189,7 @@ describe('bk journal-entries create', () => {
   it('never re-sends an entry whose answer was lost (journal left at sending)', async () => {
     const file = write('lost.yaml', 'entries:\n' + entryYaml('Lost 1', '5', '5') + entryYaml('Lost 2', '6', '6'))
     // What a crash between the POST and its answer leaves behind.
-    const {fingerprint} = await import('../../src/journal-entries/journal.js')
+    const {fingerprint} = await import('../../src/journal-entries/resume-log.js')
     const {loadJournalEntries} = await import('../../src/journal-entries/load.js')
     const loaded = loadJournalEntries(readFileSync(file, 'utf8'), file)
     writeFileSync(

@@ -11,6 +11,10 @@ export interface AuthStatusResult {
   scope: string | null
   clientId: string | null
   origins: Record<string, string>
+  /** Where the client secret and cached tokens are kept: the OS keychain's name, a file, or nowhere. */
+  store: string
+  /** bk keys in the volatile kernel keyring (Linux), which bk no longer uses. */
+  volatileSecrets: Array<{key: string; id: number}>
   token: {ok: true} | {ok: false; error: string; code: string}
 }
 
@@ -24,6 +28,17 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
 
   async run(): Promise<AuthStatusResult> {
     const c = await this.credentials()
+    const [{keychainName}, {volatileSecrets, describeVolatile}] = await Promise.all([
+      import('../../auth/credential-store.js'),
+      import('../../auth/kernel-keyring.js'),
+    ])
+    const store =
+      c.store?.kind === 'keychain'
+        ? `OS keychain: ${keychainName()}`
+        : c.store?.kind === 'file'
+          ? `file ${this.configDir}/credentials.json`
+          : 'none (credentials from the environment)'
+    const volatile = await volatileSecrets()
     let token: AuthStatusResult['token']
     try {
       await (await this.session()).tokens.get()
@@ -46,6 +61,8 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
       scope: c.scope ?? null,
       clientId: c.clientId ?? null,
       origins,
+      store,
+      volatileSecrets: volatile.map((v) => ({key: v.key, id: v.id})),
       token,
     }
     if (!this.jsonEnabled()) {
@@ -60,9 +77,15 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
           c.accessToken
             ? `access token:  set${from('accessToken')}`
             : `client id:     ${c.clientId}${from('clientId')}\nclient secret: set${from('clientSecret')}`,
+          `secret store:  ${store}`,
           `token:         ${token.ok ? 'ok, a token was obtained' : `FAILED: ${token.error}`}`,
         ].join('\n'),
       )
+      const warning = describeVolatile(volatile)
+      if (warning)
+        this.note(
+          `Warning: ${warning}. bk no longer reads it: \`bk auth move-secret -p NAME\` moves a profile's secret where it lasts.`,
+        )
     }
     return result
   }

@@ -158,8 +158,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const {api, credentials, tokens} = await this.session()
     const stdin = file === '-'
     const base = stdin ? 'bills-import' : file.replace(/\.csv$/i, '')
-    const {journalPathFor} = await import('../../journal-file.js')
-    const journalFile = flags.journal ?? (stdin ? undefined : journalPathFor(file))
+    const {resumeLogPathFor} = await import('../../resume-log.js')
+    const journalFile = flags.journal ?? (stdin ? undefined : resumeLogPathFor(file))
     if (stdin && (flags.resume || flags.restart) && !flags.journal) {
       throw new InputError('--resume and --restart need a journal, and stdin has none by default', {
         hint: 'Pass --journal FILE (the same one on every run).',
@@ -236,7 +236,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
     if (fatal) throw fatal
     if (summary.interrupted) process.exitCode = 130
-    else if (summary.failed > 0 || summary.unconfirmed > 0) process.exitCode = 6
+    else if (summary.failed > 0 || summary.unconfirmed > 0)
+      return this.partial(summary, {failed: summary.failed, unconfirmed: summary.unconfirmed}, outcome.reasons)
     return summary
   }
 
@@ -264,8 +265,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   private async confirmRestart(journalFile: string, yes: boolean): Promise<void> {
     const {existsSync} = await import('node:fs')
     if (!existsSync(journalFile)) return
-    const {readJournal} = await import('../../bills/journal.js')
-    const state = await readJournal(journalFile).catch(() => undefined)
+    const {readBillLog} = await import('../../bills/resume-log.js')
+    const state = await readBillLog(journalFile).catch(() => undefined)
     if (state === undefined) {
       return this.confirm(
         `discard the damaged journal ${journalFile}, which may record created bills, and send every bill again?`,

@@ -38,8 +38,8 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
   async run(): Promise<BillsUnconfirmedResult> {
     const {args, flags} = this
     const {existsSync} = await import('node:fs')
-    const {journalPathFor} = await import('../../journal-file.js')
-    const journal = flags.journal ?? journalPathFor(args.file)
+    const {resumeLogPathFor} = await import('../../resume-log.js')
+    const journal = flags.journal ?? resumeLogPathFor(args.file)
     if (!existsSync(journal))
       throw new InputError(`No import journal at ${journal}`, {
         hint: 'Name the file that was imported, or pass --journal FILE.',

@@ -9,15 +9,18 @@ export interface EmulatorStartResult {
   clientId: string
   clientSecret: string
   businessIds: string[]
+  /** With --tls: the CA file to trust (BK_CA_FILE). */
+  caFile?: string
 }
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   static override summary = 'Run the local emulator of the bookkeeping service.'
   static override description =
-    'Serves every endpoint of the API on a loopback port with seed data, signed webhooks and fault injection, until Ctrl-C. With --json the first stdout line is {"baseUrl","clientId","clientSecret","businessIds"}.'
+    'Serves every endpoint of the API on a loopback port with seed data, signed webhooks and fault injection, until Ctrl-C. With --tls it serves https with a certificate authority made at start, written to the file the start line names (use it as BK_CA_FILE). With --json the first stdout line is {"baseUrl","clientId","clientSecret","businessIds"} (and "caFile" with --tls).'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --port 0 --json',
+    '<%= config.bin %> <%= command.id %> --tls',
     '<%= config.bin %> <%= command.id %> --seed empty --fault-rate 0.2 --fault-seed 7',
   ]
 
@@ -55,6 +58,9 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       default: '1',
     }),
     key: Flags.string({summary: 'PEM file of the RSA private key that signs webhooks (generated when absent).'}),
+    tls: Flags.boolean({
+      summary: 'Serve https, with a certificate authority made at start and written to a file (needs openssl).',
+    }),
   }
 
   async run(): Promise<EmulatorStartResult | undefined> {
@@ -91,7 +97,11 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       webhookUrl: flags['webhook-url'],
       timeScale,
       keyFile: flags.key,
+      tls: flags.tls ? {} : undefined,
     }).catch(async (error: NodeJS.ErrnoException) => {
+      const {BkError} = await import('../../errors.js')
+      const {TlsSetupError} = await import('../../emulator/tls.js')
+      if (error instanceof TlsSetupError) throw new BkError(error.message, {code: error.code, hint: error.hint})
       const {listenError} = await import('../../listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
@@ -100,6 +110,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       clientId: emulator.clientId,
       clientSecret: emulator.clientSecret,
       businessIds: emulator.businessIds,
+      ...(emulator.caFile ? {caFile: emulator.caFile} : {}),
     }
     if (this.jsonEnabled()) {
       process.stdout.write(JSON.stringify(info) + '\n')
@@ -110,8 +121,10 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
           `  client id:     ${info.clientId}`,
           `  client secret: ${info.clientSecret}`,
           `  businesses:    ${info.businessIds.join(', ')}`,
+          ...(info.caFile ? [`  CA file:       ${info.caFile} (removed when the emulator stops)`] : []),
           '',
           'Use it with:',
+          ...(info.caFile ? [`  export BK_CA_FILE=${info.caFile}`] : []),
           `  printf %s '${info.clientSecret}' | ${this.config.bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId} --business ${info.businessIds[0]} --client-secret-stdin`,
           'Press Ctrl-C to stop.',
           '',

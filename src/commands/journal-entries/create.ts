@@ -80,12 +80,12 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     }
     const businessId = await this.businessId()
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
-    const {journalPathFor} = await import('../../journal-file.js')
+    const {resumeLogPathFor} = await import('../../resume-log.js')
     const files = v.results.map((r, i) => {
       const path = paths[i] as string
       return {
         file: r.file,
-        journalPath: flags.journal ?? (path === STDIN ? undefined : journalPathFor(path)),
+        journalPath: flags.journal ?? (path === STDIN ? undefined : resumeLogPathFor(path)),
         entries: r.entries,
       }
     })
@@ -110,14 +110,14 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
 
   /** --restart posts again what the journals record: say how much, and ask (or need --yes). */
   private async confirmRestart(files: FileEntries[]): Promise<void> {
-    const {readJournal} = await import('../../journal-entries/journal.js')
+    const {readEntryLog} = await import('../../journal-entries/resume-log.js')
     let created = 0
     let unknown = 0
     let damaged = false
     for (const f of files) {
       if (!f.journalPath) continue
       try {
-        const records = [...(readJournal(f.journalPath)?.entries.values() ?? [])]
+        const records = [...(readEntryLog(f.journalPath)?.entries.values() ?? [])]
         created += records.filter((r) => r.status === 'created').length
         unknown += records.filter((r) => r.status === 'sending').length
       } catch {
@@ -176,9 +176,17 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       unconfirmed: result.unconfirmed,
     }
     const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
+    const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
+    if (!result.stoppedBy && !onlyRejected && (out.failed.length > 0 || out.unconfirmed.length > 0)) {
+      process.stderr.write(`${summary}:\n`)
+      const reasons = [...out.failed, ...out.unconfirmed].map(
+        (o) =>
+          `${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error ?? 'outcome unknown'}`,
+      )
+      return this.partial(out, {failed: out.failed.length, unconfirmed: out.unconfirmed.length}, reasons)
+    }
     if (result.stoppedBy || out.failed.length > 0 || out.unconfirmed.length > 0) {
       const stopped = result.stoppedBy
-      const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
       const exitCode = stopped ? stopped.exitCode : onlyRejected ? ExitCode.rejected : ExitCode.partial
       throw new BkError(`${stopped ? `Stopped: ${stopped.message}. ` : ''}${summary}`, {
         code: stopped?.code ?? 'journal_entries_failed',

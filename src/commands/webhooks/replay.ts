@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
-import {BkError, ExitCode, InputError, InterruptedError} from '../../errors.js'
+import {ExitCode, InputError, InterruptedError} from '../../errors.js'
 import {splitList} from '../../flags.js'
 import {WEBHOOK_STATUSES} from '../../spec.js'
 
@@ -105,11 +105,11 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       )
     }
     if (summary.failed > 0) {
-      throw new BkError(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed`, {
-        code: 'partial',
-        exitCode: ExitCode.partial,
-        details: result,
-      })
+      process.stderr.write(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed:\n`)
+      const reasons = items
+        .filter((i) => i.forwarded && !i.forwarded.ok)
+        .map((i) => `${i.id}: ${i.forwarded!.error ?? `HTTP ${i.forwarded!.status}`}`)
+      return this.partial(result, {failed: summary.failed, unconfirmed: 0}, reasons)
     }
     this.note(
       `${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 
 import {BaseCommand} from '../../../base-command.js'
-import type {JournalStatus} from '../../../bills/journal-status.js'
+import type {JournalStatus} from '../../../bills/import-status.js'
 
 export default class BillsImportStatus extends BaseCommand<typeof BillsImportStatus> {
   static override summary = 'Show what an import journal holds: created, failed, unconfirmed, not sent, and when.'
@@ -21,7 +21,7 @@ JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, 
   }
 
   async run(): Promise<JournalStatus> {
-    const {journalFromArgument, journalStatus} = await import('../../../bills/journal-status.js')
+    const {journalFromArgument, journalStatus} = await import('../../../bills/import-status.js')
     const status = await journalStatus(journalFromArgument(this.args.journal))
     if (!this.jsonEnabled()) this.print(status)
     return status

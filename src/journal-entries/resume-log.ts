@@ -1,5 +1,5 @@
 /**
- * The journal kept beside an input file (`FILE.bk-journal`, as for bills import): one JSON record a line,
+ * The resume log of `journal-entries create` (the user's `--journal`), kept beside an input file (`FILE.bk-journal`, as for bills import): one JSON record a line,
  * written and flushed before and after each POST, so that a re-run after a failure or a crash
  * never posts an entry twice. An entry whose last record is `sending` may or may not have been
  * created (the answer never came back): it is never re-sent automatically.
@@ -8,14 +8,14 @@ import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {JournalFile, readJournalLines} from '../journal-file.js'
+import {ResumeLogFile, readResumeLogLines} from '../resume-log.js'
 
 const KIND = 'bk-journal-entries'
 
 /** sending: the POST went out (outcome unknown until the next record); failed: the service answered and created nothing. */
 export type RecordStatus = 'sending' | 'created' | 'failed'
 
-export interface JournalRecord {
+export interface EntryLogRecord {
   index: number
   fingerprint: string
   status: RecordStatus
@@ -24,17 +24,17 @@ export interface JournalRecord {
   at: string
 }
 
-export interface JournalHeader {
+export interface EntryLogHeader {
   kind: typeof KIND
   version: 1
   business_id: string
   started_at: string
 }
 
-export interface JournalState {
-  header: JournalHeader
+export interface EntryLogState {
+  header: EntryLogHeader
   /** The last record of each entry index. */
-  entries: Map<number, JournalRecord>
+  entries: Map<number, EntryLogRecord>
 }
 
 /** A stable digest of what is sent for an entry (key order as built by the loader). */
@@ -43,35 +43,35 @@ export function fingerprint(input: JournalEntryInput): string {
 }
 
 /** Reads a journal; a torn last line (a crash mid-write) is ignored. */
-export function readJournal(path: string): JournalState | undefined {
+export function readEntryLog(path: string): EntryLogState | undefined {
   if (!existsSync(path)) return undefined
-  const {records: parsed, damagedLine, damage} = readJournalLines(path)
+  const {records: parsed, damagedLine, damage} = readResumeLogLines(path)
   if (damagedLine !== undefined) throw new Error(`${path}:${damagedLine}: not a journal record (${damage})`)
-  const header = parsed[0] as JournalHeader | undefined
+  const header = parsed[0] as EntryLogHeader | undefined
   if (!header || header.kind !== KIND) throw new Error(`${path} is not a bk journal-entries journal`)
-  const entries = new Map<number, JournalRecord>()
-  for (const r of parsed.slice(1) as JournalRecord[]) entries.set(r.index, r)
+  const entries = new Map<number, EntryLogRecord>()
+  for (const r of parsed.slice(1) as EntryLogRecord[]) entries.set(r.index, r)
   return {header, entries}
 }
 
-export class JournalWriter {
-  private constructor(private readonly journal: JournalFile) {}
+export class EntryLogWriter {
+  private constructor(private readonly journal: ResumeLogFile) {}
 
   /** Opens for appending; writes the header when the journal is new. */
-  static open(path: string, businessId: string): JournalWriter {
+  static open(path: string, businessId: string): EntryLogWriter {
     const isNew = !existsSync(path)
-    const writer = new JournalWriter(JournalFile.open(path))
+    const writer = new EntryLogWriter(ResumeLogFile.open(path))
     if (isNew)
       writer.journal.append({
         kind: KIND,
         version: 1,
         business_id: businessId,
         started_at: new Date().toISOString(),
-      } satisfies JournalHeader)
+      } satisfies EntryLogHeader)
     return writer
   }
 
-  record(r: Omit<JournalRecord, 'at'>): void {
+  record(r: Omit<EntryLogRecord, 'at'>): void {
     this.journal.append({...r, at: new Date().toISOString()})
   }
 

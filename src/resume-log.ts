@@ -1,5 +1,7 @@
 /**
- * The file under every import journal (bills, journal entries): append-only JSON lines beside the
+ * bk's resume log: the file under every import's journal (bills, journal entries; the `--journal`
+ * flag and the `.bk-journal` suffix keep the word users know). In code it is the resume log, so
+ * that "journal" means the domain's journal entries only: append-only JSON lines beside the
  * input (`FILE.bk-journal`), each append written and fdatasync'd before it returns, so that a
  * kill -9 loses nothing that was reported as recorded. Only the last line can be torn (a write
  * cut short by a crash or a full disk): a line not ended by a newline was never reported as
@@ -21,13 +23,13 @@ import {
 import {redactKnown} from './api/redact.js'
 import {openPrivateFile} from './output/sink.js'
 
-export const JOURNAL_SUFFIX = '.bk-journal'
+export const RESUME_LOG_SUFFIX = '.bk-journal'
 
-export function journalPathFor(input: string): string {
-  return input + JOURNAL_SUFFIX
+export function resumeLogPathFor(input: string): string {
+  return input + RESUME_LOG_SUFFIX
 }
 
-export interface JournalLines {
+export interface ResumeLogLines {
   /** The parsed records, in file order; a torn last line is left out. */
   records: unknown[]
   /** The 1-based line number of a damaged line before the last, if any. */
@@ -35,7 +37,7 @@ export interface JournalLines {
   damage?: string | undefined
 }
 
-export function readJournalLines(file: string): JournalLines {
+export function readResumeLogLines(file: string): ResumeLogLines {
   const text = readFileSync(file, 'utf8')
   // Whatever follows the last newline is a torn write: never recorded, so never read.
   const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n')
@@ -52,16 +54,16 @@ export function readJournalLines(file: string): JournalLines {
 }
 
 /** An open journal file: each `append` is on disk (fdatasync'd) when it returns. */
-export class JournalFile {
+export class ResumeLogFile {
   private constructor(
     private readonly fd: number,
     readonly file: string,
   ) {}
 
   /** Opens for appending, first cutting off a torn last line so that the next record starts a line of its own. */
-  static open(file: string): JournalFile {
+  static open(file: string): ResumeLogFile {
     if (existsSync(file) && statSync(file).isFile()) cutTornTail(file)
-    return new JournalFile(openPrivateFile('journal', file, 'append'), file)
+    return new ResumeLogFile(openPrivateFile('journal', file, 'append'), file)
   }
 
   /**
@@ -92,6 +94,6 @@ function cutTornTail(file: string): void {
   }
 }
 
-export function removeJournal(file: string): void {
+export function removeResumeLog(file: string): void {
   rmSync(file, {force: true})
 }

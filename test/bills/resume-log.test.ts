@@ -3,7 +3,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {IN_FLIGHT_REASON, JournalWriter, readJournal} from '../../src/bills/journal.js'
+import {IN_FLIGHT_REASON, BillLogWriter, readBillLog} from '../../src/bills/resume-log.js'
 import {tempDir} from '../helpers/bk.js'
 
 const header =
@@ -25,7 +25,7 @@ describe('import journal', () => {
         '{"t":"result","batch":4,"created":[["F","bil_',
       ].join('\n'),
     )
-    const state = await readJournal(file)
+    const state = await readBillLog(file)
     expect(state.batches).toBe(3)
     expect(Object.fromEntries(state.outcomes)).toEqual({
       A: {kind: 'created', id: 'bil_1'},
@@ -42,11 +42,11 @@ describe('import journal', () => {
       file,
       [header, '{"t":"run","at":"x","resume":false}', '{"t":"sending","batch":1,"numbers":["A"'].join('\n'),
     )
-    const writer = await JournalWriter.open(file)
+    const writer = await BillLogWriter.open(file)
     await writer.append({t: 'run', at: 'y', resume: true})
     await writer.append({t: 'sending', batch: 1, numbers: ['B']})
     await writer.close()
-    const state = await readJournal(file)
+    const state = await readBillLog(file)
     // The torn record was never acted on (nothing is sent before its record is whole): only B is in flight.
     expect(Object.fromEntries(state.outcomes)).toEqual({B: {kind: 'unconfirmed', reason: IN_FLIGHT_REASON}})
     expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(4)
@@ -55,24 +55,24 @@ describe('import journal', () => {
   it('ignores a whole-looking last record with no newline: its write never completed', async () => {
     const file = join(tempDir('bk-journal-'), 'b.csv.bk-journal')
     writeFileSync(file, [header, '{"t":"sending","batch":1,"numbers":["A"]}'].join('\n'))
-    expect((await readJournal(file)).outcomes.size).toBe(0)
+    expect((await readBillLog(file)).outcomes.size).toBe(0)
   })
 
   it('refuses a journal damaged in the middle, naming the line', async () => {
     const file = join(tempDir('bk-journal-'), 'b.csv.bk-journal')
     writeFileSync(file, [header, '{"t":"run"', '{"t":"sending","batch":1,"numbers":["A"]}', ''].join('\n'))
-    await expect(readJournal(file)).rejects.toThrow(/damaged at line 2/)
+    await expect(readBillLog(file)).rejects.toThrow(/damaged at line 2/)
   })
 
   it('writes records durably in order, grouping concurrent appends', async () => {
     const file = join(tempDir('bk-journal-'), 'j.bk-journal')
-    const writer = await JournalWriter.open(file)
+    const writer = await BillLogWriter.open(file)
     await writer.append(JSON.parse(header))
     await Promise.all(
       Array.from({length: 20}, (_, i) => writer.append({t: 'sending', batch: i + 1, numbers: [`N-${i}`]})),
     )
     await writer.close()
-    const state = await readJournal(file)
+    const state = await readBillLog(file)
     expect(state.batches).toBe(20)
     expect(state.outcomes.get('N-7')).toEqual({kind: 'unconfirmed', reason: IN_FLIGHT_REASON})
   })

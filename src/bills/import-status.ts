@@ -1,15 +1,15 @@
 /**
  * What a bills import journal holds, for `bk bills import status`: the outcome of every bill it
- * names (from `readJournal`, the same replay `--resume` uses), and the timeline `readJournal`
+ * names (from `readBillLog`, the same replay `--resume` uses), and the timeline `readBillLog`
  * does not keep: when each run began, the settlements, and the bills of batches recorded as not
  * sent.
  */
 import {existsSync, readdirSync} from 'node:fs'
 
 import {InputError} from '../errors.js'
-import {JOURNAL_SUFFIX, journalPathFor, readJournalLines} from '../journal-file.js'
+import {RESUME_LOG_SUFFIX, resumeLogPathFor, readResumeLogLines} from '../resume-log.js'
 import {lockHolder} from '../run-lock.js'
-import {readJournal, type JournalRecord} from './journal.js'
+import {readBillLog, type BillLogRecord} from './resume-log.js'
 
 export interface JournalStatus {
   journal: string
@@ -47,14 +47,14 @@ export function journalFromArgument(argument: string | undefined, cwd = process.
       hint: 'Give the path of that journal: bk bills import status FILE.bk-journal',
     })
   }
-  if (argument !== undefined) return argument.endsWith(JOURNAL_SUFFIX) ? argument : journalPathFor(argument)
+  if (argument !== undefined) return argument.endsWith(RESUME_LOG_SUFFIX) ? argument : resumeLogPathFor(argument)
   const found = readdirSync(cwd)
-    .filter((name) => name.endsWith(JOURNAL_SUFFIX))
+    .filter((name) => name.endsWith(RESUME_LOG_SUFFIX))
     .sort()
   if (found.length === 1) return found[0]!
   throw new InputError(
     found.length === 0
-      ? `No import journal (*${JOURNAL_SUFFIX}) in ${cwd}`
+      ? `No import journal (*${RESUME_LOG_SUFFIX}) in ${cwd}`
       : `${found.length} import journals in ${cwd} (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}); which one?`,
     {hint: 'Name the journal or the imported file: bk bills import status bills.csv'},
   )
@@ -67,15 +67,15 @@ export async function journalStatus(journal: string): Promise<JournalStatus> {
       hint: 'Name the imported file (its journal is FILE.bk-journal beside it) or the journal itself.',
     })
   }
-  // readJournal reports a damaged line (file and line) and checks the header.
-  const state = await readJournal(journal)
+  // readBillLog reports a damaged line (file and line) and checks the header.
+  const state = await readBillLog(journal)
   const counts = {created: 0, failed: 0, unconfirmed: 0}
   for (const outcome of state.outcomes.values()) counts[outcome.kind]++
 
   const runs: JournalStatus['runs'] = []
   const settlements: JournalStatus['settlements'] = []
   const notSent = new Set<string>()
-  for (const record of readJournalLines(journal).records as JournalRecord[]) {
+  for (const record of readResumeLogLines(journal).records as BillLogRecord[]) {
     if (record.t === 'run') runs.push({at: record.at, resume: record.resume})
     else if (record.t === 'settled')
       settlements.push({at: record.at, created: record.created.length, absent: record.absent.length})

@@ -1,5 +1,5 @@
 /**
- * The import journal: an append-only NDJSON file beside the input (`bills.csv.bk-journal`) that
+ * The bill import's resume log (the user's `--journal`): an append-only NDJSON file beside the input (`bills.csv.bk-journal`) that
  * records, per batch, the bill numbers about to be sent (before the request leaves) and then what
  * became of them. Each record is written and fdatasync'd before bk acts on it, so a kill -9 loses
  * nothing confirmed, and a batch whose result never reached the journal is known to be
@@ -20,9 +20,9 @@
 
 import {InputError} from '../errors.js'
 import {acquireRunLock, type RunLock} from '../run-lock.js'
-import {JournalFile, readJournalLines} from '../journal-file.js'
+import {ResumeLogFile, readResumeLogLines} from '../resume-log.js'
 
-export interface JournalHeader {
+export interface BillLogHeader {
   t: 'header'
   format: 'bk-bills-journal'
   version: 1 | 2
@@ -34,8 +34,8 @@ export interface JournalHeader {
   at: string
 }
 
-export type JournalRecord =
-  | JournalHeader
+export type BillLogRecord =
+  | BillLogHeader
   | {t: 'run'; at: string; resume: boolean}
   | {t: 'sending'; batch: number; keys?: string[]; numbers?: string[]}
   | {
@@ -52,8 +52,8 @@ export type BillOutcome =
   {kind: 'created'; id: string} | {kind: 'failed'; reason: string} | {kind: 'unconfirmed'; reason: string}
 
 /** What an earlier run recorded, by bill key (by number in a version 1 journal). */
-export interface JournalState {
-  header: JournalHeader
+export interface BillLogState {
+  header: BillLogHeader
   outcomes: Map<string, BillOutcome>
   batches: number
 }
@@ -62,22 +62,22 @@ export const IN_FLIGHT_REASON =
   "outcome unknown: bk stopped (killed or crashed) while this bill's batch was in flight; it may or may not have been created"
 
 /** The journal's lock: held by an import for its whole run, and by a settlement. */
-export function lockJournal(file: string): RunLock {
+export function lockBillLog(file: string): RunLock {
   return acquireRunLock(file, `The import journal ${file}`)
 }
 
-export async function readJournal(file: string): Promise<JournalState> {
-  const {records, damagedLine} = readJournalLines(file)
+export async function readBillLog(file: string): Promise<BillLogState> {
+  const {records, damagedLine} = readResumeLogLines(file)
   if (damagedLine !== undefined) {
     throw new InputError(`The import journal ${file} is damaged at line ${damagedLine}`, {
       hint: 'Restore it from a backup if you have one, and check which bills exist before anything else: --restart would send every bill again, those already created included.',
     })
   }
-  let header: JournalHeader | undefined
+  let header: BillLogHeader | undefined
   const outcomes = new Map<string, BillOutcome>()
   const pending = new Map<number, string[]>()
   let batches = 0
-  for (const record of records as JournalRecord[]) {
+  for (const record of records as BillLogRecord[]) {
     switch (record.t) {
       case 'header':
         header = record
@@ -128,18 +128,18 @@ function inFlightUnconfirmed(pending: Map<number, string[]>, outcomes: Map<strin
  * purpose: a write and an fdatasync take a fraction of a millisecond, while a trip through the
  * libuv thread pool costs several milliseconds on a busy machine, on the path of every request.
  */
-export class JournalWriter {
-  private queue: Array<{record: JournalRecord; resolve: () => void; reject: (e: unknown) => void}> = []
+export class BillLogWriter {
+  private queue: Array<{record: BillLogRecord; resolve: () => void; reject: (e: unknown) => void}> = []
   private scheduled = false
   private failed: unknown
 
-  private constructor(private readonly journal: JournalFile) {}
+  private constructor(private readonly journal: ResumeLogFile) {}
 
-  static async open(file: string): Promise<JournalWriter> {
-    return new JournalWriter(JournalFile.open(file))
+  static async open(file: string): Promise<BillLogWriter> {
+    return new BillLogWriter(ResumeLogFile.open(file))
   }
 
-  append(record: JournalRecord): Promise<void> {
+  append(record: BillLogRecord): Promise<void> {
     if (this.failed) return Promise.reject(this.failed)
     return new Promise((resolve, reject) => {
       this.queue.push({record, resolve, reject})

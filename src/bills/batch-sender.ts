@@ -1,0 +1,214 @@
+/**
+ * Sends batches of bills with bounded concurrency, and owns everything about a batch in flight:
+ * its request slot, the journal records around it ("sending" before the request leaves, "result"
+ * or "notsent" after), the resend rounds for a batch the service certainly did not act on, and
+ * what each bill's outcome is, as far as bk can know. What to do with each outcome (files,
+ * counts, the record of created bills) is the caller's, through `settle`.
+ *
+ * Nothing twice: a batch is re-sent only after an answer that proves the service did not act
+ * (429, 503, no connection; src/api/outcome.ts); anything else it may have acted on is
+ * unconfirmed and never sent again by bk.
+ */
+import {setTimeout as sleep} from 'node:timers/promises'
+
+import {classifyWriteFailure} from '../api/outcome.js'
+import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
+import {BkError} from '../errors.js'
+import type {BillDraft} from './assemble.js'
+import {heapGuard} from './heap-guard.js'
+import type {BillLogWriter} from './resume-log.js'
+
+/** What became of one batch, as far as bk can know. */
+type BatchResult =
+  | {kind: 'answered'; response: CreateBillsResponse}
+  | {kind: 'refused'; reason: string}
+  | {kind: 'unknown'; reason: string}
+  /** `retry`: the service may accept it a moment later (429, 503, no connection), unlike a 401/403/404. */
+  | {kind: 'not-sent'; error: BkError; retry: boolean}
+
+/** Each bill of a batch that reached the service, by outcome, with the id or the reason. */
+export interface BatchOutcome {
+  created: Array<{bill: BillDraft; id: string}>
+  failed: Array<{bill: BillDraft; reason: string}>
+  unconfirmed: Array<{bill: BillDraft; reason: string}>
+}
+
+export interface BatchSenderOptions {
+  /** Sends one batch (api.bills.create). */
+  send: (bills: BillInput[], signal: AbortSignal) => Promise<CreateBillsResponse>
+  concurrency: number
+  journal: BillLogWriter | undefined
+  /** A bill's name in the journal. */
+  journalKey: (bill: BillDraft) => string
+  /** The last batch number an earlier run of this journal used. */
+  lastBatch: number
+  /** Aborted on the second Ctrl-C: batches in flight are abandoned (they become unconfirmed). */
+  abort: AbortSignal
+  /** Whether to send nothing more (first Ctrl-C). */
+  stopRequested: () => boolean
+  resendRounds: number
+  resendDelayMs: number
+  onResendWait?: ((delayMs: number) => void) | undefined
+  /** Called once per batch that reached the service, after its result is in the journal. */
+  settle: (outcome: BatchOutcome) => Promise<void>
+}
+
+function classify(error: unknown, aborted: boolean): BatchResult {
+  if (aborted)
+    return {
+      kind: 'unknown',
+      reason: 'outcome unknown: the import was aborted (second Ctrl-C) while this batch was in flight',
+    }
+  const outcome = classifyWriteFailure(error)
+  switch (outcome.kind) {
+    case 'not-acted':
+      return {kind: 'not-sent', error: outcome.error, retry: outcome.retry}
+    case 'refused':
+      return {kind: 'refused', reason: outcome.error.message}
+    case 'unknown':
+      return outcome
+  }
+}
+
+export class BatchSender {
+  /** Bills whose request reached the service (answered, refused or unknown). */
+  sentBills = 0
+  /** Bills not sent because the run stopped or the service was unavailable; a --resume sends them. */
+  notSent = 0
+  /** Why sending stopped, when it did for a reason other than Ctrl-C. */
+  fatal: BkError | undefined
+  private batchNumber: number
+  /** Request slots taken, and batches not yet fully recorded (journal, files). */
+  private readonly inFlight = new Set<Promise<void>>()
+  private readonly settling = new Set<Promise<void>>()
+  private readonly checkHeap = heapGuard()
+
+  constructor(private readonly options: BatchSenderOptions) {
+    this.batchNumber = options.lastBatch
+  }
+
+  /** Whether no more batches are sent: Ctrl-C, or a failure that ends the run. */
+  get stopped(): boolean {
+    return this.options.stopRequested() || this.fatal !== undefined
+  }
+
+  /** Waits for a request slot, then sends the batch in the background. */
+  async submit(batch: BillDraft[]): Promise<void> {
+    const {concurrency} = this.options
+    while (this.inFlight.size >= concurrency) await Promise.race(this.inFlight)
+    while (this.settling.size >= concurrency * 2) await Promise.race(this.settling)
+    if (this.stopped) {
+      this.notSent += batch.length
+      return
+    }
+    let release!: () => void
+    const slot = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    this.inFlight.add(slot)
+    void slot.then(() => this.inFlight.delete(slot))
+    const p: Promise<void> = this.send(batch, release)
+      .catch((error: unknown) => {
+        this.fatal ??=
+          error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
+      })
+      .finally(() => {
+        release()
+        this.settling.delete(p)
+      })
+    this.settling.add(p)
+  }
+
+  /** Resolves once every batch submitted is answered and recorded. */
+  async drain(): Promise<void> {
+    await Promise.all(this.settling)
+  }
+
+  /** `release` frees the request slot once the answer is in; the bookkeeping after it needs none. */
+  private async send(batch: BillDraft[], release: () => void): Promise<void> {
+    const {journal, journalKey} = this.options
+    const id = ++this.batchNumber
+    await journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
+    const result = await this.request(batch)
+    release()
+    if (result.kind === 'not-sent') {
+      this.fatal ??= result.error
+      await journal?.append({t: 'notsent', batch: id, reason: result.error.message})
+      this.notSent += batch.length
+      return
+    }
+    this.sentBills += batch.length
+    const outcome = outcomeOf(batch, result)
+    const named = <T>(list: Array<{bill: BillDraft} & T>, value: (e: T) => string): Array<[string, string]> =>
+      list.map((e) => [journalKey(e.bill), value(e)])
+    await journal?.append({
+      t: 'result',
+      batch: id,
+      created: named(outcome.created, (e) => e.id),
+      failed: named(outcome.failed, (e) => e.reason),
+      unconfirmed: named(outcome.unconfirmed, (e) => e.reason),
+    })
+    this.checkHeap()
+    await this.options.settle(outcome)
+  }
+
+  /** One batch's request, sent again only while the service certainly has not acted on it. */
+  private async request(batch: BillDraft[]): Promise<BatchResult> {
+    const {abort, resendRounds, resendDelayMs} = this.options
+    for (let round = 0; ; round++) {
+      let result: BatchResult
+      // A signal per request: listeners the transport adds to it go away with it.
+      const request = new AbortController()
+      const onAbort = () => request.abort(abort.reason)
+      abort.addEventListener('abort', onAbort, {once: true})
+      try {
+        const response = await this.options.send(
+          batch.map((b) => b.input),
+          request.signal,
+        )
+        result = {kind: 'answered', response}
+      } catch (error) {
+        result = classify(error, abort.aborted)
+      } finally {
+        abort.removeEventListener('abort', onAbort)
+      }
+      if (result.kind !== 'not-sent' || !result.retry || round >= resendRounds || abort.aborted) return result
+      // A second Ctrl-C ends the wait and sends nothing more: the batch stays "not sent", for --resume.
+      this.options.onResendWait?.(resendDelayMs * (round + 1))
+      await sleep(resendDelayMs * (round + 1), undefined, {signal: abort}).catch(() => {})
+      if (abort.aborted) return result
+    }
+  }
+}
+
+/**
+ * Each bill's outcome from the answer. A batch never holds one number twice (the caller's batches
+ * split on a repeated number), so a number in the answer names one bill.
+ */
+function outcomeOf(batch: BillDraft[], result: Exclude<BatchResult, {kind: 'not-sent'}>): BatchOutcome {
+  const outcome: BatchOutcome = {created: [], failed: [], unconfirmed: []}
+  if (result.kind === 'refused') {
+    for (const bill of batch) outcome.failed.push({bill, reason: `rejected by the service: ${result.reason}`})
+    return outcome
+  }
+  if (result.kind === 'unknown') {
+    for (const bill of batch) outcome.unconfirmed.push({bill, reason: result.reason})
+    return outcome
+  }
+  const ids = new Map<string, string>()
+  for (const bill of result.response.data) if (bill.number) ids.set(bill.number, bill.id)
+  const errors = new Map<string, string>()
+  for (const e of result.response.errors) if (e.bill_number) errors.set(e.bill_number, e.error)
+  for (const bill of batch) {
+    const id = ids.get(bill.number)
+    const error = errors.get(bill.number)
+    if (id !== undefined) outcome.created.push({bill, id})
+    else if (error !== undefined) outcome.failed.push({bill, reason: `rejected by the service: ${error}`})
+    else
+      outcome.unconfirmed.push({
+        bill,
+        reason: "outcome unknown: the service's answer names this bill neither as created nor as failed",
+      })
+  }
+  return outcome
+}

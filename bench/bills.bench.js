@@ -49,13 +49,13 @@ function line(i, linesPerBill) {
   }
 }
 
-async function writeFile(path, rows, linesPerBill) {
+/** Writes `header` and then `rows` lines, `text(i)` each, with backpressure. */
+async function writeRows(path, header, rows, text) {
   const out = createWriteStream(path)
-  out.write(HEADER)
+  out.write(header)
   let buf = ''
   for (let i = 0; i < rows; i++) {
-    const l = line(i, linesPerBill)
-    buf += `${l.number},${l.vendor},${l.description},${l.issued},${l.due},${l.currency},${l.lineDescription},${l.amount},${l.ledger}\n`
+    buf += text(i)
     if (buf.length > 1 << 16) {
       if (!out.write(buf)) await once(out, 'drain')
       buf = ''
@@ -63,6 +63,13 @@ async function writeFile(path, rows, linesPerBill) {
   }
   out.end(buf)
   await once(out, 'finish')
+}
+
+function writeFile(path, rows, linesPerBill) {
+  return writeRows(path, HEADER, rows, (i) => {
+    const l = line(i, linesPerBill)
+    return `${l.number},${l.vendor},${l.description},${l.issued},${l.due},${l.currency},${l.lineDescription},${l.amount},${l.ledger}\n`
+  })
 }
 
 function run(args, env = {}) {
@@ -108,10 +115,15 @@ async function csvParseAlone(file) {
   return rows / ((performance.now() - started) / 1000)
 }
 
+/** Rows/s of `bk bills import FILE --dry-run` (with `extra` flags), and its peak RSS. */
+async function dryRunOf(file, rows, extra = []) {
+  const r = await run(['bills', 'import', file, '--dry-run', '--json', ...extra], {BK_BUSINESS_ID: BUSINESS})
+  if (r.code !== 0) throw new Error(`dry run failed: ${r.stderr.slice(0, 2000)}`)
+  return {rate: rows / (JSON.parse(r.stdout).durationMs / 1000), peakMb: r.peakMb}
+}
+
 async function dryRunRate(file, rows) {
-  const r = await run(['bills', 'import', file, '--dry-run', '--json'], {BK_BUSINESS_ID: BUSINESS})
-  if (r.code !== 0) throw new Error(`dry run failed: ${r.stderr}`)
-  return rows / (JSON.parse(r.stdout).durationMs / 1000)
+  return (await dryRunOf(file, rows)).rate
 }
 
 // 1b. The same bills as a Xero export (names, account codes, DD/MM/YYYY, quantity x unit price,
@@ -119,36 +131,21 @@ async function dryRunRate(file, rows) {
 const XERO_HEADER =
   '*ContactName,EmailAddress,*InvoiceNumber,*InvoiceDate,*DueDate,Description,*Quantity,*UnitAmount,*AccountCode,*TaxType,TaxAmount,Currency\n'
 
-async function writeXeroFile(path, rows, linesPerBill) {
-  const out = createWriteStream(path)
-  out.write(XERO_HEADER)
-  let buf = ''
-  for (let i = 0; i < rows; i++) {
+function writeXeroFile(path, rows, linesPerBill) {
+  return writeRows(path, XERO_HEADER, rows, (i) => {
     const l = line(i, linesPerBill)
-    buf += `Northwind Office Supplies Ltd,,${l.number},05/01/2026,05/02/2026,${l.lineDescription},1,${l.amount},461,20% (VAT on Expenses),0.00,EUR\n`
-    if (buf.length > 1 << 16) {
-      if (!out.write(buf)) await once(out, 'drain')
-      buf = ''
-    }
-  }
-  out.end(buf)
-  await once(out, 'finish')
+    return `Northwind Office Supplies Ltd,,${l.number},05/01/2026,05/02/2026,${l.lineDescription},1,${l.amount},461,20% (VAT on Expenses),0.00,EUR\n`
+  })
 }
 
 async function presetDryRun(file, rows) {
   const {writeFileSync} = await import('node:fs')
   writeFileSync(join(dir, 'vendors.csv'), 'ContactName,vendor_id\nNorthwind Office Supplies Ltd,ven_demo_office\n')
   writeFileSync(join(dir, 'ledgers.csv'), 'AccountCode,ledger_id\n461,ldg_demo_expenses\n')
-  const r = await run(
-    [
-      ...['bills', 'import', file, '--dry-run', '--json', '--map', 'xero', '--date-format', 'DD/MM/YYYY'],
-      ...['--amounts', 'net', '--lookup', `vendor_id=${join(dir, 'vendors.csv')}`],
-      ...['--lookup', `line_ledger_id=${join(dir, 'ledgers.csv')}`],
-    ],
-    {BK_BUSINESS_ID: BUSINESS},
-  )
-  if (r.code !== 0) throw new Error(`preset dry run failed: ${r.stderr.slice(0, 2000)}`)
-  return {rate: rows / (JSON.parse(r.stdout).durationMs / 1000), peakMb: r.peakMb}
+  return dryRunOf(file, rows, [
+    ...['--map', 'xero', '--date-format', 'DD/MM/YYYY', '--amounts', 'net'],
+    ...['--lookup', `vendor_id=${join(dir, 'vendors.csv')}`, '--lookup', `line_ledger_id=${join(dir, 'ledgers.csv')}`],
+  ])
 }
 
 async function presetPart() {

@@ -99,3 +99,68 @@ console.log(
 console.log(
   `  re-encoded body (2 tries) ${(median(reencoded) / base).toFixed(2)}x  (expected about 2x: one failed try, one re-serialised)`,
 )
+
+// `bk webhooks listen` under load: 1,000 concurrent POSTs of 1 MiB each (the largest body it
+// takes), every one a JSON message with a signature that does not verify, so each is read whole,
+// tried raw, parsed and re-serialised. Listen reads at most 16 at once (the rest wait, unread), so
+// its memory is bounded by 16 × 1 MiB plus its own baseline, whatever the number of senders.
+// Target: peak RSS of the listen process <= 300 MB (it was 1.2 GB for 1,500 before the bound).
+{
+  const {spawn} = await import('node:child_process')
+  const {request} = await import('node:http')
+  const {once} = await import('node:events')
+  const {watchPeakRss} = await import('./lib/peak-rss.js')
+  const SENDERS = Number(process.env.BENCH_LISTEN_SENDERS ?? 1000)
+  const BOUND_MB = 300
+  const bin = join(root, 'bin', 'run.js')
+  const jwks = join(root, 'test', 'fixtures', 'webhooks', 'jwks.json')
+  const child = spawn(process.execPath, [bin, 'webhooks', 'listen', '--port', '0', '--jwks', jwks, '--json'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let err = ''
+  child.stderr.on('data', (d) => (err += d))
+  while (!/Listening on (http:\/\/\S+?) /.test(err)) await once(child.stderr, 'data')
+  const url = new URL(/Listening on (http:\/\/\S+?) /.exec(err)[1])
+  const peak = watchPeakRss(child.pid)
+  const head = '{"type": "STATEMENT_IMPORTED", "content": {"business_id": "biz_1", "pad": "'
+  const tail = '"}}'
+  const body = Buffer.from(head + 'x'.repeat(1024 * 1024 - head.length - tail.length) + tail)
+  const signature = Buffer.alloc(256, 7).toString('base64url')
+  const started = performance.now()
+  const statuses = await Promise.all(
+    Array.from(
+      {length: SENDERS},
+      (_, i) =>
+        new Promise((resolve) => {
+          const req = request(
+            url,
+            {
+              method: 'POST',
+              agent: false,
+              headers: {
+                'content-type': 'application/json',
+                'content-length': body.length,
+                'svc-id': `msg_load_${i}`,
+                'svc-signature': signature,
+              },
+            },
+            (res) => {
+              res.resume()
+              res.on('end', () => resolve(res.statusCode))
+            },
+          )
+          req.on('error', (e) => resolve(e.code))
+          req.end(body)
+        }),
+    ),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const mb = peak.stop()
+  child.kill('SIGINT')
+  await once(child, 'exit')
+  const counts = {}
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1
+  console.log(
+    `listen under load: ${SENDERS} concurrent 1 MiB posts in ${seconds.toFixed(1)} s, answers ${JSON.stringify(counts)}; peak RSS ${mb.toFixed(0)} MB${mb <= BOUND_MB ? `  ok (bound <= ${BOUND_MB} MB)` : `  OVER BOUND (${BOUND_MB} MB)`}`,
+  )
+}

@@ -22,10 +22,11 @@ const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** oclif plugins whose commands are part of bk's surface; bundled like bk's own commands. */
 const PLUGINS = ['@oclif/plugin-help', '@oclif/plugin-autocomplete']
 /**
- * Native code stays a dependency, loaded from node_modules. TypeScript is what oclif would load to
+ * Native code stays a dependency, loaded from node_modules, and so does jq-wasm, which finds its
+ * .wasm beside its own files and is loaded only for --jq. TypeScript is what oclif would load to
  * read a tsconfig.json, which src/main.ts tells it never to do.
  */
-const EXTERNAL = ['@napi-rs/keyring', 'typescript']
+const EXTERNAL = ['@napi-rs/keyring', 'jq-wasm', 'typescript']
 
 /** The .js files under `dir`, as paths relative to it with forward slashes, sorted. */
 function jsFiles(dir) {

@@ -74,6 +74,9 @@ bk journal-entries create "$work/journal-entries.yaml"
 step "Open invoices, first 5" invoices list --status open --limit 5 --output table
 bk invoices list --status open --limit 5 --output table
 
+step "Receivables at a glance: what is owed, by days past due" invoices aging --as-of 2026-06-30
+bk invoices aging --as-of 2026-06-30 --output table
+
 step "Export every invoice to CSV (streamed; formula cells neutralised)" invoices list --all --output csv --file invoices.csv
 bk invoices list --all --output csv --file "$work/invoices.csv"
 echo "  $(($(wc -l < "$work/invoices.csv") - 1)) invoices written to $work/invoices.csv; first lines:"

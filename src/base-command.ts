@@ -9,6 +9,26 @@ import {BkError, ExitCode, InputError} from './errors.js'
 import type {Session} from './auth/session.js'
 import type {ResolvedCredentials} from './auth/resolve.js'
 import {ID_PREFIX} from './spec.js'
+import type {JqFilter} from './output/jq.js'
+import type {FieldInfo} from './output/field-paths.js'
+
+/** What a bare --fields prints with --json. */
+export interface FieldsListing {
+  fields: string[]
+}
+
+/**
+ * `--fields` with no value (last, or before another flag) becomes `--fields=`: the request for
+ * the list of fields, which oclif would otherwise refuse as a flag missing its value.
+ */
+export function withBareFields(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--')
+  return argv.map((arg, i) =>
+    arg === '--fields' && (end === -1 || i < end) && (i === argv.length - 1 || argv[i + 1]?.startsWith('-'))
+      ? '--fields='
+      : arg,
+  )
+}
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -28,12 +48,19 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       summary: 'Trace HTTP requests on stderr, secrets redacted (env BK_DEBUG=1).',
       helpGroup: 'GLOBAL',
     }),
+    jq: Flags.string({
+      summary: 'Filter the JSON result with a jq expression (implies --json; with --all, once over every item).',
+      helpGroup: 'GLOBAL',
+      helpValue: 'EXPR',
+    }),
   }
 
   protected flags!: CommandFlags<T>
   protected args!: CommandArgs<T>
   private sessionPromise: Promise<Session> | undefined
   private credentialsPromise: Promise<ResolvedCredentials> | undefined
+  /** --jq, compiled in init() (the engine loads only when the flag is given). */
+  private jqFilter: JqFilter | undefined
 
   public override async init(): Promise<void> {
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
@@ -41,6 +68,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     registerEnvironmentSecrets()
     guardStandardStreams()
     await super.init()
+    this.argv = withBareFields(this.argv)
     const {args, flags} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
@@ -50,6 +78,61 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
+    const jq = (flags as {jq?: string}).jq
+    if (jq !== undefined) {
+      const {loadJqFilter} = await import('./output/jq.js')
+      this.jqFilter = await loadJqFilter(jq)
+    }
+  }
+
+  /** --json, or --jq (which filters the JSON result). */
+  public override jsonEnabled(): boolean {
+    return super.jsonEnabled() || this.jqGiven
+  }
+
+  /** Whether --jq is on the command line (before any `--`); readable before init() has parsed. */
+  protected get jqGiven(): boolean {
+    const end = this.argv.indexOf('--')
+    return (end === -1 ? this.argv : this.argv.slice(0, end)).some((a) => a === '--jq' || a.startsWith('--jq='))
+  }
+
+  /** The JSON result: through --jq when given; else as oclif prints it, without colour when NO_COLOR asks. */
+  public override logJson(json: unknown): void {
+    if (this.jqFilter) {
+      const out = this.jqFilter.run(JSON.stringify(json))
+      if (out.ok) {
+        process.stdout.write(out.text)
+      } else {
+        process.stderr.write(`Error: --jq: ${out.message}\n`)
+        process.exitCode = ExitCode.usage
+      }
+      return
+    }
+    if (process.stdout.isTTY && process.env.NO_COLOR) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+    else super.logJson(json)
+  }
+
+  /**
+   * One JSON line of a long-running command's stream (`webhooks listen`, `emulator start`):
+   * through --jq, value by value, when given; compact otherwise.
+   */
+  protected writeJsonLine(value: unknown): void {
+    if (!this.jqFilter) {
+      process.stdout.write(JSON.stringify(value) + '\n')
+      return
+    }
+    const out = this.jqFilter.run(JSON.stringify(value))
+    if (out.ok) process.stdout.write(out.text)
+    else process.stderr.write(`Error: --jq: ${out.message}\n`)
+  }
+
+  /**
+   * Bare --fields: the fields a record has, one a line for people (`.…` after a free-form one),
+   * or `{fields}` with --json.
+   */
+  protected listFields(catalog: readonly FieldInfo[]): FieldsListing {
+    if (!this.jsonEnabled()) for (const f of catalog) this.log(f.open ? `${f.path}.…` : f.path)
+    return {fields: catalog.map((f) => f.path)}
   }
 
   /** bk's config folder: BK_CONFIG_DIR, or oclif's per-user config folder. */
@@ -193,7 +276,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const {redactKnown, registerEnvironmentSecrets} = await import('./api/redact.js')
     registerEnvironmentSecrets()
     const clean = redactKnown
-    if (this.jsonEnabled()) {
+    // With --jq alone the error is for people: a script reading the filtered output gets nothing.
+    if (this.jsonEnabled() && !(this.jqGiven && !super.jsonEnabled())) {
       process.stdout.write(
         clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n',
       )

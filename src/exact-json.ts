@@ -95,6 +95,31 @@ function treeToExactValue(node: JsonNode): unknown {
   }
 }
 
+/**
+ * The first key that an object of the tree holds twice, with the path to that object (`$` for
+ * the top, then `.key` and `[i]`), or undefined. Parsers disagree on such a key (first or last
+ * value wins), so a signed text must not be read through one.
+ */
+export function firstDuplicateKey(node: JsonNode, path = '$'): {key: string; path: string} | undefined {
+  if (node.kind === 'array') {
+    for (let i = 0; i < node.items.length; i++) {
+      const found = firstDuplicateKey(node.items[i] as JsonNode, `${path}[${i}]`)
+      if (found) return found
+    }
+  } else if (node.kind === 'object') {
+    const seen = new Set<string>()
+    for (const [k] of node.members) {
+      if (seen.has(k)) return {key: k, path}
+      seen.add(k)
+    }
+    for (const [k, v] of node.members) {
+      const found = firstDuplicateKey(v, `${path}.${k}`)
+      if (found) return found
+    }
+  }
+  return undefined
+}
+
 /** The tree back to plain JS values (numbers through Number(); use for display only). */
 export function treeToValue(node: JsonNode): unknown {
   switch (node.kind) {

@@ -3,6 +3,7 @@
  */
 import {Flags} from '@oclif/core'
 
+import type {FieldInfo} from './output/field-paths.js'
 import {OUTPUT_FORMATS} from './output/list-writer.js'
 
 export const businessFlag = () =>
@@ -22,7 +23,18 @@ export const jwksFlag = () =>
 export const yesFlag = () =>
   Flags.boolean({char: 'y', summary: 'Do it without asking for confirmation (needed with no TTY).'})
 
-/** --output, --file, --all, --limit, --page-size, --page-token, --raw-csv. */
+/** --fields of list and get commands; `--fields` alone lists the fields (BaseCommand.listFields). */
+export const fieldsFlag = () =>
+  Flags.string({
+    summary: 'Only these fields, in this order (a path such as lines.amount goes into arrays); alone, list them.',
+    helpValue: 'a,b,c.d',
+  })
+
+/** --no-pager: a long table is written straight to the terminal instead of through PAGER. */
+export const noPagerFlag = () =>
+  Flags.boolean({summary: 'Do not send a long table through the pager (PAGER, else less -FRX).'})
+
+/** --output, --file, --all, --limit, --page-size, --page-token, --raw-csv, --fields, --no-pager. */
 export const listFlags = (maxPageSize = 100) => ({
   output: Flags.option({
     options: OUTPUT_FORMATS,
@@ -35,7 +47,27 @@ export const listFlags = (maxPageSize = 100) => ({
   'page-size': Flags.integer({summary: `Items per request (1 to ${maxPageSize}).`, min: 1, max: maxPageSize}),
   'page-token': Flags.string({summary: 'Start from this cursor (next or previous token of an earlier --json page).'}),
   'raw-csv': Flags.boolean({summary: 'Write CSV cells verbatim, without the spreadsheet-formula guard.'}),
+  fields: fieldsFlag(),
+  'no-pager': noPagerFlag(),
 })
+
+/** --summary of invoices list and refunds list. */
+export const summaryFlag = () =>
+  Flags.boolean({
+    summary: 'Also count the records and total their amounts per status and currency (stderr; in the JSON result).',
+  })
+
+/** The --fields paths, checked before any request; undefined without --fields. */
+export async function chosenFields(
+  value: string | undefined,
+  catalog: readonly FieldInfo[],
+  what: string,
+  command: string,
+): Promise<string[] | undefined> {
+  if (value === undefined) return undefined
+  const {parseFields} = await import('./output/field-paths.js')
+  return parseFields(value, catalog, what, `\`bk ${command} --fields\` lists the fields.`)
+}
 
 /** A comma-separated flag value (--status, --events) as a list, empty items and repeats dropped; undefined when it names nothing. */
 export function splitList(value: string | undefined): string[] | undefined {
@@ -45,4 +77,35 @@ export function splitList(value: string | undefined): string[] | undefined {
     .map((s) => s.trim())
     .filter(Boolean)
   return items.length ? [...new Set(items)] : undefined
+}
+
+/**
+ * The flags that say how a bills file is read (`bills import`, `emulator fixtures --from-csv`):
+ * a map or preset, lookups, and the formats that beat the map.
+ */
+export function billReadingFlags() {
+  return {
+    map: Flags.string({
+      summary: "How to read an accounting package's export: a YAML map, or a preset (bk bills maps).",
+      helpValue: 'FILE.yaml|PRESET',
+    }),
+    lookup: Flags.string({
+      summary: 'Ids for the names or codes a column holds: a CSV of value,id (repeatable).',
+      helpValue: 'FIELD=FILE.csv',
+      multiple: true,
+    }),
+    'date-format': Flags.string({
+      summary: 'How the file writes dates (beats the map).',
+      options: ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'],
+    }),
+    'number-format': Flags.string({
+      summary: 'How the file writes numbers (beats the map).',
+      options: ['1234.56', '1,234.56', '1.234,56', '1 234,56'],
+    }),
+    delimiter: Flags.string({summary: 'The field separator (beats the map).', options: [',', ';', 'tab']}),
+    encoding: Flags.string({
+      summary: "The file's character encoding (beats the map).",
+      options: ['utf-8', 'windows-1252', 'latin1'],
+    }),
+  }
 }

@@ -15,6 +15,8 @@ export interface PostResult {
   /** A 2xx answer. */
   ok: boolean
   error?: string
+  /** What a target that refused it said (its `error` field, or the start of its body). */
+  detail?: string
 }
 
 export function postBody(

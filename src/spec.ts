@@ -27,7 +27,12 @@ export const ID_PREFIX = {
   invoice: 'inv_',
   invoicePayment: 'inp_',
   invoiceLine: 'inl_',
+  /** Not in the spec's list (customer records are shown by id only): bk's assumption. */
+  customer: 'cus_',
 } as const
+
+/** What follows an id's prefix: letters, digits, `_` or `-` (the spec calls it opaque; ids go into paths). */
+export const ID_SUFFIX = /^[A-Za-z0-9_-]+$/
 
 /** The most items one page of any list holds (spec, Limits: page_size maximum). */
 export const MAX_PAGE_SIZE = 100

@@ -14,6 +14,7 @@ import {join} from 'node:path'
 
 import {ConfigError} from '../errors.js'
 import {withFileLock} from '../run-lock.js'
+import {keychainFolder} from './keychain-folder.js'
 import {writePrivateFile, type StorageKind} from './profiles.js'
 
 export interface CredentialStore {
@@ -85,13 +86,53 @@ export function requireSecretService(timeoutMs = keychainTimeoutMs()): Promise<v
   return secretServiceCheck
 }
 
+/**
+ * The OS keychain, one entry per key under service `bk`, each key prefixed with the config
+ * folder's id (src/auth/keychain-folder.ts) so that folders never share an entry.
+ */
 export class KeychainStore implements CredentialStore {
   readonly kind = 'keychain'
+  private folder: Promise<string> | undefined
 
-  constructor(private readonly timeoutMs = keychainTimeoutMs()) {}
+  constructor(
+    private readonly configDir: string,
+    private readonly timeoutMs = keychainTimeoutMs(),
+  ) {}
 
   async get(key: string): Promise<string | undefined> {
-    return this.call(key, async (entry, signal) => {
+    return this.rawGet(await this.keyed(key))
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    await this.rawSet(await this.keyed(key), value)
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.rawDelete(await this.keyed(key))
+  }
+
+  /**
+   * Throws KeychainUnavailableError when no keychain can be used. Only a write tells: with no
+   * Secret Service, a read answers "no such entry" instead of failing.
+   */
+  async probe(): Promise<void> {
+    await probeKeychain(this.timeoutMs)
+  }
+
+  /** `<folder id>/<key>`; the first call moves older entries to this folder's keys. */
+  private async keyed(key: string): Promise<string> {
+    // Before the config file's lock is taken: with no keychain there is nothing to move.
+    await requireSecretService(this.timeoutMs)
+    this.folder ??= keychainFolder(this.configDir, {
+      get: (k) => this.rawGet(k),
+      set: (k, v) => this.rawSet(k, v),
+      delete: (k) => this.rawDelete(k),
+    })
+    return `${await this.folder}/${key}`
+  }
+
+  private rawGet(key: string): Promise<string | undefined> {
+    return keychainCall(key, this.timeoutMs, async (entry, signal) => {
       try {
         return (await entry.getPassword(signal)) ?? undefined
       } catch (error) {
@@ -101,21 +142,12 @@ export class KeychainStore implements CredentialStore {
     })
   }
 
-  async set(key: string, value: string): Promise<void> {
-    await this.call(key, (entry, signal) => entry.setPassword(value, signal))
+  private rawSet(key: string, value: string): Promise<void> {
+    return keychainCall(key, this.timeoutMs, (entry, signal) => entry.setPassword(value, signal))
   }
 
-  /**
-   * Throws KeychainUnavailableError when no keychain can be used. Only a write tells: with no
-   * Secret Service, a read answers "no such entry" instead of failing.
-   */
-  async probe(): Promise<void> {
-    await this.set(PROBE_KEY, 'ok')
-    await this.delete(PROBE_KEY)
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.call(key, async (entry, signal) => {
+  private rawDelete(key: string): Promise<void> {
+    return keychainCall(key, this.timeoutMs, async (entry, signal) => {
       try {
         await entry.deleteCredential(signal)
       } catch (error) {
@@ -123,31 +155,39 @@ export class KeychainStore implements CredentialStore {
       }
     })
   }
+}
 
-  private async call<T>(
-    key: string,
-    fn: (entry: import('@napi-rs/keyring').AsyncEntry, signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    // Before any entry is made: an entry made with no Secret Service would use the kernel keyring.
-    await requireSecretService(this.timeoutMs)
-    const {AsyncEntry} = await import('@napi-rs/keyring')
-    const controller = new AbortController()
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort()
-        reject(new KeychainUnavailableError(`no answer within ${this.timeoutMs} ms; is the keyring locked?`))
-      }, this.timeoutMs)
-      timer.unref()
-    })
-    try {
-      return await Promise.race([fn(new AsyncEntry(KEYCHAIN_SERVICE, key), controller.signal), timeout])
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) throw error
-      throw new KeychainUnavailableError(firstLine(error))
-    } finally {
-      clearTimeout(timer)
-    }
+/** Writes and removes a probe entry: throws KeychainUnavailableError when no keychain can be used. */
+export async function probeKeychain(timeoutMs = keychainTimeoutMs()): Promise<void> {
+  await keychainCall(PROBE_KEY, timeoutMs, (entry, signal) => entry.setPassword('ok', signal))
+  await keychainCall(PROBE_KEY, timeoutMs, (entry, signal) => entry.deleteCredential(signal))
+}
+
+/** One keychain call on one full key, under the timeout. */
+async function keychainCall<T>(
+  key: string,
+  timeoutMs: number,
+  fn: (entry: import('@napi-rs/keyring').AsyncEntry, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  // Before any entry is made: an entry made with no Secret Service would use the kernel keyring.
+  await requireSecretService(timeoutMs)
+  const {AsyncEntry} = await import('@napi-rs/keyring')
+  const controller = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort()
+      reject(new KeychainUnavailableError(`no answer within ${timeoutMs} ms; is the keyring locked?`))
+    }, timeoutMs)
+    timer.unref()
+  })
+  try {
+    return await Promise.race([fn(new AsyncEntry(KEYCHAIN_SERVICE, key), controller.signal), timeout])
+  } catch (error) {
+    if (error instanceof KeychainUnavailableError) throw error
+    throw new KeychainUnavailableError(firstLine(error))
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -198,10 +238,10 @@ export class FileStore implements CredentialStore {
 }
 
 export function openStore(kind: StorageKind, configDir: string): CredentialStore {
-  return kind === 'keychain' ? new KeychainStore() : new FileStore(configDir)
+  return kind === 'keychain' ? new KeychainStore(configDir) : new FileStore(configDir)
 }
 
-/** Keys under which a profile keeps its secrets. */
+/** Keys under which a profile keeps its secrets (the keychain prefixes them with the folder's id). */
 export const secretKeys = {
   clientSecret: (profile: string) => `${profile}/client_secret`,
   tokens: (profile: string) => `${profile}/tokens`,

@@ -5,6 +5,7 @@
 import {ConfigError, InputError} from '../errors.js'
 import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
 import {FileStore, KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
+import {configFolderId} from './keychain-folder.js'
 import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
 import {ID_PREFIX} from '../spec.js'
 
@@ -55,8 +56,11 @@ export async function saveProfile(configDir: string, input: NewProfile): Promise
   // The secret first: a profile whose secret could not be stored is never written.
   await store.set(secretKeys.clientSecret(name), input.clientSecret)
   await store.delete(secretKeys.tokens(name)).catch(() => {})
+  // The keys of the secret just stored: recorded with the profile, so a moved folder finds it.
+  const folder = profile.storage === 'keychain' ? await configFolderId(configDir) : undefined
   const active = await new ProfileStore(configDir).update((config) => {
     config.profiles[name] = profile
+    if (folder) config.keychainFolder = folder
     config.active ??= name
     return config.active
   })

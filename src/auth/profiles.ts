@@ -25,6 +25,8 @@ export interface Profile {
 export interface ConfigFile {
   active?: string | undefined
   profiles: Record<string, Profile>
+  /** The config folder id the profiles' keychain entries are keyed by (src/auth/keychain-folder.ts). */
+  keychainFolder?: string | undefined
 }
 
 /** The folder bk keeps its files in; BK_CONFIG_DIR overrides oclif's configDir. */
@@ -49,7 +51,7 @@ export class ProfileStore {
     }
     try {
       const parsed = JSON.parse(text) as ConfigFile
-      return {active: parsed.active, profiles: parsed.profiles ?? {}}
+      return {active: parsed.active, profiles: parsed.profiles ?? {}, keychainFolder: parsed.keychainFolder}
     } catch {
       throw new ConfigError(`${this.file} is not valid JSON`, {
         hint: `Fix or remove ${this.file}, then add your profiles again.`,

@@ -12,6 +12,7 @@ import {fileURLToPath} from 'node:url'
 import {registerSecret} from '../api/redact.js'
 import {ConfigError} from '../errors.js'
 import {FileStore, KEYCHAIN_SERVICE, KeychainStore, requireSecretService, secretKeys} from './credential-store.js'
+import {configFolderId} from './keychain-folder.js'
 import {volatileSecrets} from './kernel-keyring.js'
 import {ProfileStore} from './profiles.js'
 
@@ -99,11 +100,13 @@ export async function moveVolatileSecret(
       },
     )
   registerSecret(read.value)
-  const store = insecureStorage ? new FileStore(configDir) : new KeychainStore()
+  const store = insecureStorage ? new FileStore(configDir) : new KeychainStore(configDir)
   await store.set(secretKey, read.value)
+  const folder = store.kind === 'keychain' ? await configFolderId(configDir) : undefined
   await profiles.update((config) => {
     const current = config.profiles[name]
     if (current) current.storage = store.kind
+    if (folder) config.keychainFolder = folder
   })
   const removed: string[] = []
   for (const secret of found) {

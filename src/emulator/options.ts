@@ -7,7 +7,8 @@ export interface EmulatorOptions {
   port?: number
   clientId?: string
   clientSecret?: string
-  seed?: 'demo' | 'empty'
+  /** demo: three businesses and their records; empty: one business with its reference data; none: nothing. */
+  seed?: 'demo' | 'empty' | 'none'
   /** Seed this many invoices (and proportionally more of the rest) for benchmarks. */
   scale?: number
   tokenTtlSeconds?: number
@@ -25,10 +26,14 @@ export interface EmulatorOptions {
   retryAfterSeconds?: number
   /** Serve https with a certificate made at start for loopback and these extra host names. */
   tls?: {hosts?: string[]} | undefined
+  /** Keep the data in this file across restarts (src/emulator/persist.ts). */
+  stateFile?: string | undefined
+  /** Fixture sets added after the seed, in order (src/emulator/fixtures.ts); not when a state file is loaded. */
+  fixtures?: ReadonlyArray<{label: string; set: unknown}> | undefined
 }
 
-export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'webhookUrl' | 'keyFile' | 'tls'>> &
-  Pick<EmulatorOptions, 'webhookUrl' | 'keyFile' | 'tls'>
+type Unset = 'webhookUrl' | 'keyFile' | 'tls' | 'stateFile' | 'fixtures'
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, Unset>> & Pick<EmulatorOptions, Unset>
 
 export const DEFAULT_PORT = 4010
 
@@ -50,5 +55,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedEmulatorOption
     keyFile: options.keyFile,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
     tls: options.tls,
+    stateFile: options.stateFile,
+    fixtures: options.fixtures,
   }
 }

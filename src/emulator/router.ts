@@ -41,11 +41,23 @@ export class Router {
       if (route.method !== method) continue
       const params: Record<string, string> = {}
       route.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] ?? '')
+        params[name] = decodeSegment(m[i + 1] ?? '', name)
       })
       return {handler: route.handler, params}
     }
     if (pathMatched) throw new HttpError(405, `Method ${method} is not allowed on ${path}`)
     throw new HttpError(404, `No route for ${method} ${path}`)
+  }
+}
+
+/** A path segment's text; a malformed percent-escape (`%zz`, a cut UTF-8 sequence) is the client's error. */
+function decodeSegment(segment: string, name: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new HttpError(400, `The path segment ${name} is not valid percent-encoded UTF-8`, {
+      field: name,
+      value: segment,
+    })
   }
 }

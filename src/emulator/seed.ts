@@ -25,13 +25,15 @@ export const DEMO_IDS = {
 export function seedState(state: EmulatorState, options: ResolvedEmulatorOptions): string[] {
   const created = '2026-01-05T09:00:00Z'
   const businesses =
-    options.seed === 'demo'
-      ? [
-          {id: DEMO_IDS.business, name: 'Acme Bakery'},
-          {id: DEMO_IDS.otherBusiness, name: 'Globex Consulting'},
-          {id: 'biz_demo_initech', name: 'Initech Supplies', active: false},
-        ]
-      : [{id: DEMO_IDS.business, name: 'Acme Bakery'}]
+    options.seed === 'none'
+      ? []
+      : options.seed === 'demo'
+        ? [
+            {id: DEMO_IDS.business, name: 'Acme Bakery'},
+            {id: DEMO_IDS.otherBusiness, name: 'Globex Consulting'},
+            {id: 'biz_demo_initech', name: 'Initech Supplies', active: false},
+          ]
+        : [{id: DEMO_IDS.business, name: 'Acme Bakery'}]
   for (const b of businesses) {
     state.businesses.set(b.id, {
       id: b.id,
@@ -59,5 +61,13 @@ export function seedState(state: EmulatorState, options: ResolvedEmulatorOptions
     state.tagFields.set(b.id, fields)
   }
   businesses.forEach((b, i) => seedRecords(state, b.id, i, options))
+  markSeeded(state)
   return businesses.map((b) => b.id)
+}
+
+/** Records the bills and journal entries held now as the seed's (the rest are "created"). */
+export function markSeeded(state: EmulatorState): void {
+  for (const key of ['bills', 'journalEntries'] as const) {
+    for (const [, items] of state[key].entries()) for (const item of items) state.seeded[key].add(item.id)
+  }
 }

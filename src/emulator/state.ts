@@ -50,6 +50,11 @@ export class BusinessCollection<T extends {id: string}> {
     return true
   }
 
+  /** Every business's items, in id order (for saving the state). */
+  entries(): Array<[string, readonly T[]]> {
+    return [...this.lists.entries()]
+  }
+
   count(businessId?: string): number {
     if (businessId !== undefined) return this.all(businessId).length
     return this.byId.size
@@ -61,16 +66,24 @@ export class BusinessCollection<T extends {id: string}> {
   }
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
+/** A small seeded PRNG (mulberry32): the same seed gives the same data; `a` is all its state. */
+export class SeededRandom {
+  constructor(public a: number) {
+    this.a = a >>> 0
+  }
+
+  next(): number {
+    this.a = (this.a + 0x6d2b79f5) >>> 0
+    let t = this.a
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+export function seededRandom(seed: number): () => number {
+  const random = new SeededRandom(seed)
+  return () => random.next()
 }
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -96,12 +109,24 @@ export class EmulatorState {
   events: EventSink = {emit() {}}
   /** Webhook notifications in id (creation) order, with their delivery status (src/emulator/webhooks). */
   readonly notifications: WebhookNotificationRecord[] = []
+  /** Ids of the bills and journal entries the seed made: the inspection routes list the others as created. */
+  readonly seeded = {bills: new Set<string>(), journalEntries: new Set<string>()}
 
   private counter = 0
-  private random: () => number
+  private random: SeededRandom
 
   constructor(private readonly seed = 1) {
-    this.random = seededRandom(seed)
+    this.random = new SeededRandom(seed)
+  }
+
+  /** What newId() and rand() go on from: saved with the state, so ids stay unique after a restart. */
+  get generator(): {counter: number; random: number} {
+    return {counter: this.counter, random: this.random.a}
+  }
+
+  set generator(value: {counter: number; random: number}) {
+    this.counter = value.counter
+    this.random = new SeededRandom(value.random)
   }
 
   /**
@@ -114,19 +139,21 @@ export class EmulatorState {
       if (value instanceof Map || value instanceof Set || value instanceof BusinessCollection) value.clear()
       else if (Array.isArray(value)) value.length = 0
     }
+    this.seeded.bills.clear()
+    this.seeded.journalEntries.clear()
     this.counter = 0
-    this.random = seededRandom(this.seed)
+    this.random = new SeededRandom(this.seed)
   }
 
   /** A new id of the given kind, e.g. newId('bil_'); later ids sort after earlier ones. */
   newId(prefix: string): string {
     this.counter++
     let tail = ''
-    for (let i = 0; i < 6; i++) tail += ALPHABET[Math.floor(this.random() * 36)]
+    for (let i = 0; i < 6; i++) tail += ALPHABET[Math.floor(this.random.next() * 36)]
     return prefix + this.counter.toString(36).padStart(8, '0') + tail
   }
 
   rand(): number {
-    return this.random()
+    return this.random.next()
   }
 }

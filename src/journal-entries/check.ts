@@ -59,7 +59,9 @@ function scaleOf(text: string): number {
 export function checkBalance(lines: readonly BalanceLine[]): BalanceResult {
   const debitLines = lines.filter((l) => l.side === 'debit')
   const creditLines = lines.filter((l) => l.side === 'credit')
-  const scale = Math.max(2, ...lines.map((l) => scaleOf(l.amount.trim())))
+  // A loop, not Math.max(...): an entry of a few hundred thousand lines would overflow the stack.
+  let scale = 2
+  for (const l of lines) scale = Math.max(scale, scaleOf(l.amount.trim()))
   const debits = sum(debitLines.map((l) => new Decimal(l.amount.trim())))
   const credits = sum(creditLines.map((l) => new Decimal(l.amount.trim())))
   const difference = debits.minus(credits)

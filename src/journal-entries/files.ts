@@ -2,12 +2,12 @@
  * Reads the input files (`-` is stdin) and validates every entry of every file, so that the
  * commands can list every problem at once and refuse to send anything when there is one.
  */
-import {readFile} from 'node:fs/promises'
+import {open, type FileHandle} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {InputError} from '../errors.js'
-import {decodeUtf8} from '../utf8.js'
-import {formatProblem, loadJournalEntries, type LoadResult, type Problem} from './load.js'
+import {decodeUtf8Pieces} from '../utf8-stream.js'
+import {formatProblem, JournalEntriesReader, type LoadResult, type Problem} from './load.js'
 
 export const STDIN = '-'
 
@@ -19,11 +19,26 @@ export interface FileSummary {
 
 export interface Validation {
   results: LoadResult[]
+  /** The problems kept (the first MAX_KEPT_PROBLEMS of each file). */
   problems: Problem[]
+  /** How many more were found. */
+  omittedProblems: number
   files: FileSummary[]
 }
 
-export async function validateFiles(paths: readonly string[], readStdin: () => Promise<Buffer>): Promise<Validation> {
+export interface ValidateOptions {
+  /** Keep the valid entries to post them (create); validate needs only counts. Default true. */
+  keepEntries?: boolean | undefined
+}
+
+/** How many bytes are read at a time: a file is never held whole. */
+const READ_SIZE = 256 * 1024
+
+export async function validateFiles(
+  paths: readonly string[],
+  stdin: () => AsyncIterable<Buffer>,
+  options: ValidateOptions = {},
+): Promise<Validation> {
   if (paths.length === 0)
     throw new InputError('No file given', {hint: 'Pass one or more YAML files, or - to read stdin.'})
   if (paths.filter((p) => p === STDIN).length > 1) throw new InputError('- (stdin) can be given only once')
@@ -34,45 +49,65 @@ export async function validateFiles(paths: readonly string[], readStdin: () => P
     const key = path === STDIN ? STDIN : resolve(path)
     if (seen.has(key)) throw new InputError(`${path} is given twice; its entries would be posted twice`)
     seen.add(key)
-    let bytes: Buffer
-    try {
-      bytes = path === STDIN ? await readStdin() : await readFile(path)
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException
-      const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message
-      throw new InputError(`Cannot read ${path}: ${why}`, {code: 'unreadable_file'})
-    }
     const label = path === STDIN ? '<stdin>' : path
-    results.push(loadJournalEntries(decodeUtf8(bytes, label), label))
+    const reader = new JournalEntriesReader(label, options)
+    const bytes = path === STDIN ? stdin() : readPieces(path)
+    for await (const text of decodeUtf8Pieces(bytes, label)) reader.push(text)
+    results.push(reader.end())
   }
   return {
     results,
     problems: results.flatMap((r) => r.problems),
-    files: results.map((r) => ({
-      file: r.file,
-      entries: r.count,
-      lines: r.entries.reduce((n, e) => n + e.input.lines.length, 0),
-    })),
+    omittedProblems: results.reduce((n, r) => n + r.omittedProblems, 0),
+    files: results.map((r) => ({file: r.file, entries: r.count, lines: r.lines})),
   }
 }
 
-/** The error for a validation with problems; `print` gets each problem as one line first. */
+/** The bytes of a file, a piece at a time; a file that cannot be read is an InputError naming it. */
+async function* readPieces(path: string): AsyncGenerator<Buffer> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(path, 'r')
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(READ_SIZE)
+      const {bytesRead} = await handle.read(buffer, 0, READ_SIZE, null)
+      if (bytesRead === 0) return
+      yield buffer.subarray(0, bytesRead)
+    }
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message
+    throw new InputError(`Cannot read ${path}: ${why}`, {code: 'unreadable_file'})
+  } finally {
+    await handle?.close()
+  }
+}
+
+/** Problems printed (and listed in --json) before "… and N more": a long list helps nobody. */
+export const MAX_LISTED_PROBLEMS = 100
+
+/** The error for a validation with problems; `print` gets each problem listed as one line first. */
 export function problemsError(v: Validation, print: (line: string) => void, nothingSent: boolean): InputError {
-  for (const p of v.problems) print(formatProblem(p))
-  const n = v.problems.length
+  const listed = v.problems.slice(0, MAX_LISTED_PROBLEMS)
+  const n = v.problems.length + v.omittedProblems
+  const more = n - listed.length
+  for (const p of listed) print(formatProblem(p))
+  if (more > 0) print(`… and ${more} more problem${more === 1 ? '' : 's'}, not listed`)
   const files = new Set(v.problems.map((p) => p.file)).size
   return new InputError(
     `${n} problem${n === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${nothingSent ? '; nothing was sent' : ''}`,
     {
       code: 'invalid_journal_entries',
-      details: {problems: v.problems.map((p) => ({...p, text: formatProblem(p)}))},
-      hint: 'Fix the lines named above, then run the command again.',
+      details: {problems: listed.map((p) => ({...p, text: formatProblem(p)})), ...(more > 0 ? {more} : {})},
+      hint:
+        more > 0
+          ? 'Fix the lines named above and run the command again to see the rest.'
+          : 'Fix the lines named above, then run the command again.',
     },
   )
 }
 
-export async function readAllStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks)
+/** Standard input, as the pieces it arrives in. */
+export async function* stdinPieces(): AsyncGenerator<Buffer> {
+  for await (const chunk of process.stdin) yield chunk as Buffer
 }

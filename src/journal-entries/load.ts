@@ -8,16 +8,20 @@
  * bare list of entries. A line is `debit: 120.00` / `credit: 120.00`, or `debit_credit` + `amount`.
  */
 import {
+  Composer,
+  CST,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
   LineCounter,
-  parseDocument,
+  Parser,
+  type Document,
   type Node,
   type Pair,
   type Scalar,
+  type YAMLError,
   type YAMLMap,
 } from 'yaml'
 
@@ -51,9 +55,14 @@ export interface LoadResult {
   file: string
   /** How many entries the file holds, valid or not. */
   count: number
-  /** The valid entries (all of them when `problems` is empty). */
+  /** How many lines the valid entries hold. */
+  lines: number
+  /** The valid entries (all of them when `problems` is empty), unless not kept (LoadOptions). */
   entries: LoadedEntry[]
+  /** The first MAX_KEPT_PROBLEMS problems, in file order. */
   problems: Problem[]
+  /** How many more problems were found and not kept. */
+  omittedProblems: number
 }
 
 const ENTRY_KEYS = ['description', 'datetime', 'lines'] as const
@@ -66,79 +75,236 @@ export function formatProblem(p: Problem): string {
   return `${where}: ${entry}${p.message}`
 }
 
-export function loadJournalEntries(text: string, file: string): LoadResult {
-  const lineCounter = new LineCounter()
-  const doc = parseDocument(text, {
-    schema: 'failsafe',
-    lineCounter,
-    keepSourceTokens: true,
-    prettyErrors: false,
-    uniqueKeys: true,
-  })
-  const problems: Problem[] = []
-  const at = (offset: number | undefined) => {
-    const pos = lineCounter.linePos(offset ?? 0)
+/** Problems kept per file; past this only their number is (a file of broken entries is no reason to run out of memory). */
+export const MAX_KEPT_PROBLEMS = 1000
+
+/** How much text the parser is given at a time: pruning happens between pieces. */
+const PIECE = 64 * 1024
+
+export interface LoadOptions {
+  /** Keep the valid entries (to post them); `validate` needs only their number. Default true. */
+  keepEntries?: boolean | undefined
+}
+
+/**
+ * Reads one YAML file given piece by piece, with memory bounded by the largest entry rather than
+ * by the file: the `yaml` package's Parser builds the syntax tree as text arrives, and every item
+ * of the top-level list (bare, or under `entries:`) is taken out of that tree as soon as the next
+ * one begins, composed and checked on its own, then dropped. Offsets stay those of the whole
+ * file, so every problem keeps its line and column.
+ */
+export class JournalEntriesReader {
+  private readonly lineCounter = new LineCounter()
+  private readonly parser = new Parser(this.lineCounter.addNewLine)
+  private readonly composer = new Composer(COMPOSE_OPTIONS)
+  private readonly docs: Document.Parsed[] = []
+  private readonly entries: LoadedEntry[] = []
+  private readonly problems: Problem[] = []
+  private omitted = 0
+  private taken = 0
+  private lines = 0
+  private length = 0
+  private topDocuments = 0
+  private readonly keepEntries: boolean
+
+  constructor(
+    readonly file: string,
+    options: LoadOptions = {},
+  ) {
+    this.keepEntries = options.keepEntries ?? true
+  }
+
+  /**
+   * Feeds the next piece of the text. The parser is given whole lines only: the `yaml` package's
+   * lexer (2.9) misreads an indentation cut between two pieces.
+   */
+  push(text: string): void {
+    for (let i = 0; i < text.length; i += PIECE) {
+      const piece = text.slice(i, i + PIECE)
+      // Searched alone, not joined to the line so far: a line of megabytes is searched once.
+      const cut = piece.lastIndexOf('\n') + 1
+      if (cut === 0) {
+        this.partialLine += piece
+        continue
+      }
+      this.feed(this.partialLine + piece.slice(0, cut), true)
+      this.partialLine = piece.slice(cut)
+    }
+  }
+
+  private partialLine = ''
+
+  /** Ends the text and returns what was found in it. */
+  end(): LoadResult {
+    this.feed(this.partialLine, false)
+    this.partialLine = ''
+    for (const doc of this.composer.end(true, this.length)) this.docs.push(doc)
+    this.checkRoot()
+    this.problems.sort((a, b) => a.line - b.line || a.column - b.column)
+    return {
+      file: this.file,
+      count: this.taken + this.rootEntries,
+      lines: this.lines,
+      entries: this.entries,
+      problems: this.problems,
+      omittedProblems: this.omitted,
+    }
+  }
+
+  private rootEntries = 0
+
+  private feed(text: string, incomplete: boolean): void {
+    this.length += text.length
+    for (const token of this.parser.parse(text, incomplete)) {
+      if (token.type === 'document') this.topDocuments++
+      for (const doc of this.composer.next(token)) this.docs.push(doc)
+    }
+    this.takeFinishedEntries()
+  }
+
+  private at: At = (offset) => {
+    const pos = this.lineCounter.linePos(offset ?? 0)
     return {line: pos.line, column: pos.col}
   }
-  if (doc.errors.length > 0) {
-    for (const e of doc.errors) {
-      const message =
-        e.code === 'DUPLICATE_KEY' ? 'a key appears twice in the same mapping' : `YAML syntax: ${e.message}`
-      problems.push({file, ...at(e.pos[0]), message})
-    }
-    return {file, count: 0, entries: [], problems}
-  }
-  const root = doc.contents
-  if (root === null || (isScalar(root) && String(root.value).trim() === '')) {
-    problems.push({
-      file,
-      line: 1,
-      column: 1,
-      message: 'the file holds no journal entry; expected an entry with lines, or a list under entries:',
-    })
-    return {file, count: 0, entries: [], problems}
+
+  private report(problem: Problem): void {
+    if (this.problems.length < MAX_KEPT_PROBLEMS) this.problems.push(problem)
+    else this.omitted++
   }
 
-  let entryNodes: Node[] = []
-  if (isMap(root) && root.items.some((p) => keyText(p) === 'entries')) {
-    for (const pair of root.items) {
-      const key = keyText(pair)
-      if (key !== 'entries')
-        problems.push({
-          file,
-          ...at(nodeStart(pair.key)),
-          message: `unknown key "${key ?? '?'}" beside entries: (only entries: is expected at the top)`,
-        })
+  /**
+   * Takes the finished items out of the top-level list the parser is building (every item but
+   * the last two: the parser still touches the last, and may hang a comment on the one before).
+   */
+  private takeFinishedEntries(): void {
+    if (this.topDocuments > 0) return // a second document is an error; no need to be frugal
+    const list = entriesUnderConstruction(this.parser.stack)
+    if (!list || list.items.length < 3) return
+    for (const item of list.items.splice(0, list.items.length - 2)) {
+      const offset = item.start[0]?.offset ?? list.offset
+      const token: CST.Document = {
+        type: 'document',
+        offset,
+        start: [],
+        value: {type: 'block-seq', offset, indent: list.indent, items: [item]},
+      }
+      const composer = new Composer(COMPOSE_OPTIONS)
+      const [doc] = [...composer.next(token), ...composer.end(true)]
+      const node = doc && isSeq(doc.contents) ? (doc.contents.items[0] as Node | undefined) : undefined
+      if (!doc || (node === undefined && doc.errors.length === 0)) continue // a comment, no item
+      const index = ++this.taken
+      if (doc.errors.length > 0) {
+        for (const e of doc.errors)
+          this.report({file: this.file, ...this.at(e.pos[0]), entry: index, message: syntaxMessage(e)})
+        continue
+      }
+      this.check(node as Node, index)
     }
-    const list = root.items.find((p) => keyText(p) === 'entries')?.value
-    if (!isSeq(list) || list.items.length === 0) {
-      problems.push({
+  }
+
+  private check(node: Node, index: number): void {
+    const problems: Problem[] = []
+    const entry = readEntry(node, index, this.file, this.at, problems)
+    for (const p of problems) this.report(p)
+    if (!entry) return
+    this.lines += entry.input.lines.length
+    if (this.keepEntries) this.entries.push(entry)
+  }
+
+  /** The document's root, with the entries not taken out while reading. */
+  private checkRoot(): void {
+    const file = this.file
+    const at = this.at
+    const [doc, second] = this.docs
+    if (!doc) return
+    if (second)
+      this.report({
         file,
-        ...at(nodeStart(list as Node | null) ?? nodeStart(root.items[0]?.key)),
-        message: 'entries: must be a list of at least one entry',
+        ...at(second.range[0]),
+        message: 'YAML syntax: the file holds more than one YAML document (---); put every entry in one list',
       })
-    } else {
-      entryNodes = list.items as Node[]
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) this.report({file, ...at(e.pos[0]), message: syntaxMessage(e)})
+      return
     }
-  } else if (isMap(root)) {
-    entryNodes = [root]
-  } else if (isSeq(root)) {
-    entryNodes = root.items as Node[]
-  } else {
-    problems.push({
-      file,
-      ...at(nodeStart(root)),
-      message: 'expected a journal entry (a mapping with lines) or a list under entries:',
-    })
-  }
+    const root = doc.contents
+    if (this.taken === 0 && (root === null || (isScalar(root) && String(root.value).trim() === ''))) {
+      this.report({
+        file,
+        line: 1,
+        column: 1,
+        message: 'the file holds no journal entry; expected an entry with lines, or a list under entries:',
+      })
+      return
+    }
 
-  const entries: LoadedEntry[] = []
-  entryNodes.forEach((node, i) => {
-    const entry = readEntry(node, i + 1, file, at, problems)
-    if (entry) entries.push(entry)
-  })
-  problems.sort((a, b) => a.line - b.line || a.column - b.column)
-  return {file, count: entryNodes.length, entries, problems}
+    let entryNodes: Node[] = []
+    if (isMap(root) && root.items.some((p) => keyText(p) === 'entries')) {
+      let seen = false
+      for (const pair of root.items) {
+        const key = keyText(pair)
+        if (key !== 'entries')
+          this.report({
+            file,
+            ...at(nodeStart(pair.key)),
+            message: `unknown key "${key ?? '?'}" beside entries: (only entries: is expected at the top)`,
+          })
+        else if (seen)
+          this.report({file, ...at(nodeStart(pair.key)), message: 'entries: appears twice; write one list'})
+        seen = true
+      }
+      const list = root.items.find((p) => keyText(p) === 'entries')?.value
+      if (!isSeq(list) || (list.items.length === 0 && this.taken === 0)) {
+        this.report({
+          file,
+          ...at(nodeStart(list as Node | null) ?? nodeStart(root.items[0]?.key)),
+          message: 'entries: must be a list of at least one entry',
+        })
+      } else {
+        entryNodes = list.items as Node[]
+      }
+    } else if (isMap(root)) {
+      entryNodes = [root]
+    } else if (isSeq(root)) {
+      entryNodes = root.items as Node[]
+    } else {
+      this.report({
+        file,
+        ...at(nodeStart(root)),
+        message: 'expected a journal entry (a mapping with lines) or a list under entries:',
+      })
+    }
+    this.rootEntries = entryNodes.length
+    entryNodes.forEach((node, i) => this.check(node, this.taken + i + 1))
+  }
+}
+
+/** Failsafe: every scalar stays text; duplicate keys are found by `fields`, in linear time. */
+const COMPOSE_OPTIONS = {schema: 'failsafe', keepSourceTokens: true, prettyErrors: false, uniqueKeys: false} as const
+
+function syntaxMessage(e: YAMLError): string {
+  return `YAML syntax: ${e.message}`
+}
+
+/**
+ * The top-level list of entries while the parser builds it: the root sequence of the first
+ * document, or the sequence under its root mapping's `entries:` key. Undefined for any other
+ * shape (one entry, a flow list), which is then read whole.
+ */
+function entriesUnderConstruction(stack: readonly CST.Token[]): CST.BlockSequence | undefined {
+  const [doc, root, list] = stack
+  if (doc?.type !== 'document') return undefined
+  if (root?.type === 'block-seq') return root
+  if (root?.type !== 'block-map' || list?.type !== 'block-seq') return undefined
+  const key = root.items[root.items.length - 1]?.key
+  return CST.isScalar(key) && CST.resolveAsScalar(key)?.value === 'entries' ? list : undefined
+}
+
+/** Reads a whole text (tests, the bench): the same reader, given the text at once. */
+export function loadJournalEntries(text: string, file: string, options: LoadOptions = {}): LoadResult {
+  const reader = new JournalEntriesReader(file, options)
+  reader.push(text)
+  return reader.end()
 }
 
 type At = (offset: number | undefined) => {line: number; column: number}
@@ -194,6 +360,7 @@ function fields(
   what: string,
 ): Map<string, Pair> {
   const out = new Map<string, Pair>()
+  const seen = new Set<string>()
   for (const pair of map.items) {
     if (!isPair(pair)) continue
     const key = keyText(pair)
@@ -205,6 +372,11 @@ function fields(
       report(nodeStart(pair.key), `unknown key "${key}" in ${what}${suggestion(key, allowed)}`)
       continue
     }
+    if (seen.has(key)) {
+      report(nodeStart(pair.key), `${key} appears twice in ${what}; write each key once`)
+      continue
+    }
+    seen.add(key)
     if (isAlias(pair.value)) {
       report(nodeStart(pair.value), `${key}: YAML aliases are not accepted; write the value out`)
       continue
@@ -371,12 +543,16 @@ function readLine(
     else if (!isSeq(v)) fail(nodeStart(v), 'tag_value_ids must be a list of tag value ids, e.g. [tv_…]')
     else {
       tagValueIds = []
+      const seen = new Set<string>()
       for (const item of v.items) {
         const t = isScalar(item) ? scalarText(item).trim() : undefined
         if (t === undefined) fail(nodeStart(item) ?? nodeStart(v), 'tag_value_ids must hold ids as text')
         else if (!/^tv_\S+$/.test(t)) fail(nodeStart(item), `tag value id "${t}" is not a tag value id (expected tv_…)`)
-        else if (tagValueIds.includes(t)) fail(nodeStart(item), `tag value id "${t}" is listed twice`)
-        else tagValueIds.push(t)
+        else if (seen.has(t)) fail(nodeStart(item), `tag value id "${t}" is listed twice`)
+        else {
+          seen.add(t)
+          tagValueIds.push(t)
+        }
       }
     }
   }

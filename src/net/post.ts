@@ -35,9 +35,16 @@ export async function postThroughNetwork(
       bodyTimeout: timeoutMs,
       signal: options.signal ?? null,
     })
-    await res.body.dump()
     const status = res.statusCode
-    return {url, status, ok: status >= 200 && status < 300}
+    const ok = status >= 200 && status < 300
+    if (ok) {
+      await res.body.dump()
+      return {url, status, ok}
+    }
+    // A refusal says why: kept short, and only for the report.
+    const text = (await res.body.text().catch(() => '')).slice(0, 2000)
+    const detail = refusalText(text)
+    return {url, status, ok, ...(detail ? {detail} : {})}
   } catch (error) {
     const code = errorCode(error)
     return {url, status: null, ok: false, error: TIMEOUTS.has(code) ? 'ETIMEDOUT' : code || (error as Error).message}
@@ -45,4 +52,16 @@ export async function postThroughNetwork(
     // One post per connection, as post-body.ts does: nothing is kept open between deliveries.
     await connection.dispatcher.destroy().catch(() => {})
   }
+}
+
+/** The `error` field of a JSON refusal (as bk's listener answers), else the first line of the body. */
+function refusalText(text: string): string | undefined {
+  try {
+    const error = (JSON.parse(text) as {error?: unknown}).error
+    if (typeof error === 'string' && error) return error.slice(0, 300)
+  } catch {
+    // Not JSON: the text itself.
+  }
+  const line = text.trim().split('\n')[0]?.slice(0, 300)
+  return line || undefined
 }

@@ -1,13 +1,18 @@
 /**
  * The shared behaviour of every list command: one page by default, `--limit N` items, or
  * `--all` pages streamed with flat memory; `--json` returns `{data, pagination}` (or streams one
- * array with --all); otherwise items go through the chosen writer to stdout or --file.
+ * array with --all, gathered instead for --jq); otherwise items go through the chosen writer to
+ * stdout or --file. --fields chooses the columns and cuts the JSON objects; --summary counts.
  */
 import type {z} from 'zod'
 
 import type {Page, Pager} from '../api/pagination.js'
+import {InputError} from '../errors.js'
+import type {ListSummary, SummaryBuilder} from '../records/summary.js'
+import {kindOfPath, projector, valueAt, type FieldInfo} from './field-paths.js'
 import {createListWriter, type OutputColumn, type OutputFormat} from './list-writer.js'
 import {openSink} from './sink.js'
+import {terminalWidth} from './terminal.js'
 
 export interface ListFlags {
   output?: OutputFormat | undefined
@@ -17,6 +22,7 @@ export interface ListFlags {
   'page-size'?: number | undefined
   'page-token'?: string | undefined
   'raw-csv'?: boolean | undefined
+  'no-pager'?: boolean | undefined
 }
 
 /** The format a list is written in: --json, else --output, else a table on a terminal and JSON otherwise. */
@@ -57,6 +63,21 @@ export function pagingOptions(flags: ListFlags): {
 export interface ListResult<T> {
   data: T[]
   pagination: Page<T>['pagination']
+  /** With --summary. */
+  summary?: ListSummary
+}
+
+/** What a list command's --json prints when it is not streamed: one page, or with --jq every item. */
+export type ListJson<T> = ListResult<T> | T[] | {data: T[]; summary: ListSummary}
+
+/** --fields, already checked against the record's fields (src/output/field-paths.ts). */
+export interface ChosenFields<R> {
+  paths: string[]
+  catalog: readonly FieldInfo[]
+  /** The value of a path in an output row, when rows are not the items (one row per invoice line). */
+  get?: ((row: R, path: string) => unknown) | undefined
+  /** The currency of a row's amounts, for a table. */
+  currency?: ((row: R) => string | null | undefined) | undefined
 }
 
 export interface RunListOptions<T, V = T, R = V> {
@@ -74,36 +95,69 @@ export interface RunListOptions<T, V = T, R = V> {
   rows?: (item: V) => R[]
   /** Told on stderr, for people, when more pages remain. */
   onMore?: (nextPageToken: string) => void
+  /** --fields: the columns of csv and table output, and what json and ndjson keep of each item. */
+  fields?: ChosenFields<R> | undefined
+  /** --summary: fed every item listed; on stderr for people, inside the JSON result. */
+  summary?: SummaryBuilder | undefined
+  /**
+   * --jq: the whole JSON result is gathered and returned, never streamed, so that the expression
+   * runs once over every item (with --all too), not once a page.
+   */
+  collect?: boolean | undefined
 }
 
-export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>): Promise<ListResult<T> | undefined> {
+/** The JSON result (its items cut to the --fields paths when given), or undefined once streamed. */
+export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>): Promise<ListJson<T> | undefined> {
   // The Pager stops at --limit itself (pagingOptions), with a cursor at the first item not shown.
-  const {pager, flags} = options
+  const {pager, flags, summary, fields} = options
   const every = readsEveryPage(flags)
-  if (options.json && !every) {
-    // One document with the cursors of the last page read, for manual paging.
+  const project = fields ? projector(fields.paths) : undefined
+  // With --fields the items are cut to the chosen paths: still T's fields, just fewer of them.
+  const cut = (items: T[]): T[] => (project ? (items.map(project) as T[]) : items)
+  if (options.json && (!every || options.collect)) {
+    // One document: with the cursors of the last page read, for manual paging; or every item (--jq --all).
     const data: T[] = []
     let last: Page<T> | undefined
     for await (const page of pager.pages()) {
       last = page
-      data.push(...page.data)
-      if (flags.limit === undefined) break
+      summary?.add(page.data)
+      data.push(...cut(page.data))
+      if (!every && flags.limit === undefined) break
     }
-    return {data, pagination: last?.pagination ?? {next_page_token: null, previous_page_token: null}}
+    if (every) return summary ? {data, summary: summary.result()} : data
+    return {
+      data,
+      pagination: last?.pagination ?? {next_page_token: null, previous_page_token: null},
+      ...(summary ? {summary: summary.result()} : {}),
+    }
   }
   const format = listFormat(flags, options.json)
-  const columns = typeof options.columns === 'function' ? options.columns(format) : options.columns
+  const columns = fields
+    ? fields.paths.map((path): OutputColumn<R> => ({
+        header: path,
+        get: fields.get ? (row) => fields.get?.(row, path) : (row) => valueAt(row, path),
+        kind: kindOfPath(path, fields.catalog),
+        currency: fields.currency,
+      }))
+    : typeof options.columns === 'function'
+      ? options.columns(format)
+      : options.columns
   const writer = await createListWriter<R>(format, await openSink(flags.file), columns, {
     rawCsv: Boolean(flags['raw-csv']),
+    pager: !flags['no-pager'],
+    project: project as ((item: unknown) => unknown) | undefined,
+    wrap: summary ? {after: () => ({summary: summary.result()})} : undefined,
   })
   const tabular = format === 'csv' || format === 'table'
-  const pages: Pager<unknown> = tabular && options.view ? pager.checking(options.view) : pager
+  // With --fields any field may be printed: the whole item is checked.
+  const pages: Pager<unknown> = tabular && options.view && !fields ? pager.checking(options.view) : pager
   const toRows = tabular ? options.rows : undefined
   let next: string | null = null
   try {
     for await (const page of pages.pages()) {
       next = page.pagination.next_page_token
       const items = page.data
+      summary?.add(items)
       // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
       await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
       if (!every && flags.limit === undefined) break
@@ -113,6 +167,25 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
     await writer.abort()
     throw error
   }
+  if (summary && !options.json) process.stderr.write(summary.text(terminalWidth(process.stderr)))
   if (next && !every && options.onMore) options.onMore(next)
   return undefined
+}
+
+/**
+ * --jq filters the JSON result on stdout: refused with another --output or a --file, which it
+ * would silently override.
+ */
+export function checkJqOutput(flags: ListFlags, jq: boolean): void {
+  if (!jq) return
+  if (flags.output !== undefined && flags.output !== 'json')
+    throw new InputError(`--jq filters JSON output, not --output ${flags.output}`, {
+      hint: 'Drop --output (or give --output json).',
+      details: {flag: '--output', value: flags.output},
+    })
+  if (flags.file !== undefined && flags.file !== '-')
+    throw new InputError('--jq writes to stdout, not to --file', {
+      hint: 'Redirect stdout to the file instead: > FILE.',
+      details: {flag: '--file', value: flags.file},
+    })
 }

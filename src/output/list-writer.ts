@@ -1,10 +1,13 @@
 /**
  * The writers behind every list command: table (people), json (one array), ndjson (one object a
  * line) and csv. All but the table stream page by page; the table needs its rows for widths.
+ * Only the table formats values (amounts to their minor unit, dates): json, ndjson and csv write
+ * the service's values exactly as they came.
  */
 import type {Options} from 'csv-stringify/sync'
 
 import type {Sink} from './sink.js'
+import type {ColumnKind} from './table.js'
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
@@ -13,6 +16,12 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 export interface OutputColumn<T> {
   header: string
   get: (item: T) => unknown
+  /** How a table shows it (text when not given): see src/output/table.ts. */
+  kind?: ColumnKind | undefined
+  /** A table on a narrow terminal drops columns with the lowest priority first; undefined: never. */
+  priority?: number | undefined
+  /** For an amount: the currency whose minor unit a table shows. */
+  currency?: ((item: T) => string | null | undefined) | undefined
 }
 
 /** Written a page at a time: one call (and one await) per page, not per row. */
@@ -26,13 +35,46 @@ export interface ListWriter<T> {
 export interface ListWriterOptions {
   /** Turn off the spreadsheet-formula guard (--raw-csv). */
   rawCsv?: boolean
+  /** A table through the user's pager when it is longer than the screen (not with --no-pager). */
+  pager?: boolean
+  /** json and ndjson: what is written of each item (--fields cuts it down). */
+  project?: ((item: unknown) => unknown) | undefined
+  /** json: the array inside an object, `{"data": [...], …after()}` (--summary), instead of alone. */
+  wrap?: {after: () => Record<string, unknown>} | undefined
 }
 
-/** Text of a cell: numbers and strings as they are, objects as JSON, nothing for null. */
-function cellText(value: unknown): string {
+/**
+ * Text of a cell: numbers and strings as they are, objects as JSON, nothing for null; the values
+ * of a path through an array (`lines.amount`) joined by spaces.
+ */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return ''
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
+    return value.map(cellText).join(' ')
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
+}
+
+type Display = typeof import('./display.js')
+
+/** A value as a table shows it: amounts to their currency's minor unit, datetimes shortened. */
+function tableCell<T>({formatAmount, formatDatetime}: Display, column: OutputColumn<T>, item: T): string {
+  const value = column.get(item)
+  switch (column.kind) {
+    case 'amount': {
+      const currency = column.currency?.(item)
+      return Array.isArray(value)
+        ? value.map((v) => formatAmount(v, currency)).join(' ')
+        : formatAmount(value, currency)
+    }
+    case 'date':
+      return Array.isArray(value) ? value.map(formatDatetime).join(' ') : formatDatetime(value)
+    case undefined:
+    case 'text':
+    case 'id':
+    case 'number':
+      return cellText(value)
+  }
 }
 
 const CSV_CHUNK = 64 * 1024
@@ -46,27 +88,41 @@ export async function createListWriter<T>(
   switch (format) {
     case 'json': {
       let first = true
+      const {project, wrap} = writerOptions
+      const text = project ? (item: unknown) => JSON.stringify(project(item)) : (item: unknown) => JSON.stringify(item)
+      const open = wrap ? '{"data": [' : '['
       return {
         async write(items) {
           if (!items.length) return
-          await sink.write((first ? '[\n' : ',\n') + items.map((item) => JSON.stringify(item)).join(',\n'))
+          await sink.write((first ? `${open}\n` : ',\n') + items.map(text).join(',\n'))
           first = false
         },
         async end() {
-          await sink.write(first ? '[]\n' : '\n]\n')
+          const close = first ? `${open}]` : '\n]'
+          const after = wrap
+            ? Object.entries(wrap.after())
+                .map(([k, v]) => `, ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+                .join('') + '}'
+            : ''
+          await sink.write(close + after + '\n')
           await sink.end()
         },
         abort: () => sink.abort(),
       }
     }
-    case 'ndjson':
+    case 'ndjson': {
+      const {project} = writerOptions
+      const line = project
+        ? (item: unknown) => JSON.stringify(project(item)) + '\n'
+        : (item: unknown) => JSON.stringify(item) + '\n'
       return {
         write: async (items) => {
-          if (items.length) await sink.write(items.map((item) => JSON.stringify(item) + '\n').join(''))
+          if (items.length) await sink.write(items.map(line).join(''))
         },
         end: () => sink.end(),
         abort: () => sink.abort(),
       }
+    }
     case 'csv': {
       const {stringify} = await import('csv-stringify/sync')
       const csvOptions: Options = {
@@ -101,23 +157,39 @@ export async function createListWriter<T>(
       }
     }
     case 'table': {
+      // Loaded here, not at the top: flags.ts imports this module, and start-up stays light.
+      const display = await import('./display.js')
       const rows: string[][] = []
       return {
         async write(items) {
-          for (const item of items) rows.push(columns.map((c) => cellText(c.get(item))))
+          for (const item of items) rows.push(columns.map((c) => tableCell(display, c, item)))
         },
         async end() {
-          const {default: Table} = await import('cli-table3')
-          const table = new Table({
-            head: columns.map((c) => c.header),
-            style: {head: sink.isTty ? ['cyan'] : [], border: sink.isTty ? ['grey'] : []},
+          const {renderTable} = await import('./table.js')
+          const {colorWanted, terminalWidth} = await import('./terminal.js')
+          const toTerminal = sink.isTty
+          const lines = renderTable(
+            columns.map((c) => ({header: c.header, kind: c.kind ?? 'text', priority: c.priority})),
+            rows,
+            {width: toTerminal ? terminalWidth() : Number.POSITIVE_INFINITY, color: toTerminal && colorWanted()},
+          )
+          await writeMaybePaged(sink, rows.length ? lines.join('\n') + '\n' : 'No results.\n', {
+            pager: Boolean(writerOptions.pager) && toTerminal,
           })
-          table.push(...rows)
-          await sink.write(rows.length ? table.toString() + '\n' : 'No results.\n')
           await sink.end()
         },
         abort: () => sink.abort(),
       }
     }
   }
+}
+
+/** Text for a terminal, through the user's pager when it is longer than the screen and paging is on. */
+export async function writeMaybePaged(sink: Sink, text: string, options: {pager: boolean}): Promise<void> {
+  if (options.pager) {
+    const {pagerCommand, throughPager, wantsPager} = await import('./pager.js')
+    const command = pagerCommand()
+    if (command && wantsPager(text, true) && (await throughPager(text, command))) return
+  }
+  await sink.write(text)
 }

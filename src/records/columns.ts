@@ -4,13 +4,16 @@
  * (json output, which prints everything, checks everything). A field they do not print cannot
  * fail an export, and a 100,000-invoice export does not pay for checking it.
  *
- * Amounts are written as the service sent them: a JSON number as JavaScript prints it (its
- * shortest exact text), a decimal string unchanged; nothing is computed from them.
+ * csv writes amounts as the service sent them: a JSON number as JavaScript prints it (its
+ * shortest exact text), a decimal string unchanged; nothing is computed from them. A table shows
+ * them to their currency's minor unit, right-aligned (src/output/display.ts), with short headers
+ * and a priority for each column it may drop on a narrow terminal.
  */
 import {z} from 'zod'
 
 import {invoice, invoiceLine} from '../api/schemas/invoice.js'
 import {refund, refundInvoice} from '../api/schemas/refund.js'
+import {valueAt, type FieldInfo} from '../output/field-paths.js'
 import type {OutputColumn} from '../output/list-writer.js'
 
 /** `{a: true, b: true}`, the argument of zod's pick. */
@@ -54,7 +57,7 @@ export type InvoiceLineView = z.infer<typeof invoiceLineView>
 /** What the invoice columns read: their fields, and the lines (each checked with --lines) and payments they count. */
 export function invoiceView(lines: boolean) {
   return z.object({
-    ...invoice.pick(mask(Object.values(INVOICE_FIELDS))).shape,
+    ...invoice.pick(mask([...Object.values(INVOICE_FIELDS), 'currency'])).shape,
     lines: z.array(lines ? invoiceLineView : z.unknown()).nullish(),
     payments: z.array(z.unknown()).nullish(),
   })
@@ -78,19 +81,44 @@ const INVOICE_LINE_COLUMNS: Array<OutputColumn<InvoiceRow>> = Object.entries(LIN
   get: (r) => r.line?.[field],
 }))
 
-/** The narrower table for a terminal. */
-const TABLE_HEADERS = new Set(['ID', 'NUMBER', 'STATUS', 'CUSTOMER ID', 'TOTAL AMOUNT', 'TOTAL PAID', 'DUE AT'])
-const TABLE_LINE_HEADERS = new Set(['LINE DESCRIPTION', 'LINE AMOUNT', 'UNIT PRICE', 'QUANTITY', 'TAX AMOUNT'])
+const invoiceCurrency = (r: InvoiceRow) => r.invoice.currency
+
+/**
+ * The table for a terminal: short headers; on a narrow one the customer goes first, then the
+ * status and what is paid; the id, number and amounts stay.
+ */
+const INVOICE_TABLE: Array<OutputColumn<InvoiceRow>> = [
+  {header: 'ID', get: (r) => r.invoice.id, kind: 'id'},
+  {header: 'NUMBER', get: (r) => r.invoice.number, kind: 'text'},
+  {header: 'STATUS', get: (r) => r.invoice.status, kind: 'id', priority: 3},
+  {header: 'CUSTOMER', get: (r) => r.invoice.customer_id, kind: 'id', priority: 1},
+  {header: 'TOTAL', get: (r) => r.invoice.total_amount, kind: 'amount', currency: invoiceCurrency},
+  {header: 'PAID', get: (r) => r.invoice.total_paid, kind: 'amount', currency: invoiceCurrency, priority: 2},
+  {header: 'DUE', get: (r) => r.invoice.due_at, kind: 'date', priority: 4},
+]
+const INVOICE_LINES_TABLE: Array<OutputColumn<InvoiceRow>> = [
+  {header: 'ID', get: (r) => r.invoice.id, kind: 'id'},
+  {header: 'NUMBER', get: (r) => r.invoice.number, kind: 'text'},
+  {header: 'STATUS', get: (r) => r.invoice.status, kind: 'id', priority: 2},
+  {header: 'CUSTOMER', get: (r) => r.invoice.customer_id, kind: 'id', priority: 1},
+  {header: 'TOTAL', get: (r) => r.invoice.total_amount, kind: 'amount', currency: invoiceCurrency, priority: 5},
+  {header: 'DUE', get: (r) => r.invoice.due_at, kind: 'date', priority: 6},
+  {header: 'LINE', get: (r) => r.line?.description, kind: 'text'},
+  {header: 'AMOUNT', get: (r) => r.line?.amount, kind: 'amount', currency: invoiceCurrency},
+  {header: 'UNIT PRICE', get: (r) => r.line?.unit_price, kind: 'amount', currency: invoiceCurrency, priority: 7},
+  {header: 'QTY', get: (r) => r.line?.quantity, kind: 'number', priority: 4},
+  {header: 'TAX', get: (r) => r.line?.tax_amount, kind: 'amount', currency: invoiceCurrency, priority: 3},
+]
 
 export function invoiceColumns(options: {lines: boolean; table: boolean}): Array<OutputColumn<InvoiceRow>> {
-  const head = options.table
-    ? INVOICE_COLUMNS.filter((c) => TABLE_HEADERS.has(c.header) && !(options.lines && c.header === 'TOTAL PAID'))
-    : INVOICE_COLUMNS
-  if (!options.lines) return head
-  return [
-    ...head,
-    ...(options.table ? INVOICE_LINE_COLUMNS.filter((c) => TABLE_LINE_HEADERS.has(c.header)) : INVOICE_LINE_COLUMNS),
-  ]
+  if (options.table) return options.lines ? INVOICE_LINES_TABLE : INVOICE_TABLE
+  return options.lines ? [...INVOICE_COLUMNS, ...INVOICE_LINE_COLUMNS] : INVOICE_COLUMNS
+}
+
+/** The value of a --fields path in a row: with --lines, `lines.…` is the row's own line. */
+export function invoiceRowField(row: InvoiceRow, path: string): unknown {
+  if (row.line && path.startsWith('lines.')) return valueAt(row.line, path.slice('lines.'.length))
+  return valueAt(row.invoice, path)
 }
 
 /** One row per line; an invoice with no lines still gets one row, with empty line cells. */
@@ -117,7 +145,7 @@ const REFUND_FIELDS = {
 
 /** What the refund columns read: their fields, the invoice ids of the refund invoices, and the payments they count. */
 export const refundView = z.object({
-  ...refund.pick(mask(Object.values(REFUND_FIELDS))).shape,
+  ...refund.pick(mask([...Object.values(REFUND_FIELDS), 'currency'])).shape,
   refund_invoices: z.array(z.object(refundInvoice.pick({invoice_id: true}).shape)).nullish(),
   payments: z.array(z.unknown()).nullish(),
 })
@@ -136,8 +164,31 @@ const REFUND_COLUMNS: Array<OutputColumn<RefundView>> = [
   {header: 'PAYMENTS', get: (r) => r.payments?.length ?? 0},
 ]
 
-const REFUND_TABLE_HEADERS = new Set(['ID', 'STATUS', 'AMOUNT', 'AMOUNT PAID', 'METHOD', 'REFUNDED AT', 'MEMO'])
+const refundCurrency = (r: RefundView) => r.currency
+
+/** The table for a terminal: the memo is cut first, then the method, what is paid and the date go. */
+const REFUND_TABLE: Array<OutputColumn<RefundView>> = [
+  {header: 'ID', get: (r) => r.id, kind: 'id'},
+  {header: 'STATUS', get: (r) => r.status, kind: 'id', priority: 5},
+  {header: 'AMOUNT', get: (r) => r.amount, kind: 'amount', currency: refundCurrency},
+  {header: 'PAID', get: (r) => r.amount_paid, kind: 'amount', currency: refundCurrency, priority: 3},
+  {header: 'METHOD', get: (r) => r.method, kind: 'text', priority: 2},
+  {header: 'REFUNDED', get: (r) => r.refunded_at, kind: 'date', priority: 4},
+  {header: 'MEMO', get: (r) => r.memo, kind: 'text', priority: 1},
+]
 
 export function refundColumns(options: {table: boolean}): Array<OutputColumn<RefundView>> {
-  return options.table ? REFUND_COLUMNS.filter((c) => REFUND_TABLE_HEADERS.has(c.header)) : REFUND_COLUMNS
+  return options.table ? REFUND_TABLE : REFUND_COLUMNS
 }
+
+/**
+ * The fields of a business for --fields: the spec shows only the id; the others are those the
+ * emulator sends, and what the table has always shown when the service sends them.
+ */
+export const businessFields: FieldInfo[] = [
+  {path: 'id', kind: 'id'},
+  {path: 'name', kind: 'text'},
+  {path: 'external_id', kind: 'id'},
+  {path: 'active', kind: 'text'},
+  {path: 'created_at', kind: 'date'},
+]

@@ -28,3 +28,13 @@ export function unlinkTargets(ids: readonly string[]): string[] {
   }
   return list
 }
+
+/**
+ * An argument the command needs, unless it only lists its fields (`--fields` alone): optional
+ * to oclif, so its absence is said here, with the command to run.
+ */
+export function requireArgument(what: string, value: string | undefined, usage: string): string {
+  if (value === undefined || value === '')
+    throw new InputError(`Missing the ${what}`, {hint: `Run \`${usage}\`.`, details: {missing: what}})
+  return value
+}

@@ -8,6 +8,9 @@ import type {IncomingHttpHeaders} from 'node:http'
 
 import {InputError} from '../errors.js'
 
+/** The header that marks a post as replayed by bk (unsigned), not delivered by the service. */
+export const REPLAY_HEADER = 'bk-replay'
+
 const HOP_BY_HOP = new Set([
   'host',
   'connection',

@@ -3,6 +3,11 @@
  * under bk's config folder (`jwks-cache.json`, one entry per base URL, fresh for an hour), or
  * given with `--jwks FILE|URL` for offline use. The RSA public key is built from `n` and `e`
  * of the first key.
+ *
+ * A key set decides what verifies, so where it comes from is checked: https only (http on a
+ * loopback address, the emulator, excepted), a redirect followed only within the same origin
+ * (scheme, host and port), and an RSA key of at least 2048 bits with the exponent 65537 (a
+ * small exponent such as e=1 makes "signatures" anyone can compute verify).
  */
 import {createPublicKey, type KeyObject} from 'node:crypto'
 import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
@@ -34,7 +39,16 @@ export interface KeySet {
   refreshable: boolean
   /** Whether it came from the cache file rather than a fetch just now. */
   cached: boolean
+  /** When it was fetched (ms since the epoch; for a cached copy, as the cache says; 0 for a file). */
+  fetchedAt: number
+  /** The ETag the server sent with it, for a conditional re-fetch. */
+  etag?: string | undefined
 }
+
+/** The weakest RSA key accepted: 2048 bits (NIST SP 800-131A), the exponent 65537. */
+export const MIN_RSA_BITS = 2048
+export const RSA_EXPONENT = 65537n
+const MAX_REDIRECTS = 3
 
 const CACHE_FILE = 'jwks-cache.json'
 const CACHE_TTL_MS = 60 * 60 * 1000
@@ -55,7 +69,25 @@ export function keyFromJwks(value: unknown, origin: string): {key: KeyObject; ki
   } catch (error) {
     throw new InputError(`The first key of ${origin} is not a usable RSA key: ${(error as Error).message}`)
   }
+  checkStrength(key, `The first key of ${origin}`)
   return {key, kid: typeof first.kid === 'string' ? first.kid : undefined, jwks: value as JwkSet}
+}
+
+/** Refuses an RSA key too short to trust, or with an exponent other than 65537. */
+function checkStrength(key: KeyObject, what: string): void {
+  const details = key.asymmetricKeyDetails
+  const bits = details?.modulusLength ?? 0
+  const exponent = details?.publicExponent
+  if (bits < MIN_RSA_BITS)
+    throw new InputError(`${what} is a ${bits}-bit RSA key; webhook keys must have at least ${MIN_RSA_BITS} bits`, {
+      code: 'weak_key',
+      hint: 'A key this short can be factored; bk will not trust signatures made with it.',
+    })
+  if (exponent !== RSA_EXPONENT)
+    throw new InputError(
+      `${what} has the RSA exponent e=${String(exponent)}; webhook keys must use e=${RSA_EXPONENT} (a small exponent lets anyone forge a signature that verifies)`,
+      {code: 'weak_key'},
+    )
 }
 
 /** A JWKS, a single JWK, or a PEM public key (or certificate), as text. */
@@ -70,6 +102,7 @@ export function keySetFromText(text: string, origin: string): {key: KeyObject; k
     }
     if (key.asymmetricKeyType !== 'rsa')
       throw new InputError(`${origin} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
+    checkStrength(key, origin)
     const jwk = key.export({format: 'jwk'}) as Jwk
     return {key, kid: undefined, jwks: {keys: [jwk]}}
   }
@@ -83,7 +116,62 @@ export function keySetFromText(text: string, origin: string): {key: KeyObject; k
   return keyFromJwks(value, origin)
 }
 
-async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
+/** What a fetch of the key set brought: the key set, or `notModified` for a conditional fetch answered 304. */
+type Fetched = {notModified: true} | {notModified: false; jwks: unknown; etag: string | undefined}
+
+const unavailable = (message: string, code = 'jwks_unavailable') =>
+  new BkError(message, {code, exitCode: ExitCode.unavailable, hint: 'Pass --jwks FILE to verify offline.'})
+
+/**
+ * GET of the key set, following a redirect only within the same origin (never to plain http,
+ * another host or another port), with If-None-Match when an ETag is known.
+ */
+async function fetchJwks(
+  url: string,
+  options: {signal?: AbortSignal | undefined; etag?: string | undefined} = {},
+): Promise<Fetched> {
+  let target = url
+  for (let hop = 0; ; hop++) {
+    const res = await getOnce(target, options)
+    if (res.status >= 300 && res.status < 400 && res.status !== 304) {
+      const location = res.location
+      if (!location)
+        throw unavailable(`Fetching the webhook key set from ${target} answered ${res.status} with no Location`)
+      let next: URL
+      try {
+        next = new URL(location, target)
+      } catch {
+        throw unavailable(`Fetching the webhook key set from ${target} redirected to an invalid URL`)
+      }
+      if (next.origin !== new URL(url).origin) {
+        throw new BkError(
+          `Refusing the webhook key set: ${target} redirected to ${next.origin}, another origin (scheme, host or port) than ${new URL(url).origin}`,
+          {
+            code: 'jwks_redirect_refused',
+            exitCode: ExitCode.unavailable,
+            hint: 'A key set decides which signatures verify, so bk fetches it only from the service itself. Point the base URL (or --jwks) at the final https address.',
+          },
+        )
+      }
+      if (hop >= MAX_REDIRECTS)
+        throw unavailable(`Fetching the webhook key set from ${url}: more than ${MAX_REDIRECTS} redirects`)
+      target = next.toString()
+      continue
+    }
+    if (res.status === 304 && options.etag) return {notModified: true}
+    if (res.status !== 200) throw unavailable(`Fetching the webhook key set from ${target} answered ${res.status}`)
+    try {
+      return {notModified: false, jwks: JSON.parse(res.text), etag: res.etag}
+    } catch {
+      throw unavailable(`The key set at ${target} is not JSON`, 'jwks_invalid')
+    }
+  }
+}
+
+async function getOnce(
+  url: string,
+  options: {signal?: AbortSignal | undefined; etag?: string | undefined},
+): Promise<{status: number; text: string; location?: string | undefined; etag?: string | undefined}> {
   const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS)
   const [{fetch}, {connectionFor}, {networkFailure}, {trustedCa}] = await Promise.all([
     import('undici'),
@@ -94,16 +182,19 @@ async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
   // Through the proxy the environment names for this URL, trusting BK_CA_FILE, like every request.
   const target = new URL(url)
   const connection = connectionFor(target, {connections: 1, anyOrigin: true})
-  let status: number
-  let text: string
   try {
     const res = await fetch(url, {
-      headers: {accept: 'application/json'},
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      headers: {accept: 'application/json', ...(options.etag ? {'if-none-match': options.etag} : {})},
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
       dispatcher: connection.dispatcher,
+      redirect: 'manual',
     })
-    status = res.status
-    text = await res.text()
+    return {
+      status: res.status,
+      text: await res.text(),
+      location: res.headers.get('location') ?? undefined,
+      etag: res.headers.get('etag') ?? undefined,
+    }
   } catch (error) {
     const reason = (error as {cause?: unknown}).cause ?? error
     const caFile = trustedCa().files.find((f) => f.variable === 'BK_CA_FILE')?.file
@@ -111,26 +202,9 @@ async function fetchJwks(url: string, signal?: AbortSignal): Promise<unknown> {
     if (failure)
       throw new BkError(failure.message, {code: failure.code, exitCode: ExitCode.unavailable, hint: failure.hint})
     const cause = (reason as {code?: string}).code ?? (reason as Error).message
-    throw new BkError(`Could not fetch the webhook key set from ${url} (${cause})`, {
-      code: 'jwks_unavailable',
-      exitCode: ExitCode.unavailable,
-      hint: 'Pass --jwks FILE to verify offline.',
-    })
+    throw unavailable(`Could not fetch the webhook key set from ${url} (${cause})`)
   } finally {
     await connection.dispatcher.close().catch(() => {})
-  }
-  const res = {status}
-  if (res.status !== 200) {
-    throw new BkError(`Fetching the webhook key set from ${url} answered ${res.status}`, {
-      code: 'jwks_unavailable',
-      exitCode: ExitCode.unavailable,
-      hint: 'Pass --jwks FILE to verify offline.',
-    })
-  }
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new BkError(`The key set at ${url} is not JSON`, {code: 'jwks_invalid', exitCode: ExitCode.unavailable})
   }
 }
 
@@ -170,6 +244,8 @@ export interface LoadKeySetOptions {
   configDir?: string | undefined
   /** Skip the cache and fetch. */
   refresh?: boolean
+  /** The key set in hand: fetched again conditionally on its ETag (kept when answered 304). */
+  previous?: KeySet | undefined
   now?: () => number
   signal?: AbortSignal
 }
@@ -179,8 +255,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
   if (options.jwks !== undefined) {
     if (/^https?:\/\//i.test(options.jwks)) {
       const url = validateBaseUrl(options.jwks, '--jwks URL')
-      const parsed = keyFromJwks(await fetchJwks(url, options.signal), url)
-      return {...parsed, source: url, refreshable: true, cached: false}
+      return fetchKeySet(url, options, now)
     }
     let text: string
     try {
@@ -195,6 +270,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
       source: options.jwks,
       refreshable: false,
       cached: false,
+      fetchedAt: 0,
     }
   }
   if (!options.baseUrl) {
@@ -202,7 +278,7 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
       hint: 'Pass --jwks FILE|URL, or set up a profile (`bk profiles add`) or BK_BASE_URL.',
     })
   }
-  const url = options.baseUrl.replace(/\/+$/, '') + JWKS_PATH
+  const url = validateBaseUrl(options.baseUrl, 'base URL').replace(/\/+$/, '') + JWKS_PATH
   const cacheFile = options.configDir ? join(options.configDir, CACHE_FILE) : undefined
   if (cacheFile && !options.refresh) {
     const entry = (await readCache(cacheFile))[url]
@@ -214,16 +290,24 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
           source: `${url} (cached ${entry.fetched_at})`,
           refreshable: true,
           cached: true,
+          fetchedAt: Date.parse(entry.fetched_at),
         }
       } catch {
         // A damaged cache entry is fetched again.
       }
     }
   }
-  const jwks = await fetchJwks(url, options.signal)
-  const parsed = keyFromJwks(jwks, url)
-  if (cacheFile) await writeCache(cacheFile, url, jwks, now)
-  return {...parsed, source: url, refreshable: true, cached: false}
+  return fetchKeySet(url, options, now, cacheFile)
+}
+
+async function fetchKeySet(url: string, options: LoadKeySetOptions, now: number, cacheFile?: string): Promise<KeySet> {
+  const previous = options.previous?.source.startsWith(url) ? options.previous : undefined
+  const fetched = await fetchJwks(url, {signal: options.signal, etag: previous?.etag})
+  if (fetched.notModified && previous) return {...previous, source: url, cached: false, fetchedAt: now}
+  if (fetched.notModified) throw unavailable(`Fetching the webhook key set from ${url} answered 304 to a plain request`)
+  const parsed = keyFromJwks(fetched.jwks, url)
+  if (cacheFile) await writeCache(cacheFile, url, fetched.jwks, now)
+  return {...parsed, source: url, refreshable: true, cached: false, fetchedAt: now, etag: fetched.etag}
 }
 
 /**

@@ -2,32 +2,57 @@
  * `bk webhooks listen`: a local receiver. Every POST is verified; an invalid one is answered
  * 400 and reported; a valid one is answered 200, reported once per svc-id (a redelivery of an
  * id already handled is answered 200 and reported as a duplicate), and, with a forward URL,
- * posted there with its original headers and body. With forwarding, the answer follows the
- * target: 200 when it answered 2xx, 502 otherwise, so that the service retries and the
- * notification is not marked handled. Bad requests (oversized, not JSON, missing headers, other
- * methods) are answered and reported; nothing a client sends stops the listener.
+ * posted there. With forwarding, the answer follows the target: 200 when it answered 2xx, 502
+ * otherwise, so that the service retries and the notification is not marked handled. Bad
+ * requests (oversized, not JSON, missing headers, other methods) are answered and reported;
+ * nothing a client sends stops the listener.
+ *
+ * What is forwarded is the text that was signed: the body as received when that verified, else
+ * the re-serialisation that did (src/webhooks/verify.ts), never bytes the signature does not
+ * cover. A body with a key twice in one object is refused.
+ *
+ * Memory stays bounded whatever clients send: a body larger than the limit is refused as soon as
+ * its length says so, or read no further than the limit; and at most `maxConcurrent` requests
+ * are read, verified and forwarded at once (the others wait, unread, their connections held back
+ * by TCP), so the bodies held never exceed maxConcurrent × the limit; and at most MAX_CONNECTIONS
+ * connections are open. bench/webhooks.bench.js measures it: 1,000 concurrent 1 MiB posts keep
+ * the process under 300 MB.
+ *
+ * A replayed delivery (`bk webhooks replay --forward-to`: header `bk-replay: 1`, no signature)
+ * is refused unless the listener was started with `acceptReplays`, and then accepted from a
+ * loopback address only: on this machine, bk itself replayed it from the authenticated API.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {postThroughNetwork} from '../net/post.js'
 import type {PostResult} from '../post-body.js'
-import {forwardableHeaders} from './forward.js'
+import {DeliveryMemory} from './delivery-memory.js'
+import {forwardableHeaders, REPLAY_HEADER} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
-import {parseJsonTree, treeToValue} from '../exact-json.js'
+import {firstDuplicateKey, parseJsonTree, treeToValue} from '../exact-json.js'
 import type {VerifiedAs} from './verify.js'
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../spec.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
-const REMEMBERED_IDS = 10_000
+/** Requests read, verified and forwarded at once; the memory bound is this times MAX_BODY_BYTES. */
+export const MAX_CONCURRENT = 16
+/**
+ * Open connections at once: each one waiting its turn still costs its socket's buffers (about
+ * 0.1 MB), so their number is bounded too; a connection past it is closed at once, and the
+ * service retries the delivery.
+ */
+export const MAX_CONNECTIONS = 1024
 
 export interface ListenerEvent {
   receivedAt: string
   svcId: string | null
   type: string | null
   valid: boolean
-  /** How the signature matched: the raw body or its Python json.dumps re-serialisation. */
-  verifiedAs: VerifiedAs | null
+  /** How it was accepted: the signature over the raw body or its Python json.dumps re-serialisation, or as a replay. */
+  verifiedAs: VerifiedAs | 'replay' | null
+  /** `live` (a delivery), `replay` (an unsigned replay, with acceptReplays), `catch-up` (from the notifications API). */
+  source: 'live' | 'replay' | 'catch-up'
   /** Why it was refused, when it was. */
   reason: string | null
   /** What the listener answered. */
@@ -46,21 +71,43 @@ export interface ListenerOptions {
   /** Only these event types are reported and forwarded; others are answered 200 and ignored. */
   events?: readonly string[] | undefined
   maxBodyBytes?: number
+  maxConcurrent?: number
+  /** Accept unsigned replays (`bk-replay: 1`) from loopback addresses. */
+  acceptReplays?: boolean
+  /** The ids handled (and the last one); in memory for a day when not given. */
+  memory?: DeliveryMemory
+  /** Live deliveries wait for this before they are forwarded (a catch-up goes first). */
+  ready?: Promise<void> | undefined
   onEvent(event: ListenerEvent): void
+  /** Forwarding started (`failing`) or stopped failing: called on each change only. */
+  onForwardingChange?(failing: boolean, detail: string): void
 }
 
 export interface RunningListener {
   url: string
   port: number
+  memory: DeliveryMemory
+  /** Forwards one message the way live deliveries are (catch-up), reporting it and remembering it. */
+  forward: Forwarder
   close(): Promise<void>
 }
 
+export type Forwarder = (
+  id: string,
+  body: string,
+  headers: Record<string, string>,
+  event: ListenerEvent,
+) => Promise<number>
+
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const host = options.host ?? '127.0.0.1'
-  const handle = receiver(options)
+  const memory = options.memory ?? (await DeliveryMemory.open(undefined))
+  const forwarder = makeForwarder(options, memory)
+  const handle = receiver(options, memory, forwarder)
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => answerFailure(res, error))
   })
+  server.maxConnections = MAX_CONNECTIONS
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n')
     else socket.destroy()
@@ -70,6 +117,8 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    memory,
+    forward: forwarder,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
@@ -79,62 +128,107 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 }
 
 /**
- * The request handler. Each request is answered once and reported once through `finish`, except
- * a valid delivery of a type left out by `options.events`, which is acknowledged and not reported.
+ * Forwarding of one verified message, shared by live deliveries and the catch-up: deduplicated by
+ * svc-id (a copy arriving while the first is forwarded gets its answer), remembered once the
+ * target took it, and every change between working and failing reported once.
  */
-function receiver(options: ListenerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES
-  const handled = new RecentIds(REMEMBERED_IDS)
-  /** Deliveries being forwarded, by id: a copy arriving meanwhile gets the first one's status. */
+function makeForwarder(options: ListenerOptions, memory: DeliveryMemory): Forwarder {
   const inFlight = new Map<string, Promise<number>>()
-
-  return async (req, res) => {
-    const event = newEvent(req)
-    const finish = (status: number, reason: string | null): void => {
-      event.status = status
-      event.reason = reason
-      respond(res, status, reason, event.duplicate)
-      options.onEvent(event)
-    }
-    const delivery = await check(req, event, options.keys, maxBody)
-    if ('refused' in delivery) return finish(delivery.status, delivery.refused)
-    const {id, body} = delivery
-    // A type left out by --events: acknowledged, so that the service stops sending it, and not reported.
-    if (options.events && (!event.type || !options.events.includes(event.type))) return respond(res, 200, null, false)
-    if (handled.has(id)) {
+  let failing = false
+  const report = (ok: boolean, detail: string) => {
+    if (ok === !failing) return
+    failing = !ok
+    options.onForwardingChange?.(failing, detail)
+  }
+  return async (id, body, headers, event) => {
+    if (memory.has(id)) {
       event.duplicate = true
-      return finish(200, null)
+      return 200
     }
     const pending = inFlight.get(id)
     if (pending) {
-      // The same delivery twice at once: the second gets the first one's answer.
       event.duplicate = true
-      const status = await pending
-      return finish(status, status === 200 ? null : 'the first copy of this delivery failed')
+      return pending
     }
-    const forwarding = forward(event, options.forwardTo, req, body)
+    const forwarding = (async () => {
+      if (!options.forwardTo) {
+        await memory.add(id)
+        return 200
+      }
+      event.forwarded = await postThroughNetwork(options.forwardTo, headers, Buffer.from(body, 'utf8'))
+      const f = event.forwarded
+      report(f.ok, f.ok ? 'ok' : f.status !== null ? `answered ${f.status}` : `no answer (${f.error ?? 'unknown'})`)
+      if (!f.ok) return 502
+      await memory.add(id)
+      return 200
+    })()
     inFlight.set(id, forwarding)
     try {
-      const status = await forwarding
-      if (status === 200) handled.add(id)
-      const f = event.forwarded
-      finish(
-        status,
-        status === 200 ? null : `forwarding to ${options.forwardTo} failed: ${f?.status ?? f?.error ?? 'no answer'}`,
-      )
+      return await forwarding
     } finally {
       inFlight.delete(id)
     }
   }
 }
 
-function newEvent(req: IncomingMessage): ListenerEvent {
+/**
+ * The request handler. Each request is answered once and reported once through `finish`, except
+ * a valid delivery of a type left out by `options.events`, which is acknowledged and not reported.
+ */
+function receiver(
+  options: ListenerOptions,
+  memory: DeliveryMemory,
+  forward: Forwarder,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES
+  const gate = new Gate(options.maxConcurrent ?? MAX_CONCURRENT)
+
+  return async (req, res) => {
+    const receivedAt = Date.now()
+    const event = newEvent(req, 'live')
+    const finish = (status: number, reason: string | null): void => {
+      event.status = status
+      event.reason = reason
+      respond(res, status, reason, event.duplicate)
+      options.onEvent(event)
+    }
+    const early = refuseEarly(req, maxBody)
+    if (early) {
+      req.resume()
+      return finish(early.status, early.refused)
+    }
+    const release = await gate.enter()
+    try {
+      const delivery = await check(req, event, options, maxBody, receivedAt)
+      if ('refused' in delivery) return finish(delivery.status, delivery.refused)
+      // A type left out by --events: acknowledged, so that the service stops sending it, and not reported.
+      if (options.events && (!event.type || !options.events.includes(event.type))) return respond(res, 200, null, false)
+      await options.ready
+      const headers = forwardableHeaders(req.headers)
+      const status = await forward(delivery.id, delivery.text, headers, event)
+      const f = event.forwarded
+      finish(
+        status,
+        status === 200
+          ? null
+          : f
+            ? `forwarding to ${options.forwardTo} failed: ${f.status ?? f.error ?? 'no answer'}`
+            : 'the first copy of this delivery failed',
+      )
+    } finally {
+      release()
+    }
+  }
+}
+
+function newEvent(req: IncomingMessage | undefined, source: ListenerEvent['source']): ListenerEvent {
   return {
     receivedAt: new Date().toISOString(),
-    svcId: header(req, WEBHOOK_ID_HEADER) ?? null,
+    svcId: (req && header(req, WEBHOOK_ID_HEADER)) ?? null,
     type: null,
     valid: false,
     verifiedAs: null,
+    source,
     reason: null,
     status: 400,
     duplicate: false,
@@ -143,10 +237,19 @@ function newEvent(req: IncomingMessage): ListenerEvent {
   }
 }
 
-interface Delivery {
+/** An event for a message the catch-up forwards. */
+export function catchUpEvent(id: string, text: string): ListenerEvent {
+  const event = newEvent(undefined, 'catch-up')
+  event.svcId = id
+  event.valid = true
+  Object.assign(event, readMessage(text))
+  return event
+}
+
+/** A delivery accepted: its id and the text to forward (what was signed, or the replayed body). */
+interface Accepted {
   id: string
-  signature: string
-  body: Buffer
+  text: string
 }
 
 /** Why a request is refused, and with which status. */
@@ -155,66 +258,99 @@ interface Refusal {
   refused: string
 }
 
-/** Reads and verifies one request, filling in its event: a verified delivery, or a refusal. */
+/** Refusals that need no body: another method, a declared length over the limit. */
+function refuseEarly(req: IncomingMessage, maxBody: number): Refusal | undefined {
+  if (req.method !== 'POST')
+    return {status: 405, refused: `method ${req.method ?? '?'} not allowed: webhooks are POSTed`}
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > maxBody)
+    return {status: 413, refused: `body larger than ${maxBody} bytes`}
+  return undefined
+}
+
+/** Reads and checks one request, filling in its event: an accepted delivery, or a refusal. */
 async function check(
   req: IncomingMessage,
   event: ListenerEvent,
-  keys: KeyProvider,
+  options: ListenerOptions,
   maxBody: number,
-): Promise<Delivery | Refusal> {
-  const delivery = await receive(req, maxBody)
-  if ('refused' in delivery) return delivery
-  const {message, type} = readMessage(delivery.body)
-  event.message = message
-  event.type = type
+  receivedAt: number,
+): Promise<Accepted | Refusal> {
+  const body = await readLimited(req, maxBody)
+  if (body === undefined) return {status: 413, refused: `body larger than ${maxBody} bytes`}
+  const id = header(req, WEBHOOK_ID_HEADER)
+  const signature = header(req, WEBHOOK_SIGNATURE_HEADER)
+  if (id && !signature && header(req, REPLAY_HEADER) === '1') return acceptReplay(req, event, options, id, body)
+  // Shown for a refused body too, when it is small enough to read for display.
+  Object.assign(event, body.length <= DISPLAY_BYTES ? readMessage(body.toString('utf8')) : {type: typeOf(body)})
+  if (!id || !signature)
+    return {status: 400, refused: `missing header ${!id ? WEBHOOK_ID_HEADER : WEBHOOK_SIGNATURE_HEADER}`}
   let result
   try {
-    result = await verifyWithKeys(delivery, keys)
+    result = await verifyWithKeys({id, signature, body}, options.keys, receivedAt)
   } catch (error) {
     return {status: 503, refused: `cannot verify: ${(error as Error).message}`}
   }
   if (!result.valid) return {status: 400, refused: result.reason}
   event.valid = true
   event.verifiedAs = result.as
-  return delivery
+  // What is shown, filtered and forwarded is what was signed.
+  Object.assign(event, readMessage(result.signedBody))
+  return {id, text: result.signedBody}
 }
 
-/** A POST's body and signature headers, or why it is refused before any verification. */
-async function receive(req: IncomingMessage, maxBody: number): Promise<Delivery | Refusal> {
-  if (req.method !== 'POST') {
-    req.resume()
-    return {status: 405, refused: `method ${req.method ?? '?'} not allowed: webhooks are POSTed`}
-  }
-  const body = await readLimited(req, maxBody)
-  if (body === undefined) return {status: 413, refused: `body larger than ${maxBody} bytes`}
-  const id = header(req, WEBHOOK_ID_HEADER)
-  const signature = header(req, WEBHOOK_SIGNATURE_HEADER)
-  if (!id || !signature)
-    return {status: 400, refused: `missing header ${!id ? WEBHOOK_ID_HEADER : WEBHOOK_SIGNATURE_HEADER}`}
-  return {id, signature, body}
-}
-
-/** The message for display and its type; a body that is not JSON has neither (verification says why it is refused, or accepts raw bytes someone signed). */
-function readMessage(body: Buffer): Pick<ListenerEvent, 'message' | 'type'> {
+/** An unsigned replay: only with acceptReplays, only from this machine, only JSON without repeated keys. */
+function acceptReplay(
+  req: IncomingMessage,
+  event: ListenerEvent,
+  options: ListenerOptions,
+  id: string,
+  body: Buffer,
+): Accepted | Refusal {
+  event.source = 'replay'
+  Object.assign(event, readMessage(body.toString('utf8')))
+  if (!options.acceptReplays)
+    return {
+      status: 400,
+      refused: `an unsigned replay (${REPLAY_HEADER}: 1): this listener takes signed deliveries only; start it with --accept-replays to take replays from this machine`,
+    }
+  const from = req.socket.remoteAddress ?? ''
+  if (!isLoopbackAddress(from))
+    return {status: 403, refused: `a replay from ${from}: replays are accepted from loopback only`}
+  const text = body.toString('utf8')
   try {
-    const message = treeToValue(parseJsonTree(body.toString('utf8')))
+    const duplicate = firstDuplicateKey(parseJsonTree(text))
+    if (duplicate) return {status: 400, refused: `the replayed body holds the key "${duplicate.key}" twice`}
+  } catch {
+    return {status: 400, refused: 'the replayed body is not JSON'}
+  }
+  event.valid = true
+  event.verifiedAs = 'replay'
+  return {id, text}
+}
+
+function isLoopbackAddress(address: string): boolean {
+  const a = address.replace(/^::ffff:/, '')
+  return a === '::1' || /^127\./.test(a)
+}
+
+/** Bodies up to this size are parsed for display even when refused; larger ones show their type only. */
+const DISPLAY_BYTES = 64 * 1024
+
+/** The `type` near the start of a large body, for the report of a refusal (not trusted for anything else). */
+function typeOf(body: Buffer): string | null {
+  return /"type"\s*:\s*"([A-Za-z0-9_]{1,64})"/.exec(body.subarray(0, 4096).toString('utf8'))?.[1] ?? null
+}
+
+/** The message for display and its type; a body that is not JSON has neither. */
+function readMessage(text: string): Pick<ListenerEvent, 'message' | 'type'> {
+  try {
+    const message = treeToValue(parseJsonTree(text))
     const type = (message as {type?: unknown} | null)?.type
     return {message, type: typeof type === 'string' ? type : null}
   } catch {
     return {message: null, type: null}
   }
-}
-
-/** Forwards a verified delivery, when there is somewhere to forward to: 200, or 502 when the target did not take it. */
-async function forward(
-  event: ListenerEvent,
-  forwardTo: string | undefined,
-  req: IncomingMessage,
-  body: Buffer,
-): Promise<number> {
-  if (!forwardTo) return 200
-  event.forwarded = await postThroughNetwork(forwardTo, forwardableHeaders(req.headers), body)
-  return event.forwarded.ok ? 200 : 502
 }
 
 function respond(res: ServerResponse, status: number, reason: string | null, duplicate: boolean): void {
@@ -248,18 +384,23 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-/** The ids handled, the oldest forgotten past `max`, so a long-running listener stays small. */
-class RecentIds {
-  private readonly ids = new Set<string>()
+/** At most `max` holders at once; the others wait in order. */
+class Gate {
+  private active = 0
+  private readonly waiting: Array<() => void> = []
   constructor(private readonly max: number) {}
 
-  has(id: string): boolean {
-    return this.ids.has(id)
-  }
-
-  add(id: string): void {
-    this.ids.add(id)
-    if (this.ids.size > this.max) this.ids.delete(this.ids.values().next().value as string)
+  async enter(): Promise<() => void> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    else this.active++
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.active--
+    }
   }
 }
 
@@ -270,17 +411,25 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** The body, or undefined once it grows past `max` (the rest is drained, not kept). */
 async function readLimited(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length'])
+  // With a length (Node holds the body to it), one buffer of that size: a body is held once, not as chunks and a copy.
+  const whole =
+    Number.isInteger(declared) && declared >= 0 && declared <= max ? Buffer.allocUnsafe(declared) : undefined
   const chunks: Buffer[] = []
   let size = 0
   let tooBig = false
   for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > max) {
+    const c = chunk as Buffer
+    if (tooBig) continue
+    if (size + c.length > (whole ? whole.length : max)) {
       tooBig = true
       chunks.length = 0
       continue
     }
-    chunks.push(chunk as Buffer)
+    if (whole) c.copy(whole, size)
+    else chunks.push(c)
+    size += c.length
   }
-  return tooBig ? undefined : Buffer.concat(chunks)
+  if (tooBig) return undefined
+  return whole ? whole.subarray(0, size) : Buffer.concat(chunks)
 }

@@ -1,6 +1,7 @@
 /**
  * `bk webhooks replay`: pages through past notifications (after `since`, filtered by status)
- * and hands each to `onItem`, or re-posts each original message to a URL first.
+ * and hands each to `onItem` with its delivery status, or re-posts each original message to a
+ * URL first.
  *
  * Pages are read as text and each `notification` is re-serialised from that text as Python's
  * json.dumps writes it (number literals as the service wrote them), so the re-posted body is the
@@ -15,16 +16,18 @@ import {paginated} from '../api/schemas/common.js'
 import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
 import {postThroughNetwork} from '../net/post.js'
+import {REPLAY_HEADER} from './forward.js'
 import type {PostResult} from '../post-body.js'
 import {parseJsonTree, type JsonNode} from '../exact-json.js'
 import {pythonJsonFromTree} from '../python-json.js'
-import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER} from '../spec.js'
-
-const REPLAY_HEADER = 'bk-replay'
+import {NOTIFICATIONS_PATH, WEBHOOK_ID_HEADER, WEBHOOK_STATUSES} from '../spec.js'
+import {DeliveryStatuses} from './delivery-status.js'
 
 export interface ReplayItem {
   id: string
   datetime: string
+  /** Its delivery status: pending, sent, error (or unknown: see delivery-status.ts). */
+  status: string
   type: string
   notification: {type: string; content: Record<string, unknown>}
   /** The original message as re-posted (Python json.dumps text). */
@@ -56,6 +59,11 @@ const pageSchema = paginated(webhookNotification)
 
 export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
   const summary: ReplaySummary = {count: 0, failed: 0, lastId: null, interrupted: false}
+  // With one status asked for, every notification listed has it; else each is looked up.
+  const only = options.status?.length === 1 ? options.status[0] : undefined
+  const statuses = only
+    ? undefined
+    : new DeliveryStatuses(options.client, options.status ?? WEBHOOK_STATUSES, options.since, options.signal)
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   let pageToken: string | undefined
   for (;;) {
@@ -82,6 +90,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       return summary
     }
     const page = parsePage(res.data)
+    const status = statuses ? await statuses.of(page.data.map((r) => r.id)) : undefined
     for (const [i, record] of page.data.entries()) {
       if (summary.count >= limit) return summary
       if (options.signal?.aborted) {
@@ -103,6 +112,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       await options.onItem({
         id: record.id,
         datetime: record.datetime,
+        status: only ?? status?.get(record.id) ?? 'unknown',
         type: record.notification.type,
         notification: record.notification,
         body,

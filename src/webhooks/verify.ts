@@ -7,17 +7,33 @@
  * written it, re-serialised from the raw JSON text (never through JSON.parse + JSON.stringify,
  * which turns 1.0 into 1 and escapes into raw characters), then, when it differs, with numbers
  * normalised as json.loads + json.dumps would.
+ *
+ * A body that holds a key twice in one object is refused before any re-serialisation: folding
+ * the copies into one (as json.loads does) could make an attacker's earlier copy of `type` verify
+ * against the signed text, while the user's app, reading the body it is given, takes the first.
+ * The result carries the text that was signed: that, not the body received, is what to act on.
  */
 import {createVerify, type KeyObject} from 'node:crypto'
 
-import {JsonSyntaxError, parseJsonTree} from '../exact-json.js'
+import {firstDuplicateKey, JsonSyntaxError, parseJsonTree} from '../exact-json.js'
 import {pythonJsonFromTree} from '../python-json.js'
 
 export type VerifiedAs = 'raw' | 'python-json' | 'python-json-numbers'
 
 export type VerifyResult =
-  | {valid: true; as: VerifiedAs; signedText: string}
-  | {valid: false; reason: string; code: 'missing_id' | 'malformed_signature' | 'wrong_length' | 'mismatch'}
+  | {
+      valid: true
+      as: VerifiedAs
+      /** `svc-id + "." + body` as signed. */
+      signedText: string
+      /** The body as signed: the body received, or its re-serialisation that verified. */
+      signedBody: string
+    }
+  | {
+      valid: false
+      reason: string
+      code: 'missing_id' | 'malformed_signature' | 'wrong_length' | 'mismatch' | 'duplicate_key'
+    }
 
 /** The signature bytes from base64url text, padded or not; undefined when the text is not base64url. */
 export function decodeSignature(text: string): Buffer | undefined {
@@ -61,11 +77,22 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   const body = typeof input.body === 'string' ? Buffer.from(input.body, 'utf8') : input.body
   const prefix = Buffer.from(id + '.', 'utf8')
   if (verifyBytes(key, signature, Buffer.concat([prefix, body]))) {
-    return {valid: true, as: 'raw', signedText: id + '.' + body.toString('utf8')}
+    const signedBody = body.toString('utf8')
+    return {valid: true, as: 'raw', signedText: id + '.' + signedBody, signedBody}
+  }
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
+    // A byte order mark is no part of any JSON the service signs; refused rather than dropped.
+    return {
+      valid: false,
+      code: 'mismatch',
+      reason:
+        'the signature does not match the body as received, and the body starts with a UTF-8 byte order mark, which no signed body has: refused',
+    }
   }
   let text: string
   try {
-    text = new TextDecoder('utf-8', {fatal: true}).decode(body)
+    // ignoreBOM keeps the text exactly the bytes received, so what was tried raw is not tried again as is.
+    text = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true}).decode(body)
   } catch {
     return {
       valid: false,
@@ -84,7 +111,15 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
       reason: `the signature does not match the body as received, and the body is not JSON (${why})`,
     }
   }
-  const tried = new Set([body.toString('utf8')])
+  const duplicate = firstDuplicateKey(tree)
+  if (duplicate) {
+    return {
+      valid: false,
+      code: 'duplicate_key',
+      reason: `the signature does not match the body as received, and the body holds the key "${duplicate.key}" twice in one object (${duplicate.path}): refused rather than re-serialised, since readers disagree on which copy counts`,
+    }
+  }
+  const tried = new Set([text])
   for (const [as, numbers] of [
     ['python-json', 'literal'],
     ['python-json-numbers', 'python'],
@@ -93,7 +128,7 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
     if (tried.has(serialised)) continue
     tried.add(serialised)
     if (verifyBytes(key, signature, Buffer.from(id + '.' + serialised, 'utf8')))
-      return {valid: true, as, signedText: id + '.' + serialised}
+      return {valid: true, as, signedText: id + '.' + serialised, signedBody: serialised}
   }
   return {
     valid: false,

@@ -5,7 +5,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {addProfileArgs, start, type RunningEmulator} from '../helpers/emulator.js'
-import {requireKeychainOrSkip} from '../helpers/keychain.js'
+import {keychainKey, requireKeychainOrSkip} from '../helpers/keychain.js'
 
 let emulator: RunningEmulator
 let keychain = false
@@ -24,7 +24,9 @@ describe('secrets in the real Secret Service', () => {
     expect(add.stderr).not.toContain('Error')
     expect(add.code).toBe(0)
     // The secret is in the Secret Service under service "bk", and nowhere in the config folder.
-    expect(await new AsyncEntry('bk', `${name}/client_secret`).getPassword()).toBe(emulator.clientSecret)
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'client_secret')).getPassword()).toBe(
+      emulator.clientSecret,
+    )
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).not.toContain(emulator.clientSecret)
     expect(existsSync(join(configDir, 'credentials.json'))).toBe(false)
 
@@ -33,7 +35,7 @@ describe('secrets in the real Secret Service', () => {
     expect(body.token.ok).toBe(true)
     expect(body.origins.clientSecret).toBe('OS keychain')
     // The token cache lives in the keychain too.
-    expect(await new AsyncEntry('bk', `${name}/tokens`).getPassword()).toContain('accessToken')
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'tokens')).getPassword()).toContain('accessToken')
 
     // The same profile where no keychain is reachable: it says so, rather than "secret missing".
     const unreachable = await runBk(['businesses', 'list'], {configDir, env: {DBUS_SESSION_BUS_ADDRESS: undefined}})
@@ -42,8 +44,8 @@ describe('secrets in the real Secret Service', () => {
 
     const remove = await runBk(['profiles', 'remove', name, '--yes'], {configDir})
     expect(remove.code).toBe(0)
-    expect(await new AsyncEntry('bk', `${name}/client_secret`).getPassword()).toBeFalsy()
-    expect(await new AsyncEntry('bk', `${name}/tokens`).getPassword()).toBeFalsy()
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'client_secret')).getPassword()).toBeFalsy()
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'tokens')).getPassword()).toBeFalsy()
   })
 })
 

@@ -9,7 +9,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {addProfileArgs, start, type RunningEmulator} from '../helpers/emulator.js'
-import {requireKeychainOrSkip} from '../helpers/keychain.js'
+import {keychainKey, requireKeychainOrSkip} from '../helpers/keychain.js'
 
 let emulator: RunningEmulator
 let keychain = false
@@ -66,13 +66,13 @@ describe('bk auth logout', () => {
       (await runBk(addProfileArgs(emulator, name, ...business()), {configDir, input: emulator.clientSecret})).code,
     ).toBe(0)
     expect((await runBk(['businesses', 'list', '--json'], {configDir})).code).toBe(0)
-    expect(await new AsyncEntry('bk', `${name}/tokens`).getPassword()).toBeTruthy()
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'tokens')).getPassword()).toBeTruthy()
 
     const logout = await runBk(['auth', 'logout', '-p', name], {configDir})
     expect(logout.code, logout.stderr).toBe(0)
     expect(logout.stderr).toContain(`Logged out of profile ${name}: removed its client secret and cached tokens`)
-    expect(await new AsyncEntry('bk', `${name}/client_secret`).getPassword()).toBeFalsy()
-    expect(await new AsyncEntry('bk', `${name}/tokens`).getPassword()).toBeFalsy()
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'client_secret')).getPassword()).toBeFalsy()
+    expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'tokens')).getPassword()).toBeFalsy()
     const list = await runBk(['profiles', 'list', '--json'], {configDir})
     expect(list.stdout).toContain(name)
     await runBk(['profiles', 'remove', name, '--yes'], {configDir})

@@ -39,7 +39,9 @@ it('npm run demo imports, posts, exports and replays, then stops the emulator an
   expect(code, stderr).toBe(0)
   expect(stdout).toMatch(/Done: 30 created, 0 failed, 0 unconfirmed/)
   expect(stdout).toMatch(/300 invoices written to /)
-  expect(stdout).toMatch(/^msg_\S+ +\S+ +RECEIPT_MATCHED /m) // replayed from the notification log
+  expect(stdout).toMatch(/^total +\d+ +\d+\.\d\d$/m) // the aging table
+  // Replayed from the notification log, each with its delivery status.
+  expect(stdout).toMatch(/^msg_\S+ +\S+ +(sent|pending|error) +RECEIPT_MATCHED /m)
   expect(stderr).toMatch(/3 notification\(s\); last: msg_/)
 
   const emulatorUrl = (JSON.parse(/^\{"baseUrl".*$/m.exec(stdout)![0]) as {baseUrl: string}).baseUrl

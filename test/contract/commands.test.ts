@@ -55,6 +55,16 @@ describe('command surface', () => {
     await expect(JSON.stringify(surface, null, 2) + '\n').toMatchFileSnapshot('./command-snapshot.json')
   })
 
+  it('every list and get command takes --fields, and every command with --json takes --jq', () => {
+    const commands = Object.values(manifest.commands).filter((c) => !c.id.startsWith('autocomplete') && c.id !== 'help')
+    const listOrGet = commands.filter((c) => /:(list|get|show)$/.test(c.id))
+    expect(listOrGet.map((c) => c.id)).toEqual(
+      expect.arrayContaining(['businesses:list', 'invoices:list', 'refunds:list', 'transactions:get', 'profiles:list']),
+    )
+    expect(listOrGet.filter((c) => !c.flags.fields).map((c) => c.id)).toEqual([])
+    expect(commands.filter((c) => c.flags.json && !c.flags.jq).map((c) => c.id)).toEqual([])
+  })
+
   it('every command supports --json and --profile', () => {
     const missing = Object.values(manifest.commands)
       .filter((c) => !c.id.startsWith('autocomplete') && c.id !== 'help')

@@ -100,6 +100,9 @@ it("every command's --json result keeps its shape", async () => {
     ],
     ['invoices list', ['invoices', 'list', '--limit', '5'], env],
     ['refunds list', ['refunds', 'list', '--limit', '5'], env],
+    ['invoices list --summary', ['invoices', 'list', '--limit', '5', '--summary'], env],
+    ['invoices list --fields', ['invoices', 'list', '--fields']],
+    ['invoices aging', ['invoices', 'aging', '--as-of', '2026-06-30'], env],
     ['rules receipts set', ['rules', 'receipts', 'set', '--threshold', '25.00'], env],
     ['tasks delete', ['tasks', 'delete', DEMO_RECORD_IDS.openTask, '--yes'], env],
     [

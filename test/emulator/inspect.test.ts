@@ -188,7 +188,7 @@ describe('emulator inspection routes', () => {
     const res = await call(emulator, 'GET', '/_emulator')
     expect(res.status).toBe(200)
     const routes = res.body.data as Array<{method: string; path: string}>
-    expect(routes.length).toBe(10)
+    expect(routes.length).toBe(14)
     for (const route of routes) {
       // No emulator route takes PATCH: 405 proves the path exists (an unknown one is 404).
       const probe = await call(emulator, 'PATCH', route.path.replace('{business_id}', acme))

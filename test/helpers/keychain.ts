@@ -3,6 +3,8 @@
  * printed reason, except under BK_REQUIRE_KEYCHAIN=1 (CI), where its absence fails them.
  */
 import {AsyncEntry, findCredentialsAsync} from '@napi-rs/keyring'
+import {createHash} from 'node:crypto'
+import {realpathSync} from 'node:fs'
 
 export async function keychainStatus(): Promise<{available: true} | {available: false; reason: string}> {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS)
@@ -32,4 +34,13 @@ export async function requireKeychainOrSkip(): Promise<boolean> {
   if (process.env.BK_REQUIRE_KEYCHAIN === '1') throw new Error(`BK_REQUIRE_KEYCHAIN=1 but ${status.reason}`)
   console.warn(`Skipping keychain tests: ${status.reason}`)
   return false
+}
+
+/**
+ * The key bk keeps a profile's keychain entry under, computed here from the documented scheme
+ * (README Assumptions): the first 16 hex digits of the SHA-256 of the folder's real path.
+ */
+export function keychainKey(configDir: string, profile: string, what: 'client_secret' | 'tokens'): string {
+  const id = createHash('sha256').update(realpathSync(configDir)).digest('hex').slice(0, 16)
+  return `${id}/${profile}/${what}`
 }

@@ -15,16 +15,27 @@ export interface Answer {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
-export function runBkTty(
-  args: string[],
-  options: {env?: Record<string, string | undefined>; configDir?: string; answers?: Answer[]; timeoutMs?: number} = {},
-): Promise<BkResult> {
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ')
+export interface TtyOptions {
+  env?: Record<string, string | undefined>
+  configDir?: string
+  answers?: Answer[]
+  timeoutMs?: number
+  /** The terminal's size, set on the pty itself (stty), as a real terminal reports it. */
+  columns?: number
+  rows?: number
+  /** Where bk's stderr goes instead of the screen (a file, or /dev/null), to see stdout alone. */
+  stderrTo?: string
+}
+
+export function runBkTty(args: string[], options: TtyOptions = {}): Promise<BkResult> {
+  const size = options.columns !== undefined ? `stty cols ${options.columns} rows ${options.rows ?? 50} && exec ` : ''
+  const stderr = options.stderrTo === undefined ? '' : ` 2>${quote(options.stderrTo)}`
+  const command = size + [process.execPath, BIN, ...args].map(quote).join(' ') + stderr
   const env = cleanEnv({
     BK_CONFIG_DIR: options.configDir ?? tempDir(),
     TERM: 'xterm',
-    COLUMNS: '160',
-    LINES: '50',
+    COLUMNS: String(options.columns ?? 160),
+    LINES: String(options.rows ?? 50),
     ...options.env,
   })
   return new Promise((resolve, reject) => {

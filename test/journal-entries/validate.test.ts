@@ -100,7 +100,7 @@ const CASES: Record<string, [string, string]> = {
   ],
   duplicate: [
     ok('Dup', '  - ledger_id: ldg_a\n    debit: 5\n    debit: 6\n  - {ledger_id: ldg_b, credit: 5}\n'),
-    '6:5: a key appears twice in the same mapping',
+    '6:5: entry 1 "Dup": line 1: debit appears twice in a line; write each key once',
   ],
   syntax: ['entries:\n  - description: [unclosed\n    datetime: 2026-03-01T09:30:00Z\n', ': YAML syntax:'],
   empty: ['# nothing here\n', '1:1: the file holds no journal entry'],

@@ -1,9 +1,16 @@
+import {createSign} from 'node:crypto'
+import {readFileSync} from 'node:fs'
+import {request} from 'node:http'
 import {createServer} from 'node:net'
+import {networkInterfaces} from 'node:os'
+import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk} from '../helpers/bk.js'
+import {whenOutput} from '../helpers/wait.js'
 import {
+  FIXTURES,
   JWKS_FILE,
   delivery,
   padded,
@@ -23,6 +30,7 @@ interface Line {
   status: number
   duplicate: boolean
   forwarded: {status: number | null} | null
+  source?: string
 }
 
 const lines = (l: ListenerChild): Line[] =>
@@ -81,6 +89,9 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(res.status).toBe(200)
     await listener.printed(() => lines(listener).some((l) => l.svcId === d.id), 'the floats line')
     expect(lines(listener).find((l) => l.svcId === d.id)).toMatchObject({valid: true, verifiedAs: 'python-json'})
+    // What is forwarded is the text that was signed, not the bytes received.
+    expect(d.received).not.toBe(d.body)
+    expect(app.requests.find((r) => r.headers['svc-id'] === d.id)?.body).toBe(d.body)
   })
 
   it('de-duplicates by svc-id: a redelivery is answered 200, reported as duplicate, not forwarded', async () => {
@@ -97,9 +108,30 @@ describe('bk webhooks listen --forward-to --json', () => {
     const d = delivery('nested')
     appDown = true
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(502)
+    await whenOutput(listener.child.stderr, () => listener.stderr().includes('IS FAILING'), 'the failing line')
+    expect(listener.stderr()).toContain(`bk: FORWARDING TO ${app.url} IS FAILING (answered 503)`)
     appDown = false
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
     expect(app.requests.filter((r) => r.headers['svc-id'] === d.id).map((r) => r.body)).toEqual([d.body, d.body])
+    await whenOutput(listener.child.stderr, () => listener.stderr().includes('works again'), 'the recovery line')
+    expect(listener.stderr().match(/IS FAILING/g)).toHaveLength(1)
+  })
+
+  it('refuses a signed body given an earlier duplicate "type", and forwards nothing', async () => {
+    const body = '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["other"]}}'
+    const id = 'msg_dup_type'
+    const signature = createSign('sha256')
+      .update(`${id}.${body}`, 'utf8')
+      .sign(readFileSync(join(FIXTURES, 'key.pem'), 'utf8'), 'base64url')
+    const before = app.requests.length
+    const forged = '{"type": "BUSINESS_DEACTIVATED", ' + body.slice(1)
+    const res = await post(listener.url, forged, {'svc-id': id, 'svc-signature': signature})
+    expect(res.status).toBe(400)
+    expect((JSON.parse(res.text) as {error: string}).error).toContain('"type" twice')
+    expect(app.requests.length).toBe(before)
+    // The body as signed still goes through.
+    expect((await post(listener.url, body, {'svc-id': id, 'svc-signature': signature})).status).toBe(200)
+    expect(app.requests.at(-1)?.body).toBe(body)
   })
 
   it('refuses invalid and bad requests with 4xx, forwards none, and keeps running', async () => {
@@ -125,7 +157,7 @@ describe('bk webhooks listen --forward-to --json', () => {
     // Still alive and verifying.
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
     await listener.printed(() => lines(listener).some((l) => l.svcId === d.id && l.valid), 'the valid ascii line')
-    const refused = lines(listener).filter((l) => !l.valid)
+    const refused = lines(listener).filter((l) => !l.valid && l.svcId !== 'msg_dup_type')
     expect(refused.map((l) => l.status)).toEqual([400, 400, 400, 400, 413, 405])
     expect(refused.find((l) => l.status === 400 && l.reason?.includes('not JSON'))).toBeTruthy()
     expect(refused.find((l) => l.reason === 'missing header svc-signature')).toBeTruthy()
@@ -161,7 +193,7 @@ describe('bk webhooks listen without --forward-to', () => {
   it('answers 200 to valid deliveries and 400 to invalid ones, printing a line for each', async () => {
     const listener = await startListen(['--jwks', JWKS_FILE])
     try {
-      const d = delivery('python-numbers')
+      const d = delivery('floats')
       expect(
         (await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': padded(d.signature)})).status,
       ).toBe(200)
@@ -171,7 +203,7 @@ describe('bk webhooks listen without --forward-to', () => {
       await listener.printed(() => listener.stdout().trim().split('\n').length === 2, 'two lines')
       const [ok, bad] = listener.stdout().trim().split('\n')
       expect(ok).toMatch(new RegExp(`  200  ${d.id}  ACCOUNT_BALANCE_UPDATED  valid$`))
-      expect(bad).toContain('  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match')
+      expect(bad).toContain(`  400  msg_other  ACCOUNT_BALANCE_UPDATED  INVALID: the signature does not match`)
     } finally {
       await listener.stop()
     }
@@ -190,6 +222,91 @@ describe('bk webhooks listen on a busy port', () => {
       expect(result.stderr).toContain('--port 0')
     } finally {
       holder.close()
+    }
+  })
+})
+
+describe('bk webhooks listen and unsigned replays', () => {
+  const replayHeaders = (id: string) => ({'svc-id': id, 'bk-replay': '1'})
+
+  it('refuses a replay without --accept-replays, saying how to take them', async () => {
+    const app = await recordingServer()
+    const listener = await startListen(['--jwks', JWKS_FILE, '--forward-to', app.url])
+    try {
+      const d = delivery('ascii')
+      const res = await post(listener.url, d.body, replayHeaders(d.id))
+      expect(res.status).toBe(400)
+      expect(res.text).toContain('--accept-replays')
+      expect(app.requests).toHaveLength(0)
+    } finally {
+      await listener.stop()
+      await app.close()
+    }
+  })
+
+  it('with --accept-replays takes a replay from this machine, forwards it with its marker, once', async () => {
+    const app = await recordingServer()
+    const listener = await startListen(['--jwks', JWKS_FILE, '--forward-to', app.url, '--accept-replays', '--json'])
+    try {
+      const d = delivery('ascii')
+      expect((await post(listener.url, d.body, replayHeaders(d.id))).status).toBe(200)
+      expect((await post(listener.url, d.body, replayHeaders(d.id))).status).toBe(200)
+      expect(app.requests).toHaveLength(1)
+      expect(app.requests[0]!.headers['bk-replay']).toBe('1')
+      expect(app.requests[0]!.body).toBe(d.body)
+      await listener.printed(() => lines(listener).length === 2, 'two lines')
+      expect(lines(listener)[0]).toMatchObject({valid: true, verifiedAs: 'replay', source: 'replay'})
+      expect(lines(listener)[1]).toMatchObject({duplicate: true})
+    } finally {
+      await listener.stop()
+      await app.close()
+    }
+  })
+})
+
+/** An address of this machine that is not loopback, to send from. */
+const external = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && !i.internal && i.family === 'IPv4')?.address
+
+describe('bk webhooks listen --accept-replays from another address', () => {
+  it.skipIf(!external)('refuses the replay with 403: replays are taken from loopback only', async () => {
+    const app = await recordingServer()
+    const listener = await startListen([
+      '--host',
+      '0.0.0.0',
+      '--jwks',
+      JWKS_FILE,
+      '--forward-to',
+      app.url,
+      '--accept-replays',
+    ])
+    try {
+      const d = delivery('ascii')
+      const port = new URL(listener.url).port
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(
+          {
+            host: external,
+            port,
+            method: 'POST',
+            localAddress: external,
+            headers: {'content-type': 'application/json', 'svc-id': d.id, 'bk-replay': '1'},
+          },
+          (res) => {
+            res.resume()
+            res.on('end', () => resolve(res.statusCode))
+          },
+        )
+        req.on('error', reject)
+        req.end(d.body)
+      })
+      expect(status).toBe(403)
+      expect(app.requests).toHaveLength(0)
+      await listener.printed(() => listener.stdout().includes('replays are accepted from loopback only'), 'the line')
+    } finally {
+      await listener.stop()
+      await app.close()
     }
   })
 })

@@ -1,3 +1,4 @@
+import {createSign, generateKeyPairSync} from 'node:crypto'
 import {readFileSync, writeFileSync, existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -18,6 +19,10 @@ import {
 } from './helpers.js'
 
 const {key} = keySetFromText(readFileSync(JWKS_FILE, 'utf8'), 'jwks.json')
+const signWithFixtureKey = (text: string) =>
+  createSign('sha256')
+    .update(text, 'utf8')
+    .sign(readFileSync(join(FIXTURES, 'key.pem'), 'utf8'), 'base64url')
 const {key: otherKey} = keySetFromText(readFileSync(OTHER_JWKS_FILE, 'utf8'), 'other-jwks.json')
 
 describe('verifyWebhook with signatures made outside bk (Python json.dumps + openssl)', () => {
@@ -29,12 +34,41 @@ describe('verifyWebhook with signatures made outside bk (Python json.dumps + ope
         as: 'raw',
       })
       const again = verifyWebhook({id: d.id, signature: d.signature, body: Buffer.from(d.received), key})
-      expect(again).toMatchObject({
-        valid: true,
-        as: d.name === 'python-numbers' ? 'python-json-numbers' : 'python-json',
-      })
+      // python-numbers was received with a key twice ("dup"): refused, never folded into what was signed.
+      expect(again).toMatchObject(
+        d.name === 'python-numbers' ? {valid: false, code: 'duplicate_key'} : {valid: true, as: 'python-json'},
+      )
     },
   )
+
+  it('accepts numbers re-encoded on the way (1.50 for 1.5, 1E5 for 100000.0) through their Python normalisation', () => {
+    const body = '{"type": "ACCOUNT_BALANCE_UPDATED", "content": {"amount": 1.5, "scaled": 100000.0}}'
+    const id = 'msg_numbers'
+    const received = '{"type":"ACCOUNT_BALANCE_UPDATED","content":{"amount":1.50,"scaled":1E5}}'
+    const result = verifyWebhook({id, signature: signWithFixtureKey(`${id}.${body}`), body: received, key})
+    expect(result).toMatchObject({valid: true, as: 'python-json-numbers', signedBody: body})
+  })
+
+  it('refuses a body with a UTF-8 byte order mark rather than verifying what follows it', () => {
+    const d = delivery('ascii')
+    const result = verifyWebhook({id: d.id, signature: d.signature, body: '\uFEFF' + d.body, key})
+    expect(result).toMatchObject({valid: false, code: 'mismatch'})
+    expect(!result.valid && result.reason).toContain('byte order mark')
+  })
+
+  it('refuses a signed body with an earlier, attacker-chosen duplicate of "type", before any re-serialisation', () => {
+    const body = '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["other"]}}'
+    const id = 'msg_dup'
+    const signature = signWithFixtureKey(`${id}.${body}`)
+    expect(verifyWebhook({id, signature, body, key})).toMatchObject({valid: true, as: 'raw'})
+    const forged = '{"type": "BUSINESS_DEACTIVATED", ' + body.slice(1)
+    const result = verifyWebhook({id, signature, body: forged, key})
+    expect(result).toMatchObject({valid: false, code: 'duplicate_key'})
+    expect(!result.valid && result.reason).toContain('"type" twice')
+    // The same key twice deeper down is refused too.
+    const nested = body.replace('"business_id": "biz_1"', '"business_id": "biz_evil", "business_id": "biz_1"')
+    expect(verifyWebhook({id, signature, body: nested, key})).toMatchObject({valid: false, code: 'duplicate_key'})
+  })
 
   it('accepts a padded signature and the PEM public key', () => {
     const d = delivery('emoji')
@@ -70,6 +104,21 @@ describe('verifyWebhook with signatures made outside bk (Python json.dumps + ope
       valid: false,
       code: 'missing_id',
     })
+  })
+
+  it('refuses key sets with a 512-bit key or the exponent 1, naming why', () => {
+    const {publicKey} = generateKeyPairSync('rsa', {modulusLength: 512})
+    const small = JSON.stringify({keys: [publicKey.export({format: 'jwk'})]})
+    expect(() => keySetFromText(small, 'small.json')).toThrow(
+      /512-bit RSA key; webhook keys must have at least 2048 bits/,
+    )
+    expect(() => keySetFromText(publicKey.export({format: 'pem', type: 'spki'}) as string, 'small.pem')).toThrow(
+      /512-bit/,
+    )
+    const jwk = JSON.parse(readFileSync(JWKS_FILE, 'utf8')).keys[0] as {n: string; e: string}
+    // e=1: every "signature" s verifies as s itself, so anyone could forge one without a key.
+    const one = JSON.stringify({keys: [{...jwk, e: 'AQ'}]})
+    expect(() => keySetFromText(one, 'e1.json')).toThrow(/exponent e=1; webhook keys must use e=65537/)
   })
 
   it('decodes base64url with or without padding, and refuses other text', () => {
@@ -128,6 +177,16 @@ describe('bk webhooks verify', () => {
     )
     expect(truncated.code).toBe(8)
     expect(parseJsonOutput(truncated)).toMatchObject({code: 'invalid_signature', details: {reason: 'wrong_length'}})
+  })
+
+  it('exits 8 for a signed body given an earlier duplicate "type" key', async () => {
+    const body = '{"type": "TASK_REQUEST", "content": {"business_id": "biz_1", "task_types": ["other"]}}'
+    const signature = signWithFixtureKey(`msg_dup.${body}`)
+    const args = ['webhooks', 'verify', '--id', 'msg_dup', '--signature', signature, '--jwks', JWKS_FILE, '--json']
+    expect((await runBk(args, {input: body})).code).toBe(0)
+    const forged = await runBk(args, {input: '{"type": "BUSINESS_DEACTIVATED", ' + body.slice(1)})
+    expect(forged.code).toBe(8)
+    expect(parseJsonOutput(forged)).toMatchObject({code: 'invalid_signature', details: {reason: 'duplicate_key'}})
   })
 
   it('exits 3 naming BK_BASE_URL and --jwks when there is no service to fetch the key set from', async () => {

@@ -46,6 +46,8 @@ export const invoice = z.looseObject({
   total_paid: opt(z.number()),
   credit_amount: opt(z.number()),
   source: opt(z.string()),
+  /** Not in the spec's table; kept and used (invoices aging, --summary, table amounts) when the service sends it. */
+  currency: opt(z.string()),
   status: opt(z.string()),
   due_at: opt(datetime),
   sent_at: opt(datetime),

@@ -25,6 +25,8 @@ export const refund = z.looseObject({
   amount: opt(z.number()),
   amount_paid: opt(z.number()),
   memo: opt(z.string()),
+  /** Not in the spec's table; kept and used (--summary, table amounts) when the service sends it. */
+  currency: opt(z.string()),
   processor: opt(z.string()),
   method: opt(z.string()),
   is_return: opt(z.boolean()),

@@ -25,8 +25,8 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
     }
     if (!this.flags['insecure-storage']) {
       // Find out now, not after every question, that the secret would have nowhere to go.
-      const {KeychainStore} = await import('../../auth/credential-store.js')
-      await new KeychainStore().probe()
+      const {probeKeychain} = await import('../../auth/credential-store.js')
+      await probeKeychain()
     }
     const {input, password, select} = await import('../../prompts.js')
     const {ENVIRONMENTS} = await import('../../auth/profiles.js')

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag, yesFlag} from '../../flags.js'
+import {billReadingFlags, businessFlag, yesFlag} from '../../flags.js'
 import type {DryRunResult, ImportProgress, ImportSummary} from '../../bills/import.js'
 
 export type BillsImportResult = ImportSummary | DryRunResult
@@ -29,28 +29,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
 
   static override flags = {
     business: businessFlag(),
-    map: Flags.string({
-      summary: "How to read an accounting package's export: a YAML map, or a preset (bk bills maps).",
-      helpValue: 'FILE.yaml|PRESET',
-    }),
-    lookup: Flags.string({
-      summary: 'Ids for the names or codes a column holds: a CSV of value,id (repeatable).',
-      helpValue: 'FIELD=FILE.csv',
-      multiple: true,
-    }),
-    'date-format': Flags.string({
-      summary: 'How the file writes dates (beats the map).',
-      options: ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'],
-    }),
-    'number-format': Flags.string({
-      summary: 'How the file writes numbers (beats the map).',
-      options: ['1234.56', '1,234.56', '1.234,56', '1 234,56'],
-    }),
-    delimiter: Flags.string({summary: 'The field separator (beats the map).', options: [',', ';', 'tab']}),
-    encoding: Flags.string({
-      summary: "The file's character encoding (beats the map).",
-      options: ['utf-8', 'windows-1252', 'latin1'],
-    }),
+    ...billReadingFlags(),
     currency: Flags.string({summary: 'The currency of bills whose rows name none.', helpValue: 'CODE'}),
     amounts: Flags.string({
       summary: 'Send line amounts before (net) or after (gross) tax, for layouts with tax columns.',
@@ -241,13 +220,13 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     return summary
   }
 
-  /** The map (a file or a preset) with the flags that beat it, and the lookups; none for bk's own format. */
+  /** How the file is read: the map and the flags that beat it, and the lookups. */
   private async readingOptions() {
     const {flags} = this
-    const {loadBillMap, plainMap, withOverrides, isPlain} = await import('../../bills/map-file.js')
-    const {loadLookups} = await import('../../bills/lookups.js')
-    const base = flags.map ? await loadBillMap(flags.map) : plainMap()
-    const map = withOverrides(base, {
+    const {readingOptions} = await import('../../bills/reading.js')
+    return readingOptions({
+      map: flags.map,
+      lookup: flags.lookup,
       dateFormat: flags['date-format'],
       numberFormat: flags['number-format'],
       delimiter: flags.delimiter,
@@ -256,9 +235,6 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       amounts: flags.amounts,
       dueDays: flags['due-days'],
     })
-    const lookups = await loadLookups(flags.lookup ?? [], map.caseInsensitiveLookups)
-    const plain = !flags.map && isPlain(map) && lookups.size === 0 && !flags.amounts
-    return {map: plain ? undefined : map, lookups}
   }
 
   /** --restart sends again what the journal records: say how much, and ask (or need --yes). */

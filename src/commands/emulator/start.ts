@@ -11,6 +11,9 @@ export interface EmulatorStartResult {
   businessIds: string[]
   /** With --tls: the CA file to trust (BK_CA_FILE). */
   caFile?: string
+  /** With --state: the file, and whether the data came from it. */
+  stateFile?: string
+  restored?: boolean
 }
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
@@ -22,6 +25,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     '<%= config.bin %> <%= command.id %> --port 0 --json',
     '<%= config.bin %> <%= command.id %> --tls',
     '<%= config.bin %> <%= command.id %> --seed empty --fault-rate 0.2 --fault-seed 7',
+    '<%= config.bin %> <%= command.id %> --seed none --fixtures examples/emulator-fixtures.yaml --state emulator.state',
   ]
 
   static override flags = {
@@ -29,7 +33,20 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
     'client-id': Flags.string({summary: 'Client id the emulator accepts.', default: 'local-client'}),
     'client-secret': Flags.string({summary: 'Client secret the emulator accepts.', default: 'local-secret'}),
-    seed: Flags.option({options: ['demo', 'empty'] as const, summary: 'Seed data.', default: 'demo'})(),
+    seed: Flags.option({
+      options: ['demo', 'empty', 'none'] as const,
+      summary: 'Seed data: demo businesses and records, one business (empty), or nothing (none).',
+      default: 'demo',
+    })(),
+    fixtures: Flags.string({
+      summary: 'Add your own businesses, vendors, ledgers, tags and records from a YAML or JSON file (repeatable).',
+      helpValue: 'FILE',
+      multiple: true,
+    }),
+    state: Flags.string({
+      summary: 'Keep the data in this file across restarts (loaded when it exists; then no seed or fixtures).',
+      helpValue: 'FILE',
+    }),
     scale: Flags.integer({
       summary: 'Seed this many invoices (and more of the rest) for benchmarks.',
       min: 0,
@@ -80,6 +97,8 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       this.warn(
         `Listening on ${flags.host}, which is not a loopback address: anyone who can reach it can use the emulator.`,
       )
+    const {loadFixturesFile} = await import('../../fixtures/load.js')
+    const fixtureFiles = await Promise.all((flags.fixtures ?? []).map((file) => loadFixturesFile(file)))
     const {startEmulator} = await import('../../emulator/server.js')
     const emulator = await startEmulator({
       host: flags.host,
@@ -98,10 +117,29 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       timeScale,
       keyFile: flags.key,
       tls: flags.tls ? {} : undefined,
+      stateFile: flags.state,
+      fixtures: fixtureFiles.map((f) => ({label: f.file, set: f.set})),
     }).catch(async (error: NodeJS.ErrnoException) => {
       const {BkError} = await import('../../errors.js')
       const {TlsSetupError} = await import('../../emulator/tls.js')
       if (error instanceof TlsSetupError) throw new BkError(error.message, {code: error.code, hint: error.hint})
+      const {StateFileError} = await import('../../state-file.js')
+      if (error instanceof StateFileError)
+        throw new BkError(error.message, {code: 'state_file_unusable', exitCode: 2, hint: error.hint})
+      const {FixtureError} = await import('../../emulator/fixtures.js')
+      if (error instanceof FixtureError) {
+        const {fixtureProblems, pathText} = await import('../../fixtures/load.js')
+        const loaded = fixtureFiles.find((f) => f.file === error.source)
+        throw fixtureProblems(
+          error.source ?? 'fixtures',
+          error.problems.map((p) => ({
+            where: loaded?.where(p.path) ?? error.source ?? '',
+            path: pathText(p.path),
+            message: p.message,
+          })),
+          'checked against the emulator',
+        )
+      }
       const {listenError} = await import('../../listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
@@ -111,9 +149,10 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       clientSecret: emulator.clientSecret,
       businessIds: emulator.businessIds,
       ...(emulator.caFile ? {caFile: emulator.caFile} : {}),
+      ...(flags.state ? {stateFile: flags.state, restored: emulator.restored} : {}),
     }
     if (this.jsonEnabled()) {
-      process.stdout.write(JSON.stringify(info) + '\n')
+      this.writeJsonLine(info)
     } else {
       process.stdout.write(
         [
@@ -122,10 +161,15 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
           `  client secret: ${info.clientSecret}`,
           `  businesses:    ${info.businessIds.join(', ')}`,
           ...(info.caFile ? [`  CA file:       ${info.caFile} (removed when the emulator stops)`] : []),
+          ...(flags.state
+            ? [
+                `  state file:    ${flags.state} (${emulator.restored ? `loaded${fixtureFiles.length ? '; --fixtures not applied again' : ''}` : 'new'}; kept up to date)`,
+              ]
+            : []),
           '',
           'Use it with:',
           ...(info.caFile ? [`  export BK_CA_FILE=${info.caFile}`] : []),
-          `  printf %s '${info.clientSecret}' | ${this.config.bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId} --business ${info.businessIds[0]} --client-secret-stdin`,
+          `  printf %s '${info.clientSecret}' | ${this.config.bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId}${info.businessIds[0] ? ` --business ${info.businessIds[0]}` : ''} --client-secret-stdin`,
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),

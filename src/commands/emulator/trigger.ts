@@ -58,6 +58,7 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     ])
     const client = new BkClient({baseUrl: credentials.baseUrl, ...this.transportOptions})
     let res
+    let webhookUrl: string | null | undefined
     try {
       res = await client.request({
         method: 'POST',
@@ -66,11 +67,20 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
         auth: false,
         schema: single(webhookMessage),
       })
+      // Where it went: an event with no webhook URL set reaches no listener, and must say so.
+      const where = await client
+        .request<{data?: {url?: string | null}}>({method: 'GET', path: '/_emulator/webhook', auth: false})
+        .catch(() => undefined)
+      webhookUrl = where?.data.data?.url
     } finally {
       await client.close()
     }
     const result = {type: res.data.data.type, content: res.data.data.content}
     if (!this.jsonEnabled()) this.log(`${result.type} emitted: ${JSON.stringify(result.content)}`)
+    if (webhookUrl === null)
+      process.stderr.write(
+        'Warning: the emulator has no webhook URL, so the event was delivered nowhere (it waits as a pending notification for `bk webhooks replay`). Start `bk webhooks listen --port 8787` against this emulator (it registers itself), or restart the emulator with --webhook-url URL.\n',
+      )
     return result
   }
 }

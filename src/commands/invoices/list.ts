@@ -1,21 +1,24 @@
 import {Flags} from '@oclif/core'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand, type FieldsListing} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag, listFlags, splitList} from '../../flags.js'
+import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../flags.js'
 import type {Invoice} from '../../api/schemas/invoice.js'
-import type {ListResult} from '../../output/list-command.js'
+import type {ListJson} from '../../output/list-command.js'
 
-export type InvoicesListResult = ListResult<Invoice>
+export type InvoicesListResult = ListJson<Invoice> | FieldsListing
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static override summary = 'List the invoices of a business.'
   static override description =
-    'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV (cells that would run as formulas get a leading apostrophe unless --raw-csv). --due-from and --due-to are inclusive ISO 8601 dates or datetimes; a date alone covers the whole day (UTC). --lines writes one row per invoice line.'
+    'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal (through the pager when long), JSON otherwise; --output csv writes spreadsheet-safe CSV (cells that would run as formulas get a leading apostrophe unless --raw-csv). --due-from and --due-to are inclusive ISO 8601 dates or datetimes; a date alone covers the whole day (UTC). --lines writes one row per invoice line. --fields picks the columns (and cuts JSON objects); --summary counts and totals them by status.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --status open,partially_paid',
     '<%= config.bin %> <%= command.id %> --due-from 2026-03-01 --due-to 2026-03-31 --output csv',
     '<%= config.bin %> <%= command.id %> --all --lines --output csv --file invoice-lines.csv',
+    '<%= config.bin %> <%= command.id %> --fields id,number,total_amount,lines.amount --output csv',
+    '<%= config.bin %> <%= command.id %> --all --jq \'map(select(.status == "open")) | length\'',
+    '<%= config.bin %> <%= command.id %> --all --summary --output csv --file invoices.csv',
     '<%= config.bin %> <%= command.id %> --json --page-size 20',
   ]
 
@@ -34,15 +37,22 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
       helpValue: 'DATE',
     }),
     lines: Flags.boolean({summary: 'One row per invoice line (csv and table output).'}),
+    summary: summaryFlag(),
     ...listFlags(),
   }
 
   async run(): Promise<InvoicesListResult | undefined> {
     const {flags} = this
+    const {fieldCatalog} = await import('../../output/field-paths.js')
+    const {invoice} = await import('../../api/schemas/invoice.js')
+    const catalog = fieldCatalog(invoice)
+    if (flags.fields === '') return this.listFields(catalog)
+    const fields = await chosenFields(flags.fields, catalog, 'an invoice', 'invoices list')
     const {dueRange} = await import('../../records/due-range.js')
     const range = dueRange(flags['due-from'], flags['due-to'])
     const status = splitList(flags.status)
-    const {listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
+    const {checkJqOutput, listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
+    checkJqOutput(flags, this.jqGiven)
     const format = listFormat(flags, this.jsonEnabled())
     if (flags.lines && (format === 'json' || format === 'ndjson')) {
       throw new InputError(`--lines applies to csv and table output, not ${this.jsonEnabled() ? '--json' : format}`, {
@@ -51,7 +61,8 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     }
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {invoiceColumns, invoiceRows, invoiceView} = await import('../../records/columns.js')
+    const {invoiceColumns, invoiceRowField, invoiceRows, invoiceView} = await import('../../records/columns.js')
+    const {SummaryBuilder} = await import('../../records/summary.js')
     const lines = Boolean(flags.lines)
     return runList({
       pager: api.invoices.list(businessId, {status, ...range, ...pagingOptions(flags)}),
@@ -59,7 +70,10 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
       flags,
       json: this.jsonEnabled(),
       columns: (f) => invoiceColumns({lines, table: f === 'table'}),
-      rows: (invoice) => invoiceRows(invoice, lines),
+      rows: (item) => invoiceRows(item, lines),
+      fields: fields && {paths: fields, catalog, get: invoiceRowField, currency: (row) => row.invoice.currency},
+      summary: flags.summary ? new SummaryBuilder('total_amount', 'invoices') : undefined,
+      collect: this.jqGiven,
       onMore: (token) => this.note(`More invoices: --page-token ${token}, or --all.`),
     })
   }

@@ -56,8 +56,8 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const {argv} = await this.parse(JournalEntriesCreate)
     const {flags} = this
     const paths = argv as string[]
-    const {validateFiles, problemsError, readAllStdin, STDIN} = await import('../../journal-entries/files.js')
-    const v = await validateFiles(paths, readAllStdin)
+    const {validateFiles, problemsError, stdinPieces, STDIN} = await import('../../journal-entries/files.js')
+    const v = await validateFiles(paths, stdinPieces)
     if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), !flags['dry-run'])
     const empty = {created: [], skipped: [], failed: [], unconfirmed: []}
     if (flags['dry-run']) {

@@ -22,8 +22,8 @@ export default class JournalEntriesValidate extends BaseCommand<typeof JournalEn
 
   async run(): Promise<JournalEntriesValidateResult> {
     const {argv} = await this.parse(JournalEntriesValidate)
-    const {validateFiles, problemsError, readAllStdin} = await import('../../journal-entries/files.js')
-    const v = await validateFiles(argv as string[], readAllStdin)
+    const {validateFiles, problemsError, stdinPieces} = await import('../../journal-entries/files.js')
+    const v = await validateFiles(argv as string[], stdinPieces, {keepEntries: false})
     if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), false)
     if (!this.jsonEnabled()) {
       for (const f of v.files)

@@ -1,20 +1,26 @@
 import {Args} from '@oclif/core'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand, type FieldsListing} from '../../base-command.js'
 import {ConfigError} from '../../errors.js'
+import {chosenFields, fieldsFlag} from '../../flags.js'
+import {PROFILE_FIELDS} from '../../auth/profile-fields.js'
 import type {Profile} from '../../auth/profiles.js'
 
-export type ProfilesShowResult = Profile & {name: string; active: boolean}
+export type ProfilesShowResult = (Profile & {name: string; active: boolean}) | FieldsListing
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static override summary = 'Show a profile (the active one by default); never its secret.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> production --json',
+    '<%= config.bin %> <%= command.id %> --fields baseUrl,business',
   ]
   static override args = {name: Args.string({description: 'Profile name (default: the active profile)'})}
+  static override flags = {fields: fieldsFlag()}
 
   async run(): Promise<ProfilesShowResult> {
+    if (this.flags.fields === '') return this.listFields(PROFILE_FIELDS)
+    const fields = await chosenFields(this.flags.fields, PROFILE_FIELDS, 'a profile', 'profiles show')
     const {ProfileStore} = await import('../../auth/profiles.js')
     const config = await new ProfileStore(this.configDir).load()
     const name = this.args.name ?? this.flags.profile ?? config.active
@@ -26,6 +32,15 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
       })
     }
     const result = {name, active: config.active === name, ...profile}
+    if (fields) {
+      const {projector} = await import('../../output/field-paths.js')
+      const chosen = projector(fields)(result) as ProfilesShowResult
+      if (!this.jsonEnabled()) {
+        const {formatFields} = await import('../../output/field-view.js')
+        process.stdout.write(formatFields(chosen, fields, PROFILE_FIELDS))
+      }
+      return chosen
+    }
     if (!this.jsonEnabled()) {
       this.log(
         [

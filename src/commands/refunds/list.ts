@@ -1,21 +1,23 @@
 import {Flags} from '@oclif/core'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand, type FieldsListing} from '../../base-command.js'
 import {InputError} from '../../errors.js'
-import {businessFlag, listFlags, splitList} from '../../flags.js'
+import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../flags.js'
 import type {Refund} from '../../api/schemas/refund.js'
-import type {ListResult} from '../../output/list-command.js'
+import type {ListJson} from '../../output/list-command.js'
 import {REFUND_STATUSES} from '../../spec.js'
 
-export type RefundsListResult = ListResult<Refund>
+export type RefundsListResult = ListJson<Refund> | FieldsListing
 
 export default class RefundsList extends BaseCommand<typeof RefundsList> {
   static override summary = 'List the refunds of a business.'
   static override description =
-    'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal, JSON otherwise; --output csv writes spreadsheet-safe CSV unless --raw-csv.'
+    'One page by default, --limit N items, or --all pages streamed with flat memory. A table on a terminal (through the pager when long), JSON otherwise; --output csv writes spreadsheet-safe CSV unless --raw-csv. --fields picks the columns (and cuts JSON objects); --summary counts and totals them by status.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --status pending',
     '<%= config.bin %> <%= command.id %> --status completed,voided --all --output csv --file refunds.csv',
+    '<%= config.bin %> <%= command.id %> --all --summary',
+    '<%= config.bin %> <%= command.id %> --fields id,amount,refund_invoices.invoice_id --json',
   ]
 
   static override flags = {
@@ -24,27 +26,38 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
       summary: 'Only refunds in these statuses, comma-separated: pending, completed, voided.',
       helpValue: 'STATUS,…',
     }),
+    summary: summaryFlag(),
     ...listFlags(),
   }
 
   async run(): Promise<RefundsListResult | undefined> {
     const {flags} = this
+    const {fieldCatalog} = await import('../../output/field-paths.js')
+    const {refund} = await import('../../api/schemas/refund.js')
+    const catalog = fieldCatalog(refund)
+    if (flags.fields === '') return this.listFields(catalog)
+    const fields = await chosenFields(flags.fields, catalog, 'a refund', 'refunds list')
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))
     if (bad !== undefined)
       throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {
         details: {flag: '--status', value: bad},
       })
+    const {checkJqOutput, pagingOptions, runList} = await import('../../output/list-command.js')
+    checkJqOutput(flags, this.jqGiven)
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {pagingOptions, runList} = await import('../../output/list-command.js')
     const {refundColumns, refundView} = await import('../../records/columns.js')
+    const {SummaryBuilder} = await import('../../records/summary.js')
     return runList({
       pager: api.refunds.list(businessId, {status, ...pagingOptions(flags)}),
       view: refundView,
       flags,
       json: this.jsonEnabled(),
       columns: (format) => refundColumns({table: format === 'table'}),
+      fields: fields && {paths: fields, catalog, currency: (row) => (row as {currency?: string | null}).currency},
+      summary: flags.summary ? new SummaryBuilder('amount', 'refunds') : undefined,
+      collect: this.jqGiven,
       onMore: (token) => this.note(`More refunds: --page-token ${token}, or --all.`),
     })
   }

@@ -1,18 +1,21 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../errors.js'
+import type {ListenerEvent, RunningListener} from '../../webhooks/listener.js'
 import {jwksFlag, splitList} from '../../flags.js'
 
 export type WebhooksListenResult = undefined
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override summary = 'Receive webhooks locally: verify, print and forward each delivery.'
-  static override description = `Listens on 127.0.0.1:PORT (point the service, or \`bk emulator start --webhook-url\`, at it). Each POST is verified: invalid ones are answered 400, valid ones 200 and printed once per svc-id (--json: one JSON line each). With --forward-to, valid deliveries are posted there with their original headers and body, and the answer follows the target: 200 when it answered 2xx, 502 otherwise, so that the service retries. Stops on Ctrl-C.`
+  static override description = `Listens on 127.0.0.1:PORT (point the service at it; the local emulator is pointed at it by listen itself, and back on exit). Each POST is verified: invalid ones are answered 400, valid ones 200 and printed once per svc-id (--json: one JSON line each). With --forward-to, the text that was signed is posted there with the original headers, and the answer follows the target: 200 when it answered 2xx, 502 otherwise, so that the service retries. With --state, the deliveries handled are remembered across restarts, and --catch-up forwards first what the service sent while the listener was down. Stops on Ctrl-C.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --port 8787',
     '<%= config.bin %> <%= command.id %> --port 8787 --forward-to http://localhost:3000/webhooks --events BUSINESS_CREATED,TASK_REQUEST',
     '<%= config.bin %> <%= command.id %> --port 8787 --jwks jwks.json --json',
+    '<%= config.bin %> <%= command.id %> --port 8787 --forward-to http://localhost:3000/webhooks --state listen.state --catch-up',
   ]
 
   static override flags = {
@@ -32,6 +35,23 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
       helpValue: 'TYPE,…',
     }),
     jwks: jwksFlag(),
+    state: Flags.string({
+      summary: 'Remember the deliveries handled (and the last one) in this file, across restarts.',
+      helpValue: 'FILE',
+    }),
+    'catch-up': Flags.boolean({
+      summary:
+        'On start, forward first what the service sent after the last delivery handled (from its notifications API).',
+      dependsOn: ['state'],
+    }),
+    'accept-replays': Flags.boolean({
+      summary: 'Accept unsigned replays (bk webhooks replay --forward-to) from this machine.',
+    }),
+    register: Flags.boolean({
+      summary: 'Against the local emulator: become its webhook URL while listening (on by default).',
+      default: true,
+      allowNo: true,
+    }),
   }
 
   async run(): Promise<WebhooksListenResult> {
@@ -41,38 +61,102 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const events = splitList(flags.events)
     const {webhookKeys} = await import('../../webhooks/keys.js')
     const {startListener} = await import('../../webhooks/listener.js')
+    const {DeliveryMemory} = await import('../../webhooks/delivery-memory.js')
+    const {StateFileError} = await import('../../state-file.js')
+    const memory = await DeliveryMemory.open(flags.state).catch((error: unknown) => {
+      if (error instanceof StateFileError)
+        throw new InputError(error.message, {code: 'state_file_unusable', hint: error.hint})
+      throw error
+    })
     const keys = await webhookKeys({jwks: flags.jwks, credentials: () => this.credentials(), configDir: this.configDir})
     // Fail now, not at the first delivery, when the key set cannot be had.
     const first = await keys.current()
     const json = this.jsonEnabled()
+    let caughtUp: () => void = () => {}
+    const ready = flags['catch-up'] ? new Promise<void>((resolve) => (caughtUp = resolve)) : undefined
+    const print = (e: ListenerEvent) => {
+      if (json) {
+        this.writeJsonLine(e)
+        return
+      }
+      const time = e.receivedAt.slice(11, 19)
+      const how = e.source === 'live' ? '' : ` (${e.source})`
+      const what = e.valid ? `valid${how}${e.duplicate ? ' (duplicate, ignored)' : ''}` : `INVALID: ${e.reason ?? ''}`
+      const fwd = e.forwarded ? `  → ${e.forwarded.status ?? e.forwarded.error ?? '?'}` : ''
+      process.stdout.write(`${time}  ${e.status}  ${e.svcId ?? '-'}  ${e.type ?? '-'}  ${what}${fwd}\n`)
+    }
     const listener = await startListener({
       port: flags.port,
       host: flags.host,
       keys,
       forwardTo,
       events,
-      onEvent: (e) => {
-        if (json) {
-          process.stdout.write(JSON.stringify(e) + '\n')
-          return
-        }
-        const time = e.receivedAt.slice(11, 19)
-        const what = e.valid ? `valid${e.duplicate ? ' (duplicate, ignored)' : ''}` : `INVALID: ${e.reason ?? ''}`
-        const fwd = e.forwarded ? `  → ${e.forwarded.status ?? e.forwarded.error ?? '?'}` : ''
-        process.stdout.write(`${time}  ${e.status}  ${e.svcId ?? '-'}  ${e.type ?? '-'}  ${what}${fwd}\n`)
-      },
+      memory,
+      ready,
+      acceptReplays: flags['accept-replays'],
+      onEvent: print,
+      onForwardingChange: (failing, detail) =>
+        process.stderr.write(
+          failing
+            ? `bk: FORWARDING TO ${forwardTo} IS FAILING (${detail}): deliveries are answered 502, so the service retries them\n`
+            : `bk: forwarding to ${forwardTo} works again\n`,
+        ),
     }).catch(async (error: NodeJS.ErrnoException) => {
       const {listenError} = await import('../../listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
+    const registration = flags.register ? await this.register(listener.port, flags.jwks) : undefined
     process.stderr.write(
-      `Listening on ${listener.url} (key ${first.kid ?? 'without kid'} from ${first.source})${forwardTo ? `, forwarding to ${forwardTo}` : ''}. Ctrl-C to stop.\n`,
+      `Listening on ${listener.url} (key ${first.kid ?? 'without kid'} from ${first.source})${forwardTo ? `, forwarding to ${forwardTo}` : ''}${registration ? '; the emulator delivers here until listen stops' : ''}. Ctrl-C to stop.\n`,
     )
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve)
-      process.once('SIGTERM', resolve)
+    const stop = new AbortController()
+    const stopped = new Promise<void>((resolve) => {
+      const onSignal = () => {
+        stop.abort()
+        resolve()
+      }
+      process.once('SIGINT', onSignal)
+      process.once('SIGTERM', onSignal)
     })
-    await listener.close()
+    try {
+      if (flags['catch-up']) await this.catchUp(listener, memory.lastId, stop.signal, print)
+      caughtUp()
+      await stopped
+    } finally {
+      caughtUp()
+      await registration?.unregister()
+      await listener.close()
+    }
     return undefined
+  }
+
+  /** Registers the listener with a loopback emulator at the base URL, when there is one. */
+  private async register(port: number, jwks: string | undefined) {
+    const {registerWithEmulator} = await import('../../webhooks/emulator-registration.js')
+    const {keySetBaseUrl} = await import('../../webhooks/jwks.js')
+    if (jwks !== undefined && !process.env.BK_BASE_URL && !process.env.BK_PROFILE) return undefined
+    const baseUrl = await keySetBaseUrl(() => this.credentials()).catch(() => undefined)
+    if (!baseUrl) return undefined
+    const host = this.flags.host === '0.0.0.0' || this.flags.host === '::' ? '127.0.0.1' : this.flags.host
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`
+    return registerWithEmulator(baseUrl, url).catch(() => undefined)
+  }
+
+  /** Forwards what the service holds after the last delivery handled, before any live one. */
+  private async catchUp(
+    listener: RunningListener,
+    since: string | null,
+    signal: AbortSignal,
+    print: (e: ListenerEvent) => void,
+  ): Promise<void> {
+    const {client} = await this.session({tenantLevel: true})
+    const {catchUp} = await import('../../webhooks/catch-up.js')
+    process.stderr.write(`Catching up from ${since ?? '(none)'}…\n`)
+    const result = await catchUp({client, since, forward: listener.forward, signal, onEvent: print})
+    process.stderr.write(
+      result.note
+        ? `Caught up nothing: ${result.note}.\n`
+        : `Caught up: ${result.forwarded} forwarded, ${result.skipped} already handled; now live.\n`,
+    )
   }
 }

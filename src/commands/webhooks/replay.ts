@@ -12,15 +12,17 @@ export interface WebhooksReplayResult {
   items: Array<{
     id: string
     datetime: string
+    /** Delivery status: pending, sent or error (unknown when it changed while bk read). */
+    status: string
     type: string
     notification: unknown
-    forwarded: {url: string; status: number | null; ok: boolean; error?: string} | null
+    forwarded: {url: string; status: number | null; ok: boolean; error?: string; detail?: string} | null
   }>
 }
 
 export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
   static override summary = 'List past webhook notifications, or re-post them to a URL.'
-  static override description = `Pages through the notifications the service kept (all after --since, filtered by --status) and prints them, or re-posts each original message to --forward-to and reports each answer. Replayed posts cannot be re-signed: they carry content-type, svc-id (the original id) and bk-replay: 1, and no svc-signature.
+  static override description = `Pages through the notifications the service kept (all after --since, filtered by --status) and prints them with their delivery status (pending, sent, error: what was never delivered), or re-posts each original message to --forward-to and reports each answer. Replayed posts cannot be re-signed: they carry content-type, svc-id (the original id) and bk-replay: 1, and no svc-signature.
 
 Ctrl-C stops after the notification in progress and prints the last id handled; run again with --since that id to continue. Exit codes: 0 done; ${ExitCode.partial} some re-posts failed; ${ExitCode.interrupted} interrupted.`
 
@@ -55,6 +57,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     const {replay} = await import('../../webhooks/replay.js')
     const json = this.jsonEnabled()
     const items: WebhooksReplayResult['items'] = []
+    let refusedUnsigned = false
     const controller = new AbortController()
     const onSignal = () => {
       if (controller.signal.aborted) process.exit(ExitCode.interrupted)
@@ -77,15 +80,20 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
           items.push({
             id: item.id,
             datetime: item.datetime,
+            status: item.status,
             type: item.type,
             notification: item.notification,
             forwarded: item.forwarded,
           })
           if (json) return
-          const fwd = item.forwarded
-            ? `  → ${item.forwarded.ok ? 'ok' : 'FAILED'} ${item.forwarded.status ?? item.forwarded.error ?? ''}`
+          const f = item.forwarded
+          const fwd = f
+            ? `  → ${f.ok ? 'ok' : 'FAILED'} ${f.status ?? f.error ?? ''}${!f.ok && f.detail ? `: ${f.detail}` : ''}`
             : ''
-          process.stdout.write(`${item.id}  ${item.datetime}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`)
+          if (f && !f.ok && f.status !== null && f.status >= 400 && f.status < 500) refusedUnsigned = true
+          process.stdout.write(
+            `${item.id}  ${item.datetime}  ${item.status.padEnd(7)}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`,
+          )
         },
       })
     } finally {
@@ -108,8 +116,16 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       process.stderr.write(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed:\n`)
       const reasons = items
         .filter((i) => i.forwarded && !i.forwarded.ok)
-        .map((i) => `${i.id}: ${i.forwarded!.error ?? `HTTP ${i.forwarded!.status}`}`)
-      return this.partial(result, {failed: summary.failed, unconfirmed: 0}, reasons)
+        .map(
+          (i) =>
+            `${i.id}: ${i.forwarded!.error ?? `HTTP ${i.forwarded!.status}`}${i.forwarded!.detail ? `: ${i.forwarded!.detail}` : ''}`,
+        )
+      const partial = this.partial(result, {failed: summary.failed, unconfirmed: 0}, reasons)
+      if (refusedUnsigned)
+        this.note(
+          'The target refused them: replays carry no signature (bk cannot sign), only `bk-replay: 1`. A `bk webhooks listen` takes them with --accept-replays (from this machine); an app of your own must accept that header where it checks signatures.',
+        )
+      return partial
     }
     this.note(
       `${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,

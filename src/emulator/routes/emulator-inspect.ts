@@ -42,6 +42,18 @@ const EMULATOR_ROUTES = [
   {method: 'GET', path: '/_emulator/counts', summary: 'Counts of every collection (business_id=… for one business)'},
   {method: 'GET', path: '/_emulator/faults', summary: 'Fault settings and how many of each kind were injected'},
   {method: 'POST', path: '/_emulator/reset', summary: 'Reset {what: "created" (default) | "all"}'},
+  {
+    method: 'POST',
+    path: '/_emulator/fixtures',
+    summary: 'Add a fixture set (businesses, vendors, ledgers, tag fields, …), whole or not at all',
+  },
+  {method: 'GET', path: '/_emulator/webhook', summary: 'The webhook URL in force, and since when the signing key is'},
+  {
+    method: 'PUT',
+    path: '/_emulator/webhook',
+    summary: 'Deliver webhooks to {url} from now on (bk webhooks listen does)',
+  },
+  {method: 'DELETE', path: '/_emulator/webhook', summary: 'Stop delivering to ?url= (back to --webhook-url)'},
 ] as const
 
 /**
@@ -74,17 +86,7 @@ function countState(state: EmulatorState, businessId?: string): Record<string, n
   return counts
 }
 
-/** Ids of a collection's items across every business. */
-function idsOf(state: EmulatorState, collection: BusinessCollection<{id: string}>): Set<string> {
-  const ids = new Set<string>()
-  for (const businessId of state.businesses.keys()) for (const item of collection.all(businessId)) ids.add(item.id)
-  return ids
-}
-
 export function register({router, state, options, faults, webhooks}: EmulatorContext): void {
-  // Routes are registered after seeding: what is held now is the seed, anything later was created.
-  let seeded = {bills: idsOf(state, state.bills), journalEntries: idsOf(state, state.journalEntries)}
-
   const business = (id: string) => {
     if (!state.businesses.has(id)) throw new HttpError(404, `Business ${id} not found`, {business_id: id})
     return id
@@ -97,7 +99,7 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
     router.add('GET', `/_emulator/businesses/:business_id/${path}`, (ctx) => {
       const all = state[key].all(business(ctx.params.business_id as string)) as ReadonlyArray<{id: string}>
       const includeSeed = ctx.query.get('include_seed') === 'true'
-      const items = includeSeed ? all : all.filter((item) => !seeded[key].has(item.id))
+      const items = includeSeed ? all : all.filter((item) => !state.seeded[key].has(item.id))
       return ok({data: items, count: items.length})
     })
   }
@@ -131,13 +133,12 @@ export function register({router, state, options, faults, webhooks}: EmulatorCon
       webhooks.cancelPending()
       state.clearAll()
       seedState(state, options)
-      seeded = {bills: idsOf(state, state.bills), journalEntries: idsOf(state, state.journalEntries)}
     } else {
       for (const key of ['bills', 'journalEntries'] as const) {
         const collection: BusinessCollection<{id: string}> = state[key]
         for (const businessId of state.businesses.keys()) {
           for (const item of [...collection.all(businessId)])
-            if (!seeded[key].has(item.id)) collection.delete(businessId, item.id)
+            if (!state.seeded[key].has(item.id)) collection.delete(businessId, item.id)
         }
       }
     }

@@ -9,6 +9,8 @@ import {register as journalEntries} from './journal-entries.js'
 import {register as emulatorBusinesses} from './emulator-businesses.js'
 import {register as emulatorEvents} from './emulator-events.js'
 import {register as emulatorInspect} from './emulator-inspect.js'
+import {register as emulatorFixtures} from './emulator-fixtures.js'
+import {register as emulatorWebhook} from './emulator-webhook.js'
 import {register as transactions} from './transactions.js'
 import {register as invoices} from './invoices.js'
 import {register as refunds} from './refunds.js'
@@ -25,6 +27,8 @@ const modules: Array<(ctx: EmulatorContext) => void> = [
   emulatorBusinesses,
   emulatorEvents,
   emulatorInspect,
+  emulatorFixtures,
+  emulatorWebhook,
   transactions,
   invoices,
   refunds,

@@ -1,5 +1,6 @@
 /**
- * GET /.well-known/jwks.json (no auth): the key set whose first key verifies webhook signatures.
+ * GET /.well-known/jwks.json (no auth): the key set whose first key verifies webhook signatures,
+ * with an ETag (its kid) for conditional re-fetches.
  * GET /v0/tenant/webhook/notifications: past notifications for replay, `{id, datetime,
  * notification}` in creation order; `webhook_id` keeps those created after it (an unknown id is
  * 404, since "after" cannot be placed), `status` filters (comma-separated), page_size 1..100
@@ -19,7 +20,17 @@ const DEFAULT_PAGE_SIZE = 50
 const json = (body: unknown): Reply => ({status: 200, body: pythonJsonDumps(body)})
 
 export function register({router, state, webhooks}: EmulatorContext): void {
-  router.add('GET', JWKS_PATH, async () => json(await webhooks.signer.jwks()))
+  // The kid (the key's thumbprint) is the ETag: a listener re-fetching after a failed signature
+  // asks If-None-Match and gets 304 when the key has not changed.
+  router.add('GET', JWKS_PATH, async (ctx) => {
+    const jwks = await webhooks.signer.jwks()
+    const etag = `"${jwks.keys[0]?.kid ?? ''}"`
+    const headers = {etag, 'last-modified': new Date(webhooks.signer.since).toUTCString()}
+    const asked = ctx.headers['if-none-match']
+    if (typeof asked === 'string' && asked.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+      return {status: 304, headers}
+    return {...json(jwks), headers}
+  })
 
   router.add('GET', NOTIFICATIONS_PATH, (ctx) => {
     const grant = requireAuth(state, ctx, SCOPES.webhookRead)

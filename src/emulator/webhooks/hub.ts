@@ -1,6 +1,7 @@
 /**
  * The emulator's EventSink: every event becomes a webhook notification, kept in
- * `state.notifications` with its status, and delivered, signed, to `options.webhookUrl`.
+ * `state.notifications` with its status, and delivered, signed, to `url`: `options.webhookUrl`, or
+ * the URL a listener registered (routes/emulator-webhook.ts).
  *
  * Delivery (spec, Events): POST of the message `{type, content}` serialised as Python's
  * json.dumps does by default, with headers `svc-id` (the notification id) and `svc-signature`.
@@ -29,12 +30,18 @@ export class WebhookHub implements EventSink {
   private active = 0
   private idleWaiters: Array<() => void> = []
   private closed = false
+  /** Where deliveries go: --webhook-url, or the URL a listener registered (POST /_emulator/webhook). */
+  url: string | undefined
+  /** Called after a notification's status changed (the state file is saved then). */
+  onChange: () => void = () => {}
 
   constructor(
     private readonly state: EmulatorState,
     private readonly options: Pick<ResolvedEmulatorOptions, 'webhookUrl' | 'timeScale' | 'keyFile'>,
+    savedKey?: string,
   ) {
-    this.signer = new WebhookSigner(options.keyFile)
+    this.signer = new WebhookSigner(options.keyFile, options.keyFile ? undefined : savedKey)
+    this.url = options.webhookUrl
   }
 
   emit(type: string, content: Record<string, unknown>): void {
@@ -49,7 +56,7 @@ export class WebhookHub implements EventSink {
       attempts: [],
     }
     this.state.notifications.push(record)
-    if (this.options.webhookUrl && !this.closed) this.schedule(record, 0, 0)
+    if (this.url && !this.closed) this.schedule(record, 0, 0)
   }
 
   /** Resolves when no delivery is waiting or running (for tests and shutdown). */
@@ -93,7 +100,7 @@ export class WebhookHub implements EventSink {
   }
 
   private async deliver(record: WebhookNotificationRecord, attempt: number, delayMs: number): Promise<void> {
-    const url = this.options.webhookUrl
+    const url = this.url
     if (!url || this.closed) return
     const at = Date.now()
     const signature = await this.signer.sign(record.id, record.body)
@@ -104,13 +111,12 @@ export class WebhookHub implements EventSink {
     if (result.status === 200) {
       record.status = 'sent'
       record.sentAt = new Date().toISOString()
-      return
-    }
-    if (attempt < MAX_RETRIES) {
+    } else if (attempt < MAX_RETRIES) {
       this.schedule(record, attempt + 1, FIRST_RETRY_DELAY_MS * 2 ** attempt * this.options.timeScale)
     } else {
       record.status = 'error'
     }
+    this.onChange()
   }
 
   private async post(

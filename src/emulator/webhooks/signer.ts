@@ -19,17 +19,24 @@ export class WebhookSigner {
   private readonly keyPromise: Promise<KeyObject>
   private jwksPromise: Promise<{keys: PublicJwk[]}> | undefined
 
-  /** Reads `keyFile` now (a bad file fails the start), or starts generating a 2048-bit key. */
-  constructor(keyFile?: string) {
-    if (keyFile) {
+  /** When this key came into use (ms): a listener's key set fetched before it is out of date. */
+  readonly since = Date.now()
+
+  /**
+   * Reads `keyFile` now (a bad file fails the start), or uses `pem` (a key saved with the
+   * emulator's state), or starts generating a 2048-bit key.
+   */
+  constructor(keyFile?: string, pem?: string) {
+    if (keyFile || pem) {
+      const origin = keyFile ?? 'the key saved in the state file'
       let key: KeyObject
       try {
-        key = createPrivateKey(readFileSync(keyFile, 'utf8'))
+        key = createPrivateKey(keyFile ? readFileSync(keyFile, 'utf8') : (pem as string))
       } catch (error) {
-        throw new Error(`Cannot use ${keyFile} as the webhook signing key: ${(error as Error).message}`)
+        throw new Error(`Cannot use ${origin} as the webhook signing key: ${(error as Error).message}`)
       }
       if (key.asymmetricKeyType !== 'rsa')
-        throw new Error(`${keyFile} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
+        throw new Error(`${origin} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
       this.keyPromise = Promise.resolve(key)
     } else {
       this.keyPromise = new Promise((resolve, reject) => {
@@ -49,6 +56,11 @@ export class WebhookSigner {
       return {keys: [{kty: 'RSA', n, e, kid, alg: 'RS256', use: 'sig'}]}
     })
     return this.jwksPromise
+  }
+
+  /** The private key as PKCS#8 PEM, for the state file. */
+  async pem(): Promise<string> {
+    return (await this.keyPromise).export({format: 'pem', type: 'pkcs8'}) as string
   }
 
   /** base64url (unpadded) RSASSA-PKCS1-v1_5 SHA-256 signature of `id + "." + body`. */

@@ -1,0 +1,102 @@
+/**
+ * The aging report for people and spreadsheets. For people (a table): by currency, one block per
+ * currency with a row per bucket and a bar showing its share of the largest bucket; by customer,
+ * one row per customer and currency with a column per bucket and the currency's total under
+ * them. For spreadsheets (csv): one row per currency (or customer and currency), one column per
+ * bucket, amounts exact as decimal strings.
+ */
+import {stringify} from 'csv-stringify/sync'
+
+import {Decimal} from '../money.js'
+import {formatAmount} from '../output/display.js'
+import {renderTable, type TableColumn} from '../output/table.js'
+import {displayWidth, styles} from '../output/terminal.js'
+import type {AgingReport, AgingRow} from './aging.js'
+
+const BAR_MAX = 40
+const BAR_MIN = 4
+
+/** A bar of `fraction` (0..1) of `width` columns, in eighths of a block. */
+export function bar(fraction: number, width: number): string {
+  if (!(fraction > 0) || width <= 0) return ''
+  const eighths = Math.max(1, Math.round(Math.min(1, fraction) * width * 8))
+  const partial = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8] as string
+  return '█'.repeat(Math.floor(eighths / 8)) + partial
+}
+
+const currencyLabel = (c: string | null) => c ?? '(no currency)'
+
+export function agingTable(report: AgingReport, options: {width: number; color: boolean}): string {
+  if (report.totals.length === 0)
+    return `Nothing outstanding as of ${report.as_of} (${report.invoices_read} invoices read).\n`
+  const {bold} = styles(options.color)
+  const out: string[] = [`Outstanding invoices as of ${report.as_of}, by days past due`]
+  if (report.by === 'customer') {
+    const columns: TableColumn[] = [
+      {header: 'CUSTOMER', kind: 'id'},
+      {header: 'CURRENCY', kind: 'id'},
+      {header: 'INVOICES', kind: 'number', priority: 1},
+      ...report.buckets.map((b): TableColumn => ({header: b.label.toUpperCase(), kind: 'amount'})),
+      {header: 'TOTAL', kind: 'amount'},
+    ]
+    const rowCells = (r: AgingRow, customer: string) => [
+      customer,
+      r.currency ?? '-',
+      String(r.invoices),
+      ...r.buckets.map((b) => (new Decimal(b.amount).isZero() ? '' : formatAmount(b.amount, r.currency))),
+      formatAmount(r.outstanding, r.currency),
+    ]
+    const rows: string[][] = []
+    for (const total of report.totals) {
+      for (const r of report.rows.filter((x) => x.currency === total.currency))
+        rows.push(rowCells(r, r.customer_id ?? '-'))
+      rows.push(rowCells(total, 'total'))
+    }
+    out.push('', ...renderTable(columns, rows, options))
+    return out.join('\n') + '\n'
+  }
+  for (const total of report.totals) {
+    // A bar only shows a proportion: a float is exact enough for its length (amounts stay decimal).
+    const largest = Math.max(...total.buckets.map((b) => Number(b.amount)))
+    const columns: TableColumn[] = [
+      {header: 'DAYS PAST DUE', kind: 'id'},
+      {header: 'INVOICES', kind: 'number'},
+      {header: 'AMOUNT', kind: 'amount'},
+    ]
+    const rows = [
+      ...total.buckets.map((b) => [b.label, String(b.invoices), formatAmount(b.amount, total.currency)]),
+      ['total', String(total.invoices), formatAmount(total.outstanding, total.currency)],
+    ]
+    const lines = renderTable(columns, rows, options)
+    // Measured without colour: escape codes take no columns.
+    const tableWidth = Math.max(...renderTable(columns, rows, {...options, color: false}).map(displayWidth))
+    const barWidth = Math.min(BAR_MAX, options.width - tableWidth - 2)
+    out.push('', bold(currencyLabel(total.currency)), lines[0] as string)
+    total.buckets.forEach((b, i) => {
+      const line = lines[i + 1] as string
+      const shown = barWidth >= BAR_MIN ? bar(Number(b.amount) / largest, barWidth) : ''
+      out.push(shown ? `${line.padEnd(tableWidth)}  ${shown}` : line)
+    })
+    out.push(lines.at(-1) as string)
+  }
+  return out.join('\n') + '\n'
+}
+
+/** One row per currency (or customer and currency), one column per bucket; amounts exact. */
+export function agingCsv(report: AgingReport): string {
+  const header = [
+    'currency',
+    ...(report.by === 'customer' ? ['customer_id'] : []),
+    'invoices',
+    'outstanding',
+    ...report.buckets.map((b) => b.label),
+  ]
+  const rows = report.rows.map((r) => [
+    r.currency ?? '',
+    ...(report.by === 'customer' ? [r.customer_id ?? ''] : []),
+    r.invoices,
+    r.outstanding,
+    ...r.buckets.map((b) => b.amount),
+  ])
+  return stringify([header, ...rows], {record_delimiter: 'unix', escape_formulas: true})
+}

@@ -1,0 +1,54 @@
+/**
+ * `bk emulator start` as a child process (the way a user's CI runs it): started with `--json`
+ * on port 0 unless told otherwise, resolved once it prints its first line, stopped with SIGINT.
+ */
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import {createInterface} from 'node:readline'
+
+import {BIN, ROOT, cleanEnv, tempDir} from './bk.js'
+
+export interface EmulatorProcess {
+  child: ChildProcessWithoutNullStreams
+  info: {baseUrl: string; clientId: string; clientSecret: string; businessIds: string[]; restored?: boolean}
+  stderr(): string
+  /** Environment-only credentials for bk against it. */
+  env(business?: string): Record<string, string>
+  /** SIGINT, then the exit code. */
+  stop(): Promise<number | null>
+}
+
+export function startEmulatorProcess(args: string[], configDir = tempDir()): Promise<EmulatorProcess> {
+  const port = args.includes('--port') ? [] : ['--port', '0']
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...port, '--json', ...args], {
+    cwd: ROOT,
+    env: cleanEnv({BK_CONFIG_DIR: configDir}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  void exit.then(() => clearTimeout(killer))
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({input: child.stdout})
+    lines.once('line', (line) => {
+      const info = JSON.parse(line) as EmulatorProcess['info']
+      resolve({
+        child,
+        info,
+        stderr: () => stderr,
+        env: (business = info.businessIds[0]) => ({
+          BK_BASE_URL: info.baseUrl,
+          BK_CLIENT_ID: info.clientId,
+          BK_CLIENT_SECRET: info.clientSecret,
+          ...(business ? {BK_BUSINESS_ID: business} : {}),
+        }),
+        stop: () => {
+          child.kill('SIGINT')
+          return exit
+        },
+      })
+    })
+    void exit.then((code) => reject(new Error(`bk emulator start exited (${code}) before printing:\n${stderr}`)))
+  })
+}

@@ -7,7 +7,9 @@ export default defineConfig({
     // Tests spawn the real bk binary and an emulator; two cores, so two files at a time.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Guards against a hang, not bounds on speed: a test that passes in seconds on a quiet machine
+    // may take minutes when it shares two cores with a benchmark and other runs.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 })

@@ -28,7 +28,7 @@ describe('concurrent profile changes', () => {
             '--insecure-storage',
             '--client-secret-stdin',
           ],
-          {configDir, input: `secret-${i}`, timeoutMs: 60_000},
+          {configDir, input: `secret-${i}`, timeoutMs: 100_000},
         ),
       ),
     )

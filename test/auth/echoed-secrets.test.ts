@@ -14,7 +14,7 @@ import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {runBk, tempDir, type BkResult} from '../helpers/bk.js'
 import {start, type RunningEmulator} from '../helpers/emulator.js'
 
-vi.setConfig({testTimeout: 120_000})
+vi.setConfig({testTimeout: 240_000})
 
 let emulator: RunningEmulator
 let echo: Server

@@ -58,7 +58,7 @@ describe('no keychain reachable', () => {
         configDir,
         input: 'sekrit-value',
         env: {DBUS_SESSION_BUS_ADDRESS: undefined},
-        timeoutMs: 10_000,
+        timeoutMs: 100_000,
       },
     )
     expect(result.code).toBe(3)

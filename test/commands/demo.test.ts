@@ -10,7 +10,7 @@ import {expect, it, vi} from 'vitest'
 
 import {ROOT, cleanEnv} from '../helpers/bk.js'
 
-vi.setConfig({testTimeout: 120_000})
+vi.setConfig({testTimeout: 240_000})
 
 /** Whether something accepts connections at this URL's port. */
 function listening(url: string): Promise<boolean> {

@@ -43,7 +43,7 @@ describe('one run per file', () => {
     // The first run's first batch is held in flight until the second run has been answered.
     const proxy = await recordingProxy(emulator.baseUrl, (r) => r.method === 'POST' && r.path.endsWith('/bills'))
     const env = {...envFor(emulator), BK_BASE_URL: proxy.baseUrl}
-    const first = runBk(args, {env, timeoutMs: 60_000})
+    const first = runBk(args, {env, timeoutMs: 100_000})
     await proxy.whenRequest((r) => r.method === 'POST' && r.path.endsWith('/bills'))
     const second = await runBk(args, {env})
     proxy.release()
@@ -76,7 +76,7 @@ describe('one run per file', () => {
     const posted = (r: RecordedRequest) => r.method === 'POST' && r.path.includes('/journal-entries')
     const proxy = await recordingProxy(emulator.baseUrl, posted)
     const env = {...envFor(emulator), BK_BASE_URL: proxy.baseUrl}
-    const first = runBk(['journal-entries', 'create', file], {env, timeoutMs: 60_000})
+    const first = runBk(['journal-entries', 'create', file], {env, timeoutMs: 100_000})
     await proxy.whenRequest(posted)
     const second = await runBk(['journal-entries', 'create', file, '--resume'], {env})
     proxy.release()

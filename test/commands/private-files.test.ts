@@ -10,7 +10,7 @@ import {afterAll, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest'
 import {runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
-vi.setConfig({testTimeout: 90_000})
+vi.setConfig({testTimeout: 240_000})
 
 const BIZ = 'biz_demo_acme'
 let emulator: RunningEmulator

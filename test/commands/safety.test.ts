@@ -68,7 +68,7 @@ describe('--json prints exactly one JSON document', () => {
 
 describe('with no TTY nothing prompts', () => {
   it('profiles add without a secret source names --client-secret-stdin', async () => {
-    const res = await runBk(['profiles', 'add', 'x', '--env', 'local', '--client-id', 'abc'], {timeoutMs: 10_000})
+    const res = await runBk(['profiles', 'add', 'x', '--env', 'local', '--client-id', 'abc'], {timeoutMs: 100_000})
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('--client-secret-stdin')
   })
@@ -79,20 +79,20 @@ describe('with no TTY nothing prompts', () => {
       ['profiles', 'add', 'p', '--env', 'local', '--client-id', 'abc', '--client-secret-stdin', '--insecure-storage'],
       {configDir, input: 's3cret'},
     )
-    const res = await runBk(['profiles', 'remove', 'p'], {configDir, timeoutMs: 10_000})
+    const res = await runBk(['profiles', 'remove', 'p'], {configDir, timeoutMs: 100_000})
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('--yes')
     expect((await runBk(['profiles', 'list', '--json'], {configDir})).stdout).toContain('"p"')
   })
 
   it('auth login refuses and points to profiles add', async () => {
-    const res = await runBk(['auth', 'login'], {timeoutMs: 10_000})
+    const res = await runBk(['auth', 'login'], {timeoutMs: 100_000})
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('bk profiles add')
   })
 
   it('a mistyped command does not ask "did you mean"', async () => {
-    const res = await runBk(['businesss', 'list'], {timeoutMs: 10_000, env: {CI: '1'}})
+    const res = await runBk(['businesss', 'list'], {timeoutMs: 100_000, env: {CI: '1'}})
     expect(res.signal).toBeNull()
     expect(res.code).not.toBe(0)
     expect(res.stderr).toContain('not a bk command')

@@ -8,7 +8,7 @@ import {parseJsonOutput, runBk} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {plain, runBkTty} from '../helpers/tty.js'
 
-vi.setConfig({testTimeout: 60_000})
+vi.setConfig({testTimeout: 240_000})
 
 let emulator: RunningEmulator
 beforeAll(async () => {

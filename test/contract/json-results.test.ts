@@ -141,4 +141,4 @@ it("every command's --json result keeps its shape", async () => {
     shapes[name] = shape(value)
   }
   await expect(JSON.stringify(shapes, null, 2) + '\n').toMatchFileSnapshot('./json-results.snapshot.json')
-}, 120_000)
+}, 240_000)

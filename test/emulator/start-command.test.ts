@@ -34,7 +34,7 @@ function startBinary(args: string[], configDir = tempDir()): Promise<Started> {
   const exit = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) =>
     child.on('close', (code, signal) => resolve({code, signal})),
   )
-  const killer = setTimeout(() => child.kill('SIGKILL'), 25_000)
+  const killer = setTimeout(() => child.kill('SIGKILL'), 100_000)
   void exit.then(() => clearTimeout(killer))
   return new Promise((resolve, reject) => {
     const lines = createInterface({input: child.stdout})

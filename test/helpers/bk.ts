@@ -73,7 +73,7 @@ export function runBk(args: string[], options: RunOptions = {}): Promise<BkResul
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 100_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)

@@ -27,7 +27,7 @@ export function startEmulatorProcess(args: string[], configDir = tempDir()): Pro
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  const killer = setTimeout(() => child.kill('SIGKILL'), 100_000)
   void exit.then(() => clearTimeout(killer))
   return new Promise((resolve, reject) => {
     const lines = createInterface({input: child.stdout})

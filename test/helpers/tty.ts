@@ -48,7 +48,7 @@ export function runBkTty(args: string[], options: TtyOptions = {}): Promise<BkRe
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 100_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)

@@ -69,8 +69,7 @@ describe('journal-entries create under injected faults', () => {
       expect(skipped.has(i) || unconfirmed.has(i), `entry ${i}`).toBe(true)
       if (skipped.has(i)) expect(exists, `entry ${i}`).toBe(true)
     }
-  }, 120_000)
-
+  }, 240_000)
   it('never re-sends an entry the service answered 500, 502 or 504 after committing it', async () => {
     // Every request is handled and committed, then answered with a 5xx, as a gateway may answer.
     const faulty = await start({faultRate: 1, faultKinds: ['commit-5xx']})

@@ -125,15 +125,14 @@ describe('journal-entries files larger than a piece', () => {
     writeFileSync(file, built.text)
     const result = await runBk(['journal-entries', 'validate', file, '--json'], {
       env: {NODE_OPTIONS: '--max-old-space-size=48'},
-      timeoutMs: 60_000,
+      timeoutMs: 180_000,
     })
     expect(result.code, result.stderr.slice(0, 2000)).toBe(0)
     expect(parseJsonOutput(result)).toEqual({
       valid: true,
       files: [{file, entries: built.count, lines: 2 * built.count}],
     })
-  }, 90_000)
-
+  }, 240_000)
   it('cut a long list of problems with "… and N more"', async () => {
     const text = 'entries:\n' + Array.from({length: 250}, (_, i) => entry(i + 1, `Off ${i + 1}`, '0.01')).join('')
     const file = join(dir, 'many.yaml')

@@ -10,7 +10,7 @@ import {Decimal} from '../../src/money.js'
 import {parseJsonOutput, runBk} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
-vi.setConfig({testTimeout: 60_000})
+vi.setConfig({testTimeout: 240_000})
 
 let emulator: RunningEmulator
 let env: Record<string, string | undefined>

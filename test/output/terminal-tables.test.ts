@@ -13,7 +13,7 @@ import {tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {plain, runBkTty} from '../helpers/tty.js'
 
-vi.setConfig({testTimeout: 60_000})
+vi.setConfig({testTimeout: 240_000})
 
 let emulator: RunningEmulator
 let env: Record<string, string | undefined>

@@ -19,7 +19,7 @@ import {
   NOT_AGED,
 } from './aging-fixture.js'
 
-vi.setConfig({testTimeout: 60_000})
+vi.setConfig({testTimeout: 240_000})
 
 let emulator: RunningEmulator
 let env: Record<string, string | undefined>

@@ -13,7 +13,7 @@ import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor} from '../helpers/emulator.js'
 import {useCommandFixture} from './command-fixture.js'
 
-vi.setConfig({testTimeout: 90_000})
+vi.setConfig({testTimeout: 240_000})
 
 const fx = useCommandFixture()
 

@@ -13,7 +13,7 @@ import {envFor} from '../helpers/emulator.js'
 import {useCommandFixture} from './command-fixture.js'
 
 // Several bk runs per test on two shared cores: allow for a loaded machine.
-vi.setConfig({testTimeout: 90_000})
+vi.setConfig({testTimeout: 240_000})
 
 const fx = useCommandFixture()
 

@@ -117,7 +117,7 @@ export function startListen(args: string[], env: Record<string, string | undefin
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`listen did not start:\n${err}`))
-    }, 20_000)
+    }, 100_000)
     child.on('close', (code) => {
       clearTimeout(timer)
       reject(new Error(`listen exited with ${code}:\n${err}`))

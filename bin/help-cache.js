@@ -4,8 +4,10 @@
 // arguments, the whole environment (widths, colours and folders come from it), bk's package.json
 // and manifest (their size and time), the bundle's first line (a digest of it), the user's
 // theme.json and whether stdout and stderr are terminals. Only output to something other than a
-// terminal is kept (a person at one does not ask in a loop), only from a run that printed
-// nothing on stderr and exited with 0, and never with DEBUG set (oclif then logs on stderr).
+// terminal is kept (a person at one does not ask in a loop), only from a run that printed nothing
+// on stderr and exited with 0, never with DEBUG set (oclif then logs on stderr), and at most 64
+// requests: then the folder starts again (the environment holds the working directory, so keys
+// vary from one folder to the next).
 //
 // A file per request under the code cache's folder, `help/<hash>.txt`: the key on the first
 // line, compared whole (the hash only names the file), then the text. Like the code cache, a
@@ -128,7 +130,9 @@ function keep(file, key) {
     try {
       const dir = join(file, '..')
       mkdirSync(dir, {recursive: true})
-      if (readdirSync(dir).length >= MAX_FILES) return
+      // Full: start again, so that the requests kept are the ones made lately.
+      const names = readdirSync(dir)
+      if (names.length >= MAX_FILES) for (const name of names) rmSync(join(dir, name), {force: true})
       writeFileSync(temp, Buffer.concat([Buffer.from(key + '\n'), ...chunks]))
       renameSync(temp, file)
     } catch {

@@ -60,6 +60,17 @@ describe('kept help', () => {
     expect(await runBk(args, {env: {BK_CACHE_DIR: dir}, configDir})).toEqual(wide)
   })
 
+  it('keeps at most 64 requests: a full folder starts again with the newest', async () => {
+    const dir = tempDir()
+    const args = ['businesses', 'list', '--help']
+    await runBk(args, {env: {BK_CACHE_DIR: dir}})
+    const folder = join(dir, 'code-cache', KEY, 'help')
+    for (let i = 0; i < 63; i++) writeFileSync(join(folder, `filler-${i}.txt`), 'x\n')
+    await runBk(args, {env: {BK_CACHE_DIR: dir, ANOTHER_REQUEST: '1'}})
+    expect(keptFiles(dir)).toHaveLength(1)
+    expect(readFileSync(keptFiles(dir)[0]!, 'utf8')).toContain('ANOTHER_REQUEST')
+  })
+
   it('is never kept from a failing request', async () => {
     const dir = tempDir()
     for (let run = 0; run < 2; run++) {

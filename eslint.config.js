@@ -55,7 +55,7 @@ export default tseslint.config(
   },
   {
     // CommonJS: the loader (bin/package.json) and the bench's preload.
-    files: ['bin/run.js', 'bin/help-cache.js', '**/*.cjs'],
+    files: ['bin/run.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly'},

@@ -35,8 +35,6 @@ const apiEnv = {
 const cases = [
   {name: 'bk --version', args: ['--version'], target: 1.6},
   {name: 'bk businesses list --help', args: ['businesses', 'list', '--help'], target: 1.6},
-  // The same help in an environment no run had before, so that oclif renders it (bin/help-cache.js).
-  {name: '  the same, not asked for before', args: ['businesses', 'list', '--help'], fresh: true},
   {
     name: 'bk transactions get ID --json',
     args: ['transactions', 'get', 'txn_demo_invoice_payments', '--json'],
@@ -62,8 +60,7 @@ function run(node, args, env = {}, rss = false) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const bk = (build, c) => [builds[build], ...c.args]
-let freshRuns = 0
-const envOf = (c) => (c.api ? apiEnv : c.fresh ? {NOT_ASKED_BEFORE: String(freshRuns++)} : {})
+const envOf = (c) => (c.api ? apiEnv : {})
 const pad = (s, n) => String(s).padEnd(n)
 const fmt = (ms, base) => `${(ms / base).toFixed(2)}x ${`(${ms.toFixed(0)} ms)`.padEnd(9)}`
 

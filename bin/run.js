@@ -43,10 +43,6 @@ if (argv[0] === '--version' && !process.env.DEBUG) {
 const onlyHelpOrVersion =
   argv.length === 0 || argv[0] === 'help' || argv.some((a) => ['--help', '-h', '--version'].includes(a))
 
-// Help asked for as before, to something other than a terminal, prints what that run printed
-// (bin/help-cache.js); otherwise this run's help is kept for the next.
-if (onlyHelpOrVersion && !process.env.NODE_DISABLE_COMPILE_CACHE && printedKeptHelp()) return
-
 // Node 20 only: V8 11 recompiles undici's HTTP parser, which is WebAssembly, with its optimizing
 // compiler right after the first response: 35 MB and 60 ms of CPU for a command that makes two
 // requests (later V8s wait until the parser is hot). So the parser stays with the baseline
@@ -85,15 +81,6 @@ function platform() {
     existsSync('/proc/sys/fs/binfmt_misc/WSLInterop') ||
     existsSync('/run/WSL')
   return wsl && !insideContainer() ? 'wsl' : 'linux'
-}
-
-/** Whether help kept from an earlier run was printed (never a failure: then oclif prints it). */
-function printedKeptHelp() {
-  try {
-    return require('./help-cache.js').printOrKeepHelp(root, cacheFolder(), argv)
-  } catch {
-    return false
-  }
 }
 
 /** bk's cache folder for this version of bk, Node and architecture. */

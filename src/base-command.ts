@@ -236,7 +236,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         hint: 'Pass --yes to confirm.',
       })
     }
-    const {confirm} = await import('@inquirer/prompts')
+    const {confirm} = await import('./prompts.js')
     const ok = await confirm({message: question, default: false}, {output: process.stderr})
     if (!ok) throw new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
   }

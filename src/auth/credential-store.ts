@@ -16,6 +16,7 @@ import {ConfigError} from '../errors.js'
 import {withFileLock} from '../run-lock.js'
 import {keychainFolder} from './keychain-folder.js'
 import {writePrivateFile, type StorageKind} from './profiles.js'
+import {unreadableBecause} from '../file-errors.js'
 
 export interface CredentialStore {
   readonly kind: StorageKind
@@ -232,7 +233,7 @@ export class FileStore implements CredentialStore {
       return JSON.parse(await readFile(this.file, 'utf8')) as Record<string, string>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
-      throw new ConfigError(`${this.file} is unreadable: ${firstLine(error)}`)
+      throw new ConfigError(`Cannot read ${this.file}: ${unreadableBecause(error)}`)
     }
   }
 }

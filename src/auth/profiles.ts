@@ -7,6 +7,7 @@ import {join} from 'node:path'
 
 import {ConfigError, InputError} from '../errors.js'
 import {withFileLock} from '../run-lock.js'
+import {unreadableBecause} from '../file-errors.js'
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -47,7 +48,9 @@ export class ProfileStore {
       text = await readFile(this.file, 'utf8')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {profiles: {}}
-      throw error
+      throw new ConfigError(`Cannot read ${this.file}: ${unreadableBecause(error)}`, {
+        hint: `Make ${this.file} a readable file (or move it aside), or set BK_CONFIG_DIR to another folder.`,
+      })
     }
     try {
       const parsed = JSON.parse(text) as ConfigFile

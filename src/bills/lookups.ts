@@ -9,6 +9,7 @@ import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../errors.js'
 import {decodeUtf8} from '../utf8.js'
+import {unreadableBecause} from '../file-errors.js'
 
 /** The bk columns a lookup may feed. */
 const LOOKUP_FIELDS = ['vendor_id', 'line_ledger_id', 'business_id', 'currency'] as const
@@ -53,10 +54,7 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean)
   try {
     bytes = await readFile(file)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new InputError(
-      `--lookup ${field}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-    )
+    throw new InputError(`--lookup ${field}: cannot read ${file}: ${unreadableBecause(error)}`)
   }
   let records: string[][]
   try {

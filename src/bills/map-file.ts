@@ -16,6 +16,7 @@ import {InputError} from '../errors.js'
 import {decodeUtf8} from '../utf8.js'
 import {BILL_COLUMNS, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
 import {DATE_FORMATS, NUMBER_FORMATS, type DateFormat, type NumberFormat} from './formats.js'
+import {unreadableBecause} from '../file-errors.js'
 
 /** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
 export const SOURCE_COLUMNS = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross', 'credit_marker'] as const
@@ -170,10 +171,9 @@ export async function loadBillMap(spec: string): Promise<BillMap> {
   try {
     bytes = await readFile(file)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
     const bare = /^[a-z0-9-]+$/.test(spec)
     throw new InputError(
-      `Cannot read the map file ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      `Cannot read the map file ${file}: ${unreadableBecause(error)}`,
       bare ? {hint: `"${spec}" is not a preset either: \`bk bills maps\` lists them.`} : {},
     )
   }

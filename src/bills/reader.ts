@@ -9,6 +9,7 @@ import {Transform, type Readable} from 'node:stream'
 import {parse, type Parser} from 'csv-parse'
 
 import {InputError} from '../errors.js'
+import {unreadableBecause} from '../file-errors.js'
 
 export interface CsvInput {
   /** The name used in messages: the path as given, or `stdin`. */
@@ -74,9 +75,7 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
       size = stat.size
     } catch (error) {
       if (error instanceof InputError) throw error
-      throw new InputError(
-        `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      )
+      throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`)
     }
     source = createReadStream(file, {highWaterMark: chunkBytes})
   }

@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../base-command.js'
 import {businessFlag} from '../flags.js'
+import {unreadableBecause} from '../file-errors.js'
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const
 
@@ -50,7 +51,12 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     } else if (flags.input) {
       const {readFile} = await import('node:fs/promises')
       const {text} = await import('node:stream/consumers')
-      const source = flags.input === '-' ? await text(process.stdin) : await readFile(flags.input, 'utf8')
+      const source =
+        flags.input === '-'
+          ? await text(process.stdin)
+          : await readFile(flags.input, 'utf8').catch((error: unknown) => {
+              throw new InputError(`Cannot read --input ${flags.input}: ${unreadableBecause(error)}`)
+            })
       try {
         json = JSON.parse(source)
       } catch (error) {

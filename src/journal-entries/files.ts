@@ -8,6 +8,7 @@ import {resolve} from 'node:path'
 import {InputError} from '../errors.js'
 import {decodeUtf8Pieces} from '../utf8-stream.js'
 import {formatProblem, JournalEntriesReader, type LoadResult, type Problem} from './load.js'
+import {unreadableBecause} from '../file-errors.js'
 
 export const STDIN = '-'
 
@@ -75,9 +76,7 @@ async function* readPieces(path: string): AsyncGenerator<Buffer> {
       yield buffer.subarray(0, bytesRead)
     }
   } catch (error) {
-    const e = error as NodeJS.ErrnoException
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message
-    throw new InputError(`Cannot read ${path}: ${why}`, {code: 'unreadable_file'})
+    throw new InputError(`Cannot read ${path}: ${unreadableBecause(error)}`, {code: 'unreadable_file'})
   } finally {
     await handle?.close()
   }

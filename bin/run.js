@@ -28,6 +28,17 @@ const root = join(__dirname, '..')
 const bundle = join(root, 'dist', 'bk.cjs')
 
 const argv = process.argv.slice(2)
+
+// `bk --version` prints the line oclif would print, without loading the bundle: reading and
+// starting it is most of the run's time. oclif shows the version whenever the first argument is
+// --version (bk adds no other version flags, so `-v` is not one), after running the init hooks
+// (bk has none). With DEBUG set, oclif also logs its start: that goes through the bundle.
+if (argv[0] === '--version' && !process.env.DEBUG) {
+  const {name, version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const arch = process.arch === 'ia32' ? 'x86' : process.arch
+  process.stdout.write(`${name}/${version || '0.0.0'} ${platform()}-${arch} node-${process.version}\n`)
+  return
+}
 /** Whether this run only shows help or the version: no command runs, no request is made. */
 const onlyHelpOrVersion =
   argv.length === 0 || argv[0] === 'help' || argv.some((a) => ['--help', '-h', '--version'].includes(a))
@@ -48,6 +59,30 @@ if (v8) {
 const bk = process.env.NODE_DISABLE_COMPILE_CACHE ? require(bundle) : requireWithCodeCache(bundle)
 bk.main(root)
 
+/**
+ * The platform as oclif names it: 'wsl' under the Windows Subsystem for Linux outside a container
+ * (what its wsl-utils and is-wsl find, read the same way), else Node's name for it.
+ */
+function platform() {
+  if (process.platform !== 'linux') return process.platform
+  const {existsSync} = require('node:fs')
+  const read = (file) => {
+    try {
+      return readFileSync(file, 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  const insideContainer = () =>
+    existsSync('/run/.containerenv') || existsSync('/.dockerenv') || read('/proc/self/cgroup').includes('docker')
+  const wsl =
+    require('node:os').release().toLowerCase().includes('microsoft') ||
+    read('/proc/version').toLowerCase().includes('microsoft') ||
+    existsSync('/proc/sys/fs/binfmt_misc/WSLInterop') ||
+    existsSync('/run/WSL')
+  return wsl && !insideContainer() ? 'wsl' : 'linux'
+}
+
 /** bk's cache folder for this version of bk, Node and architecture. */
 function cacheFolder() {
   const env = process.env
@@ -61,61 +96,75 @@ function cacheFolder() {
 }
 
 /**
- * What this run does, for the cache's purposes: the first two words (`transactions get`), or the
- * first argument (`--version`), and whether it only shows help.
+ * What this run does, for the cache's purposes: the first two words (`transactions get`), or
+ * `help` for every run that only shows help (they run the same code whatever the command).
  */
 function kindOfRun() {
+  if (onlyHelpOrVersion) return 'help'
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2)
-  const help = argv.includes('--help') || argv.includes('-h')
-  return `${words.length ? words.join(' ') : (argv[0] ?? '')}${help ? ' --help' : ''}`
+  return words.length ? words.join(' ') : (argv[0] ?? '')
+}
+
+/**
+ * The name of a kind's cache file: lowercase letters, digits and '-' as they are, a space as '+',
+ * every other character as its code between '_' (so that two kinds never share a name, on a file
+ * system that ignores case too): `transactions+get.v8`.
+ */
+function cacheFileName(kind) {
+  return `${kind.replace(/[^a-z0-9-]/g, (c) => (c === ' ' ? '+' : `_${c.charCodeAt(0).toString(16)}_`))}.v8`
 }
 
 /**
  * The bundle compiled as a vm.Script with the code V8 cached last time, and run as CommonJS,
  * registered in require's cache so that oclif's require() of it finds it loaded.
  *
- * The cache file holds one header line and V8's data. The header names the bundle it is for
- * (its first line, which holds a digest of it), the CRC-32 and length of the data (so that a
- * damaged file is never handed to V8, whose own checks do not read the data), the kinds of run
- * whose code the data holds, and the kinds seen once since. The data is written at exit by the
- * second run of a kind it does not hold (the first only notes the kind in the header): each run
- * brings what it compiled on top of what the cache held, so the cache grows to the commands in
- * use, and a command run once (a first run after install, a one-off) does not pay for writing
- * code that no later run would read.
+ * Each kind of run has a cache file of its own, holding the code that kind compiled: V8 reads a
+ * cache whole, so one file for every command in use would cost each run the others' code (a
+ * cache of four kinds took twice as long to read as one of one). A file holds one header line
+ * and V8's data. The header names the bundle it is for (its first line, which holds a digest of
+ * it), the kind, and the CRC-32 and length of the data (so that a damaged file is never handed to
+ * V8, whose own checks do not read the data). The first run of a kind writes the header alone;
+ * the second writes the data, at exit, so that a command run once (a first run after install, a
+ * one-off) does not pay for writing code that no later run would read.
  */
 function requireWithCodeCache(file) {
   // The bundle is ASCII (scripts/bundle.js), so latin1 reads it as it is, faster than UTF-8.
   const source = readFileSync(file, 'latin1')
   const bundleId = source.slice(0, source.indexOf('\n'))
   const kind = kindOfRun()
+  let folder
   let cacheFile
-  let cache = {kinds: [], seen: []}
+  let noted = false
+  let data
   try {
-    // V8 refuses a cache made under other flags: one file per set of flags (see above).
-    cacheFile = join(cacheFolder(), v8 ? 'bk.cjs.liftoff-only.v8' : 'bk.cjs.v8')
+    folder = cacheFolder()
+    // V8 refuses a cache made under other flags: Node 20's non-default one has files of its own.
+    cacheFile = join(folder, `${v8 ? 'liftoff-only.' : ''}${cacheFileName(kind)}`)
     const bytes = readFileSync(cacheFile)
     const newline = bytes.indexOf(10)
     const header = JSON.parse(bytes.subarray(0, newline).toString())
-    const data = bytes.subarray(newline + 1)
+    const body = bytes.subarray(newline + 1)
     const {crc32} = require('node:zlib')
-    if (header.bundle === bundleId && header.length === data.length && header.crc32 === crc32(data)) {
-      const list = (v) => (Array.isArray(v) ? v.filter((k) => typeof k === 'string') : [])
-      cache = {data: data.length ? data : undefined, kinds: list(header.kinds), seen: list(header.seen)}
+    if (
+      header.bundle === bundleId &&
+      header.kind === kind &&
+      header.length === body.length &&
+      header.crc32 === crc32(body)
+    ) {
+      noted = true
+      if (body.length) data = body
     }
   } catch {
     // None yet, unreadable or damaged: compile from source, and start a new one at exit.
   }
   // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
-  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cache.data})
-  const kinds = cache.data && !script.cachedDataRejected ? cache.kinds : []
-  // A cap, so that a stream of mistyped commands cannot keep rewriting it.
-  if (cacheFile && !kinds.includes(kind) && kinds.length + cache.seen.length < 64) {
+  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: data})
+  // Kinds are words a user typed: a long one, or one past a cap on the number of files (so that a
+  // stream of mistyped commands cannot fill the folder), is not cached.
+  if (cacheFile && (!data || script.cachedDataRejected) && cacheFile.length - folder.length < 128) {
     process.once('exit', () => {
-      const seen = cache.seen.filter((k) => k !== kind)
-      if (seen.length < cache.seen.length)
-        writeCodeCache(cacheFile, bundleId, script.createCachedData.bind(script), [...kinds, kind], seen)
-      else
-        writeCodeCache(cacheFile, bundleId, () => (kinds.length ? cache.data : Buffer.alloc(0)), kinds, [...seen, kind])
+      if (noted && !data) writeCodeCache(cacheFile, bundleId, kind, () => script.createCachedData())
+      else if (noted || countCacheFiles(folder) < 64) writeCodeCache(cacheFile, bundleId, kind, () => Buffer.alloc(0))
     })
   }
   const module = new Module(file, null)
@@ -128,15 +177,26 @@ function requireWithCodeCache(file) {
   return module.exports
 }
 
+/** How many cache files the folder holds (none when there is no folder yet). */
+function countCacheFiles(folder) {
+  try {
+    return require('node:fs')
+      .readdirSync(folder)
+      .filter((f) => f.endsWith('.v8')).length
+  } catch {
+    return 0
+  }
+}
+
 /** Writes the cache file anew (in one rename, so that no run reads half of it). */
-function writeCodeCache(cacheFile, bundleId, codeCache, kinds, seen) {
+function writeCodeCache(cacheFile, bundleId, kind, codeCache) {
   const temp = `${cacheFile}.${process.pid}`
   try {
     // Under the flags a start has (V8 refuses a cache made under others).
     if (v8) v8.setFlagsFromString('--liftoff-only')
     const data = codeCache()
     const {crc32} = require('node:zlib')
-    const header = JSON.stringify({bundle: bundleId, length: data.length, crc32: crc32(data), kinds, seen})
+    const header = JSON.stringify({bundle: bundleId, kind, length: data.length, crc32: crc32(data)})
     mkdirSync(dirname(cacheFile), {recursive: true})
     writeFileSync(temp, Buffer.concat([Buffer.from(header + '\n'), data]))
     renameSync(temp, cacheFile)

@@ -100,6 +100,40 @@ const PATCHES = [
     whole: "export { default as en } from './en.js'",
   },
   {
+    // The debug package loads node:tty, node:util and supports-color (which reads the terminal's
+    // colours) when it loads, on every start, for oclif's logger. With DEBUG unset every debugger
+    // it makes is off and nothing calls enable() later (@oclif/core and the bundled plugins only
+    // make debuggers), so then it is a stand-in whose debuggers do nothing.
+    file: 'debug/src/index.js',
+    whole: `if (process.env.DEBUG) module.exports = require('./node.js')
+else {
+  const createDebug = (namespace) =>
+    Object.assign(() => {}, {namespace, enabled: false, log() {}, destroy: () => false, extend: (sub, delimiter = ':') => createDebug(namespace + delimiter + sub)})
+  module.exports = Object.assign(createDebug, {debug: createDebug, default: createDebug, enabled: () => false, names: [], skips: []})
+}`,
+  },
+  {
+    // oclif's os helpers load node:child_process (and with it net, dgram and their streams) for
+    // the one call that asks Windows for its shell, which bk's start never makes.
+    file: '@oclif/core/lib/util/os.js',
+    from: 'const node_child_process_1 = require("node:child_process");',
+    to: 'const node_child_process_1 = {execSync: (...args) => require("node:child_process").execSync(...args)};',
+  },
+  {
+    // ...and it asks wsl-utils whether this is WSL, which loads node:child_process and the rest of
+    // wsl-utils for that one answer, on every start; wsl-utils's isWsl is is-wsl's, asked directly.
+    file: '@oclif/core/lib/util/os.js',
+    from: "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();",
+    to: "return (await import('is-wsl')).default ? 'wsl' : (0, node_os_1.platform)();",
+  },
+  {
+    // oclif's plugin module loads tinyglobby to find commands by file name; bk's commands are
+    // named in the bundle (strategy "explicit"), so it loads only if a search is made.
+    file: '@oclif/core/lib/config/plugin.js',
+    from: 'const tinyglobby_1 = require("tinyglobby");',
+    to: 'const tinyglobby_1 = {glob: (...args) => require("tinyglobby").glob(...args)};',
+  },
+  {
     // undici's HTTP/2 client loads node:http2 whenever undici loads, a few milliseconds of every
     // API command; bk's Pool never offers HTTP/2 (no allowH2), so it is left out.
     file: 'undici/lib/dispatcher/client-h2.js',
@@ -109,13 +143,18 @@ const PATCHES = [
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(b) {
-    for (const patch of PATCHES) {
-      const filter = new RegExp(`node_modules[/\\\\]${patch.file.replace(/[.]/g, '\\.').replace(/\//g, '[/\\\\]')}$`)
+    // One onLoad per file (esbuild takes the first that answers), applying each of its patches.
+    for (const file of new Set(PATCHES.map((p) => p.file))) {
+      const patches = PATCHES.filter((p) => p.file === file)
+      const filter = new RegExp(`node_modules[/\\\\]${file.replace(/[.]/g, '\\.').replace(/\//g, '[/\\\\]')}$`)
       b.onLoad({filter}, (args) => {
-        if (patch.whole) return {contents: patch.whole, loader: 'js'}
-        const source = readFileSync(args.path, 'utf8')
-        if (!source.includes(patch.from)) throw new Error(`${args.path} no longer holds: ${patch.from}`)
-        return {contents: source.replace(patch.from, patch.to), loader: 'js'}
+        let source = readFileSync(args.path, 'utf8')
+        for (const patch of patches) {
+          if (patch.whole) source = patch.whole
+          else if (!source.includes(patch.from)) throw new Error(`${args.path} no longer holds: ${patch.from}`)
+          else source = source.replace(patch.from, patch.to)
+        }
+        return {contents: source, loader: 'js'}
       })
     }
   },

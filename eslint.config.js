@@ -65,6 +65,15 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS: the loader (bin/package.json) and the bench's preload.
+    files: ['bin/run.js', '**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly'},
+    },
+    rules: {'@typescript-eslint/no-require-imports': 'off'},
+  },
+  {
     // Type-aware rules for the TypeScript sources: a promise-heavy codebase must not drop one.
     files: ['**/*.ts'],
     languageOptions: {parserOptions: {projectService: true, tsconfigRootDir: import.meta.dirname}},

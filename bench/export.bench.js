@@ -1,6 +1,6 @@
 // Export: `bk invoices list --all --output csv --file …` over 100,000 seeded invoices, as rows/s
 // against a bare undici loop fetching the same pages (page_size 100, JSON parsed, nothing else),
-// measured alternately in one run against the same emulator (its own process, from dist/). The
+// measured alternately in one run against the same emulator (its own process, from the bundle). The
 // loop runs in a fresh process each time, as bk does, so both start with a cold JIT.
 // bk's rows/s is given twice: streaming (from its first rows on disk to its exit, so without its
 // fixed start-up: loading modules and opening the session) and end to end. Also bk's peak RSS

@@ -18,7 +18,7 @@ import {fileURLToPath} from 'node:url'
 
 import YAML from 'yaml'
 
-import {loadJournalEntries} from '../dist/journal-entries/load.js'
+import {loadJournalEntries} from '../dist/unbundled/journal-entries/load.js'
 import {watchPeakRss} from './lib/peak-rss.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')

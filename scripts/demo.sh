@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -f dist/commands/bills/import.js ] || [ -n "$(find src -newer oclif.manifest.json -name '*.ts' -print -quit)" ]; then
+if [ ! -f dist/bk.cjs ] || [ -n "$(find src -newer oclif.manifest.json -name '*.ts' -print -quit)" ]; then
   echo "== building"
   npm run build --silent
 fi

@@ -3,9 +3,13 @@
  * the API session on first use, asks for confirmation, and maps every error to one line (or one
  * JSON document) and its exit code. Heavy modules load lazily so that start-up stays fast.
  */
-import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
+import {Command} from '@oclif/core/command'
+import * as Errors from '@oclif/core/errors'
+import * as Flags from '@oclif/core/flags'
+import type * as Interfaces from '@oclif/core/interfaces'
 
 import {BkError, ExitCode, InputError} from './errors.js'
+import {warnIfNodeUnsupported} from './node-version.js'
 import type {Session} from './auth/session.js'
 import type {ResolvedCredentials} from './auth/resolve.js'
 import {ID_PREFIX} from './spec.js'
@@ -63,6 +67,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private jqFilter: JqFilter | undefined
 
   public override async init(): Promise<void> {
+    warnIfNodeUnsupported(this.config.pjson.engines?.node)
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
     const {guardStandardStreams, registerEnvironmentSecrets} = await import('./api/redact.js')
     registerEnvironmentSecrets()
@@ -236,7 +241,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         hint: 'Pass --yes to confirm.',
       })
     }
-    const {confirm} = await import('@inquirer/prompts')
+    const {confirm} = await import('./prompts.js')
     const ok = await confirm({message: question, default: false}, {output: process.stderr})
     if (!ok) throw new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
   }

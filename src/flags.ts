@@ -1,7 +1,7 @@
 /**
  * Flag builders shared by commands, so each flag reads and behaves the same everywhere.
  */
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import type {FieldInfo} from './output/field-paths.js'
 import {OUTPUT_FORMATS} from './output/list-writer.js'

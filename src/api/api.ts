@@ -1,6 +1,8 @@
 /**
  * The service's resources over one transport: `api.invoices.list(businessId, …)`. The two webhook
  * endpoints (notifications, key set) are read in src/webhooks, which needs their raw text.
+ * Each resource loads its response schemas when first called: building them all would cost every
+ * command the time of the dozen it does not use.
  */
 import type {BkClient} from './client.js'
 import {Auth} from './resources/auth.js'

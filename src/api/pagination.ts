@@ -9,6 +9,9 @@ import {pageEnvelope, type Pagination} from './schemas/common.js'
 import {checkShape, parseResponseJson} from './shape.js'
 import {MAX_PAGE_SIZE} from '../spec.js'
 
+/** A schema, or one still loading: resources load theirs on first use (src/api/api.ts). */
+export type SchemaSource<T> = z.ZodType<T> | Promise<z.ZodType<T>>
+
 export interface Page<T> {
   data: T[]
   pagination: Pagination
@@ -44,7 +47,7 @@ export interface PagerOptions {
 export class Pager<T> implements AsyncIterable<T> {
   constructor(
     private readonly source: PageSource,
-    private readonly item: z.ZodType<T>,
+    private readonly item: SchemaSource<T>,
     /** `GET /path`, for error messages. */
     private readonly what: string,
     private readonly options: PagerOptions = {},
@@ -57,9 +60,9 @@ export class Pager<T> implements AsyncIterable<T> {
 
   /** The first page only, with its cursors (manual paging with --page-token). */
   async first(): Promise<Page<T>> {
-    return this.checkItems(
-      this.cut(this.parse(await this.source.fetchText(this.options.pageToken, this.sizeFor(0))), 0),
-    )
+    const text = this.fetch(this.options.pageToken, this.sizeFor(0))
+    const item = await this.item
+    return this.checkItems(this.cut(this.parse(await text), 0), item)
   }
 
   async *pages(): AsyncGenerator<Page<T>> {
@@ -68,6 +71,7 @@ export class Pager<T> implements AsyncIterable<T> {
     // An early request would ask for a page size before the limit's remainder is known.
     const prefetch = this.options.prefetch && this.options.limit === undefined
     let pending: Promise<string> | undefined = this.fetch(this.options.pageToken, this.sizeFor(0))
+    const item = await this.item
     while (pending) {
       const text: string = await pending
       let early: {token: string; text: Promise<string>} | undefined
@@ -86,7 +90,7 @@ export class Pager<T> implements AsyncIterable<T> {
         pending = this.fetch(next)
         await this.source.written()
       }
-      yield this.checkItems(page)
+      yield this.checkItems(page, item)
       // Without prefetch the next request starts only when the caller asks for more.
       if (next && !pending) pending = this.fetch(next, this.sizeFor(handed))
     }
@@ -123,9 +127,9 @@ export class Pager<T> implements AsyncIterable<T> {
     return checkShape(pageEnvelope, parseResponseJson(text, this.what), this.what)
   }
 
-  private checkItems(page: Page<unknown>): Page<T> {
+  private checkItems(page: Page<unknown>, schema: z.ZodType<T>): Page<T> {
     return {
-      data: page.data.map((item, i) => checkShape(this.item, item, this.what, ['data', i])),
+      data: page.data.map((item, i) => checkShape(schema, item, this.what, ['data', i])),
       pagination: page.pagination,
     }
   }
@@ -153,7 +157,7 @@ export function listPager<T>(
   client: BkClient,
   path: string,
   query: Record<string, QueryValue>,
-  item: z.ZodType<T>,
+  item: SchemaSource<T>,
   options: PagerOptions = {},
 ): Pager<T> {
   const source: PageSource = {

@@ -10,7 +10,6 @@
  * moved or copied), the profiles' secrets are copied to the current keys on first use, under the
  * config file's lock; an older bk's entry is deleted once its copy has been read back.
  */
-import {createHash} from 'node:crypto'
 import {mkdir, realpath} from 'node:fs/promises'
 
 import {ConfigError} from '../errors.js'
@@ -27,6 +26,8 @@ export interface RawKeychain {
 export async function configFolderId(configDir: string): Promise<string> {
   // Made first: `profiles add` stores the secret before it writes config.json.
   await mkdir(configDir, {recursive: true, mode: 0o700})
+  // Loaded here, not with the module: a run with credentials from the environment never needs it.
+  const {createHash} = await import('node:crypto')
   return createHash('sha256')
     .update(await realpath(configDir))
     .digest('hex')

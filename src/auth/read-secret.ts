@@ -15,7 +15,7 @@ export async function readClientSecret(options: {fromStdin: boolean; canPrompt: 
       hint: 'Pipe it in with --client-secret-stdin, e.g. `printf %s "$SECRET" | bk profiles add … --client-secret-stdin`.',
     })
   }
-  const {password} = await import('@inquirer/prompts')
+  const {password} = await import('../prompts.js')
   return password(
     {message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'The secret cannot be empty')},
     {output: process.stderr},

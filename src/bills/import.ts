@@ -11,7 +11,7 @@
  *   again, by the client's retries and then by a few rounds here;
  * - --resume skips every bill the journal has an outcome for.
  */
-import {existsSync, type Stats} from 'node:fs'
+import {existsSync, statSync, type Stats} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
@@ -379,6 +379,26 @@ function stoppedAtRow(
   })
 }
 
+/** The input's size and modification time, kept in the journal's header to tell a changed file. */
+function inputFingerprint(file: string): {inputSize?: number; inputModified?: string} {
+  if (file === '-') return {}
+  try {
+    const stat = statSync(file)
+    return {inputSize: stat.size, inputModified: stat.mtime.toISOString()}
+  } catch {
+    return {}
+  }
+}
+
+/** How the input differs from when its journal began, in words; undefined when it does not (or cannot tell). */
+function changedSince(file: string, header: BillLogState['header']): string | undefined {
+  if (header.inputSize === undefined || header.inputModified === undefined) return undefined
+  const now = inputFingerprint(file)
+  if (now.inputSize === header.inputSize && now.inputModified === header.inputModified) return undefined
+  if (now.inputSize === undefined) return undefined
+  return `${header.inputSize} bytes modified ${header.inputModified} then, ${now.inputSize} bytes modified ${now.inputModified} now`
+}
+
 /** What to do with the journal beside the input before sending anything. */
 async function prepareJournal(
   options: ImportOptions,
@@ -394,11 +414,14 @@ async function prepareJournal(
     } else if (!options.resume) {
       const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
+      const changed = changedSince(options.file, state.header)
       throw new InputError(
-        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created. Refusing to import it again, which could create them twice`,
+        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created${changed ? `, and the file has changed since (${changed})` : ''}. Refusing to import it again, which could create them twice`,
         {
           code: 'journal_exists',
-          hint: `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
+          hint: changed
+            ? `Run again with --resume to send only the bills whose ${(state.header.key ?? DEFAULT_KEY).join(' and ')} the journal does not record (a recorded bill is never sent again, even if its rows changed), or with --restart to discard the journal and send every bill again (bills already created would be created twice). A new file of other bills is best imported under a name of its own.`
+            : `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
         },
       )
     } else {
@@ -427,6 +450,7 @@ async function prepareJournal(
       version: 2,
       key: [...(options.map?.key ?? DEFAULT_KEY)],
       input: options.file,
+      ...inputFingerprint(options.file),
       business: options.businessId,
       baseUrl: options.baseUrl,
       at: new Date().toISOString(),

@@ -7,6 +7,7 @@
  */
 import {existsSync} from 'node:fs'
 import {readFile} from 'node:fs/promises'
+import {dirname, join, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {z} from 'zod'
@@ -144,9 +145,15 @@ const MapSchema = z
 
 type MapDocument = z.infer<typeof MapSchema>
 
-/** The folder of the shipped presets (`maps/` at the package root). */
+/**
+ * The folder of the shipped presets, `maps/` at the package root, with a trailing separator: the
+ * nearest `maps/` above this module, which is src/bills/ in tests, dist/unbundled/bills/ in the
+ * unbundled build and dist/bk.cjs in the bundle.
+ */
 export function presetFolder(): string {
-  return fileURLToPath(new URL('../../maps/', import.meta.url))
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'maps')) && dirname(dir) !== dir) dir = dirname(dir)
+  return join(dir, 'maps') + sep
 }
 
 /** A `--map` value that names a preset rather than a file: a bare word with no `.yaml`. */

@@ -29,6 +29,9 @@ export interface BillLogHeader {
   /** The bill key's columns (version 2). */
   key?: string[]
   input: string
+  /** The input's size and modification time when the journal began (not for stdin). */
+  inputSize?: number
+  inputModified?: string
   business: string
   baseUrl: string
   at: string

@@ -3,7 +3,7 @@
  * and never running the guess: a typo of a read could otherwise run a write (`rules receipts
  * sett` → `set`). With --json the error is the usual JSON document on stdout.
  */
-import type {Hook} from '@oclif/core'
+import type {Hook} from '@oclif/core/hooks'
 
 import {ExitCode} from '../errors.js'
 

@@ -4,9 +4,7 @@
  * Node drops NODE_EXTRA_CA_CERTS once a list is given explicitly, so with BK_CA_FILE bk reads
  * that file too and keeps both.
  */
-import {X509Certificate} from 'node:crypto'
 import {readFileSync} from 'node:fs'
-import {rootCertificates} from 'node:tls'
 
 import {InputError} from '../errors.js'
 
@@ -50,7 +48,8 @@ export function trustedCa(env: NodeJS.ProcessEnv = process.env, inspect = false)
     const read = readPemFile(env.BK_CA_FILE, 'BK_CA_FILE', true)
     if (read) {
       files.push(read.info)
-      ca = [...rootCertificates, ...extra, ...read.pems]
+      // node:tls and node:crypto load only here: most runs name no CA file (a few ms of every start).
+      ca = [...process.getBuiltinModule('node:tls').rootCertificates, ...extra, ...read.pems]
     }
   }
   const value = {ca, files}
@@ -81,7 +80,7 @@ function readPemFile(
   const certificates: CaFileInfo['certificates'] = []
   for (const [index, pem] of pems.entries()) {
     try {
-      const cert = new X509Certificate(pem)
+      const cert = new (process.getBuiltinModule('node:crypto').X509Certificate)(pem)
       certificates.push({subject: cert.subject.replace(/\n/g, ', '), validTo: cert.validTo})
     } catch (error) {
       return fail(`certificate ${index + 1} is not valid PEM (${(error as Error).message})`)

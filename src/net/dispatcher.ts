@@ -3,10 +3,11 @@
  * is direct, undici's ProxyAgent when a proxy applies (CONNECT for https, an absolute-form request
  * for http), both with the trusted authorities of src/net/ca.ts.
  */
-import {Agent, Pool, ProxyAgent, type Dispatcher} from 'undici'
+import type {Dispatcher} from 'undici'
 
 import {trustedCa} from './ca.js'
 import {redactProxy, routeFor, type Route} from './proxy.js'
+import {Agent, Pool, ProxyAgent} from './undici.js'
 
 export interface DispatcherOptions {
   connections?: number

@@ -10,7 +10,7 @@
  */
 import {z} from 'zod'
 
-import {invoice} from '../api/schemas/index.js'
+import {invoice} from '../api/schemas/invoice.js'
 import {ISO_8601_EXPECTED, parseIsoDatetime} from '../datetime.js'
 import {InputError} from '../errors.js'
 import {Decimal, type Money} from '../money.js'

@@ -11,7 +11,8 @@
  */
 import {z} from 'zod'
 
-import {invoice, invoiceLine, refund, refundInvoice} from '../api/schemas/index.js'
+import {invoice, invoiceLine} from '../api/schemas/invoice.js'
+import {refund, refundInvoice} from '../api/schemas/refund.js'
 import {valueAt, type FieldInfo} from '../output/field-paths.js'
 import type {OutputColumn} from '../output/list-writer.js'
 

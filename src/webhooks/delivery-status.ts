@@ -9,7 +9,8 @@
  * (its new status's list had already gone past it): it is reported as `unknown`, never guessed.
  */
 import type {BkClient} from '../api/client.js'
-import {paginated, webhookNotification} from '../api/schemas/index.js'
+import {paginated} from '../api/schemas/common.js'
+import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
 import {NOTIFICATIONS_PATH} from '../spec.js'
 

@@ -12,7 +12,8 @@
  * `bk-replay: 1`, so a receiver can tell a replay from a delivery.
  */
 import type {BkClient} from '../api/client.js'
-import {paginated, webhookNotification} from '../api/schemas/index.js'
+import {paginated} from '../api/schemas/common.js'
+import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
 import {postThroughNetwork} from '../net/post.js'
 import {REPLAY_HEADER} from './forward.js'

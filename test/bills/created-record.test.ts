@@ -35,7 +35,7 @@ process.stdout.write('done\\n')
 `
 
 function startWriter(configDir: string, prefix: string, count: number, batch: number) {
-  const module = pathToFileURL(join(ROOT, 'dist', 'bills', 'created-record.js')).href
+  const module = pathToFileURL(join(ROOT, 'dist', 'unbundled', 'bills', 'created-record.js')).href
   const child = spawn(
     process.execPath,
     ['--input-type=module', '-e', WRITER, module, configDir, BASE, BIZ, prefix, String(count), String(batch)],

@@ -216,8 +216,18 @@ describe('bk bills import', () => {
     expect(again.stderr).toContain('records 5 bills created')
     expect(again.stderr).toContain('--resume')
     expect(again.stderr).toContain('--restart')
+    expect(again.stderr).not.toContain('changed')
     rows.push('R-6,ven_demo_office,6.00,ldg_demo_expenses')
     writeFileSync(join(dir, 'r.csv'), rows.join('\n') + '\n')
+    // The same path, other contents: the refusal says so, and what --resume would do with them.
+    const changed = await runBk(['bills', 'import', 'r.csv'], {env: envFor(emulator), cwd: dir})
+    expect(changed.code).toBe(2)
+    expect(changed.stderr).toMatch(
+      /and the file has changed since \(\d+ bytes modified .* then, \d+ bytes modified .* now\)/,
+    )
+    expect(changed.stderr).toContain(
+      '--resume to send only the bills whose vendor_id and number the journal does not record',
+    )
     const resumed = await runBk(['bills', 'import', 'r.csv', '--resume', '--json', '--results', 'ids.csv'], {
       env: envFor(emulator),
       cwd: dir,

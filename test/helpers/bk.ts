@@ -1,6 +1,7 @@
 /**
- * Runs the real `bk` binary (bin/run.js over dist/, built by `npm test`) as a child process with
- * its own config folder and a clean environment: no TTY, no inherited BK_* variables.
+ * Runs the real `bk` binary as users run it, bin/run.js over the bundle (dist/bk.cjs, built by
+ * `npm test`), as a child process with its own config folder and a clean environment: no TTY, no
+ * inherited BK_* variables. Its code cache is the user's, as for anyone (test/startup covers it).
  */
 import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'

@@ -1,5 +1,5 @@
 import type {BkClient} from '../client.js'
-import {tokenResponse, type TokenResponse} from '../schemas/index.js'
+import type {TokenResponse} from '../schemas/auth.js'
 
 export interface TokenRequest {
   clientId: string
@@ -14,6 +14,7 @@ export class Auth {
 
   /** The client-credentials grant at POST /v0/auth/token. */
   async token(request: TokenRequest): Promise<TokenResponse> {
+    const {tokenResponse} = await import('../schemas/auth.js')
     const res = await this.client.request({
       method: 'POST',
       path: '/v0/auth/token',

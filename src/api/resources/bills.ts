@@ -1,6 +1,6 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
-import {createBillsResponse, type BillInput, type CreateBillsResponse} from '../schemas/index.js'
+import type {BillInput, CreateBillsResponse} from '../schemas/bill.js'
 import {MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
 
 export class Bills {
@@ -12,6 +12,7 @@ export class Bills {
     options: {performedBy?: string | undefined; signal?: AbortSignal} = {},
   ): Promise<CreateBillsResponse> {
     if (bills.length > MAX_BILLS_PER_REQUEST) throw new RangeError(`at most ${MAX_BILLS_PER_REQUEST} bills per request`)
+    const {createBillsResponse} = await import('../schemas/bill.js')
     const res = await this.client.request({
       method: 'POST',
       path: path`/v0/business/${businessId}/bills`,

@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
 import {listPager, type Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
-import {invoice, type Invoice} from '../schemas/index.js'
+import type {Invoice} from '../schemas/invoice.js'
 
 export interface InvoiceListOptions extends PagerOptions {
   status?: readonly string[] | undefined
@@ -20,6 +20,12 @@ export class Invoices {
       due_at_end: options.dueAtEnd,
       page_size: options.pageSize,
     }
-    return listPager(this.client, path`/v0/business/${businessId}/invoice`, query, invoice, options)
+    return listPager(
+      this.client,
+      path`/v0/business/${businessId}/invoice`,
+      query,
+      import('../schemas/invoice.js').then((m) => m.invoice),
+      options,
+    )
   }
 }

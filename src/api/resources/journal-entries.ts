@@ -1,6 +1,6 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
-import {journalEntry, single, type JournalEntry, type JournalEntryInput} from '../schemas/index.js'
+import type {JournalEntry, JournalEntryInput} from '../schemas/journal-entry.js'
 import {PERFORMED_BY_HEADER} from '../../spec.js'
 
 export class JournalEntries {
@@ -11,6 +11,10 @@ export class JournalEntries {
     entry: JournalEntryInput,
     options: {performedBy?: string | undefined} = {},
   ): Promise<JournalEntry> {
+    const [{single}, {journalEntry}] = await Promise.all([
+      import('../schemas/common.js'),
+      import('../schemas/journal-entry.js'),
+    ])
     const res = await this.client.request({
       method: 'POST',
       path: path`/v0/business/${businessId}/journal-entries`,

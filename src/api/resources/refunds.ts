@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
 import {listPager, type Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
-import {type Refund, refund} from '../schemas/index.js'
+import type {Refund} from '../schemas/refund.js'
 
 export interface RefundListOptions extends PagerOptions {
   status?: readonly string[] | undefined
@@ -16,7 +16,7 @@ export class Refunds {
       this.client,
       path`/v0/business/${businessId}/refunds`,
       {status: options.status, page_size: options.pageSize},
-      refund,
+      import('../schemas/refund.js').then((m) => m.refund),
       options,
     )
   }

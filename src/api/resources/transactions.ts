@@ -1,6 +1,6 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
-import {single, transaction, type Transaction} from '../schemas/index.js'
+import type {Transaction} from '../schemas/transaction.js'
 
 export class Transactions {
   constructor(private readonly client: BkClient) {}
@@ -10,6 +10,10 @@ export class Transactions {
     transactionId: string,
     options: {include?: readonly string[] | undefined} = {},
   ): Promise<Transaction> {
+    const [{single}, {transaction}] = await Promise.all([
+      import('../schemas/common.js'),
+      import('../schemas/transaction.js'),
+    ])
     const res = await this.client.request({
       method: 'GET',
       path: path`/v0/business/${businessId}/transactions/${transactionId}`,

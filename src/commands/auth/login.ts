@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
@@ -28,7 +28,7 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
       const {probeKeychain} = await import('../../auth/credential-store.js')
       await probeKeychain()
     }
-    const {input, password, select} = await import('@inquirer/prompts')
+    const {input, password, select} = await import('../../prompts.js')
     const {ENVIRONMENTS} = await import('../../auth/profiles.js')
     const {defaultBaseUrl, validateBaseUrl} = await import('../../auth/base-url.js')
     const out = {output: process.stderr}

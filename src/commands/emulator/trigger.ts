@@ -1,4 +1,5 @@
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {isLoopback} from '../../auth/base-url.js'
 import {BaseCommand} from '../../base-command.js'
@@ -52,7 +53,10 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
     // An emulator-only route that takes no token: a plain client, not a session (no secret read).
     const {BkClient} = await import('../../api/client.js')
-    const {single, webhookMessage} = await import('../../api/schemas/index.js')
+    const [{single}, {webhookMessage}] = await Promise.all([
+      import('../../api/schemas/common.js'),
+      import('../../api/schemas/webhook.js'),
+    ])
     const client = new BkClient({baseUrl: credentials.baseUrl, ...this.transportOptions})
     let res
     let webhookUrl: string | null | undefined

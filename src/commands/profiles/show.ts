@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import * as Args from '@oclif/core/args'
 
 import {BaseCommand, type FieldsListing} from '../../base-command.js'
 import {ConfigError} from '../../errors.js'

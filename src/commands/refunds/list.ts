@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, type FieldsListing} from '../../base-command.js'
 import {InputError} from '../../errors.js'

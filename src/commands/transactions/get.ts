@@ -1,4 +1,5 @@
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, type FieldsListing} from '../../base-command.js'
 import {businessFlag, chosenFields, fieldsFlag} from '../../flags.js'

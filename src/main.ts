@@ -1,0 +1,20 @@
+/**
+ * Where bk starts, bundled or not: oclif's execute entry alone (the full @oclif/core index loads
+ * far more than `bk --version` needs), with compiled code only.
+ */
+import {execute} from '@oclif/core/execute'
+import {settings} from '@oclif/core/settings'
+import {fileURLToPath} from 'node:url'
+
+/** Runs the command line; `dir` is any file or folder inside the package (its package.json rules). */
+export async function main(dir: string): Promise<void> {
+  // Never look for a tsconfig.json or ts-node: what runs is always compiled, and the lookup costs
+  // file reads on every start (oclif does it whenever NODE_ENV is "test" or "development").
+  settings.enableAutoTranspile = false
+  // With CI set nothing may prompt; @oclif/plugin-not-found asks "did you mean…?" whenever stdin
+  // is a TTY, so tell it (and everyone else) that there is none.
+  if (process.env.CI && process.stdin.isTTY) process.stdin.isTTY = false
+  // bk takes no user-installed plugins: no reading of the data folder's package.json for them.
+  const root = dir.startsWith('file:') ? fileURLToPath(dir) : dir
+  await execute({loadOptions: {root, userPlugins: false}})
+}

@@ -5,7 +5,18 @@ import tseslint from 'typescript-eslint'
  * The leaves: modules of src/ that import no other module of bk except leaves, so that both the
  * client and the emulator can use them. The emulator may import only these from outside its folder.
  */
-const LEAVES = ['spec', 'money', 'datetime', 'utf8', 'exact-json', 'python-json', 'post-body', 'state-file']
+const LEAVES = [
+  'spec',
+  'money',
+  'datetime',
+  'utf8',
+  'exact-json',
+  'python-json',
+  'post-body',
+  'state-file',
+  'bill-rules',
+  'journal-entry-rules',
+]
 const LEAF = `(${LEAVES.join('|')})\\.js`
 
 /**

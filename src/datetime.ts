@@ -25,6 +25,17 @@ export type IsoProblem = 'syntax' | 'date' | 'time'
 
 export const ISO_8601_EXPECTED = 'an ISO 8601 date or datetime such as 2026-03-01 or 2026-03-01T09:30:00Z'
 
+/**
+ * Date.UTC for any year: Date.UTC reads a year 0 to 99 as 1900 to 1999, so 0026-01-31 would
+ * become 1926-01-31 (and 0000 would lose its leap day).
+ */
+function utcMs(year: number, month0: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  if (year >= 100) return Date.UTC(year, month0, day, hour, minute, second, ms)
+  const d = new Date(Date.UTC(2000, 0, 1, hour, minute, second, ms))
+  d.setUTCFullYear(year, month0, day)
+  return d.getTime()
+}
+
 export function parseIsoDatetime(text: string): {ok: true; value: IsoDatetime} | {ok: false; problem: IsoProblem} {
   const m = ISO.exec(text.trim())
   if (!m) return {ok: false, problem: 'syntax'}
@@ -42,7 +53,7 @@ export function parseIsoDatetime(text: string): {ok: true; value: IsoDatetime} |
   const year = Number(y)
   const month = Number(mo)
   const day = Number(d)
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate())
+  if (month < 1 || month > 12 || day < 1 || day > new Date(utcMs(year, month, 0)).getUTCDate())
     return {ok: false, problem: 'date'}
   const hour = Number(h ?? 0)
   const minute = Number(mi ?? 0)
@@ -68,7 +79,7 @@ export function parseIsoDatetime(text: string): {ok: true; value: IsoDatetime} |
       fraction: frac ?? '',
       zone,
       offsetMinutes,
-      epochMs: Date.UTC(year, month - 1, day, hour, minute, second, ms) - (offsetMinutes ?? 0) * 60_000,
+      epochMs: utcMs(year, month - 1, day, hour, minute, second, ms) - (offsetMinutes ?? 0) * 60_000,
     },
   }
 }

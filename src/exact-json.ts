@@ -68,7 +68,7 @@ export function parseJsonExact(text: string): unknown {
  * The tree as JS values, numbers as JsonNumber. As with JSON.parse, a duplicate key keeps its last
  * value, and `__proto__` is a key like any other (an own property, not the object's prototype).
  */
-function treeToExactValue(node: JsonNode): unknown {
+export function treeToExactValue(node: JsonNode): unknown {
   switch (node.kind) {
     case 'string':
       return node.value

@@ -48,4 +48,11 @@ describe('parseIsoDatetime', () => {
     expect(parse('2026-03-01T09:30:00Z').offsetMinutes).toBe(0)
     expect(parse('2026-03-01T09:30:00').epochMs).toBe(parse('2026-03-01T09:30:00Z').epochMs)
   })
+
+  it('keeps a year below 100 as written (Date.UTC would read 0026 as 1926)', () => {
+    expect(toUtcText(parse('0026-01-31T09:00:00+01:00'))).toBe('0026-01-31T08:00:00Z')
+    expect(parse('0099-12-31').epochMs).toBe(new Date('0099-12-31T00:00:00Z').getTime())
+    // Year 0 is a leap year in ISO 8601; 1900 is not.
+    expect(parseIsoDatetime('0000-02-29').ok).toBe(true)
+  })
 })

@@ -4,11 +4,18 @@
  * column, the value and what was expected. A bill with any error is never sent.
  */
 import type {BillInput} from '../api/schemas/bill.js'
+import {
+  billValueViolations,
+  currencyProblem,
+  idProblem,
+  metadataProblem,
+  yearProblem,
+  type BillViolation,
+} from '../bill-rules.js'
 import {parseIsoDatetime, toUtcText} from '../datetime.js'
 import {parseJsonTree, type JsonNode} from '../exact-json.js'
-import {Decimal, type Money} from '../money.js'
+import {Decimal} from '../money.js'
 import {amountNumber, amountProblem} from './amount.js'
-import {yearProblem} from './formats.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
 import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
 import {NumberIndex} from './number-index.js'
@@ -43,8 +50,6 @@ export interface BillDraft {
   rows: SourceRow[]
   errors: RowError[]
   input: BillInput
-  /** Tag fields with allocations, checked against the total when the bill is complete. */
-  allocations?: Array<{field: string; sum: Money; line: number; text: string}>
 }
 
 export interface AssembleOptions {
@@ -69,14 +74,6 @@ export function creditNote(line: number, column: string, value: string, skip: bo
   }
 }
 
-const ID_TAIL = /^[A-Za-z0-9_-]+$/
-
-let currencies: ReadonlySet<string> | undefined
-function isoCurrencies(): ReadonlySet<string> {
-  currencies ??= new Set(Intl.supportedValuesOf('currency'))
-  return currencies
-}
-
 /** An ISO 8601 date or UTC datetime as the API takes it (an offset converted to UTC), or the reason it is not one. */
 function parseDatetime(text: string): {ok: true; value: string} | {ok: false; reason: string} {
   const expected = 'expected an ISO 8601 date or datetime such as 2026-01-31 or 2026-01-31T09:30:00Z'
@@ -97,18 +94,10 @@ function parseDatetime(text: string): {ok: true; value: string} | {ok: false; re
   return {ok: true, value: toUtcText(parsed.value)}
 }
 
-function idProblem(text: string, prefix: string): string | undefined {
-  if (text === '') return `is empty: expected an id starting with ${prefix}`
-  if (!text.startsWith(prefix) || text.length === prefix.length || !ID_TAIL.test(text.slice(prefix.length))) {
-    return `is not an id starting with ${prefix} (such as ${prefix}abc123)`
-  }
-  return undefined
-}
-
 /**
- * A metadata cell as a JSON object, read as written: a duplicate key (JSON.parse would keep the
- * last silently), a number a double cannot hold (JSON.parse would round 12345678901234567891) or
- * NaN are refused; `__proto__` is a key like any other.
+ * A metadata cell as a JSON object, read as written: what the service's rules refuse in metadata
+ * (src/bill-rules.ts: a duplicate key, a number a double cannot hold) is refused here with the
+ * cell's own row and column; `__proto__` is a key like any other.
  */
 function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | {ok: false; reason: string} {
   let tree: JsonNode
@@ -120,40 +109,51 @@ function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | 
       reason: `is not valid JSON (${(error as Error).message}): expected a JSON object such as {"key": "value"}`,
     }
   }
-  if (tree.kind !== 'object') return {ok: false, reason: 'is not a JSON object: expected {"key": "value"}'}
-  try {
-    return {ok: true, value: exactValue(tree, '') as Record<string, unknown>}
-  } catch (error) {
-    return {ok: false, reason: (error as Error).message}
-  }
+  const problem = metadataProblem(tree)
+  if (problem) return {ok: false, reason: problem[1]}
+  return {ok: true, value: plainValue(tree) as Record<string, unknown>}
 }
 
-function exactValue(node: JsonNode, path: string): unknown {
+/** A tree the rules accepted as plain values (every number fits a double exactly). */
+function plainValue(node: JsonNode): unknown {
   switch (node.kind) {
     case 'string':
       return node.value
     case 'literal':
       return node.text === 'null' ? null : node.text === 'true'
-    case 'number': {
-      const n = Number(node.literal)
-      if (!new Decimal(node.literal).equals(new Decimal(String(n))))
-        throw new Error(
-          `has the number ${node.literal}${path ? ` at ${path}` : ''}, which a JSON number (a double) cannot hold exactly: write it as a string ("${node.literal}")`,
-        )
-      return n
-    }
+    case 'number':
+      return Number(node.literal)
     case 'array':
-      return node.items.map((item, i) => exactValue(item, `${path}[${i}]`))
+      return node.items.map(plainValue)
     case 'object': {
       const o: Record<string, unknown> = {}
-      for (const [k, v] of node.members) {
-        const at = path ? `${path}.${k}` : k
-        if (Object.hasOwn(o, k)) throw new Error(`has the key "${at}" twice: keep one`)
-        Object.defineProperty(o, k, {value: exactValue(v, at), enumerable: true, writable: true, configurable: true})
-      }
+      for (const [k, v] of node.members)
+        Object.defineProperty(o, k, {value: plainValue(v), enumerable: true, writable: true, configurable: true})
       return o
     }
   }
+}
+
+/** The bk column (and which row of the bill) a path of the request body comes from. */
+function columnOf(path: string): {column: Column | `tag:${string}`; row: number} {
+  const line = /^lines\[(\d+)\](?:\.(\w+))?/.exec(path)
+  if (line) {
+    const field = line[2]
+    const column: Column =
+      field === 'ledger_id'
+        ? 'line_ledger_id'
+        : field === 'description'
+          ? 'line_description'
+          : field === 'metadata_'
+            ? 'line_metadata'
+            : 'line_amount'
+    return {column, row: Number(line[1])}
+  }
+  if (path === 'lines') return {column: 'line_amount', row: 0}
+  const tag = /^tags\.([^[]+)/.exec(path)
+  if (tag) return {column: `tag:${tag[1]}`, row: 0}
+  const field = /^\w+/.exec(path)?.[0]
+  return {column: field === 'metadata_' ? 'metadata' : ((field ?? 'number') as Column), row: 0}
 }
 
 export class BillAssembler {
@@ -255,30 +255,36 @@ export class BillAssembler {
     return cur
   }
 
-  /** Called by push on the bill it returns, and by finish: the checks that need every line. */
+  /**
+   * Called by push on the bill it returns, and by finish: the checks that need every line, then
+   * the service's rules (src/bill-rules.ts, the emulator's too) on the bill as it would be sent.
+   */
   private complete(bill: BillDraft): void {
+    if (bill.errors.length > 0) return
     const credit = this.options.negativeTotalCredit
-    if ((!bill.allocations && !credit) || bill.errors.length > 0) return
     // With no negative line the total cannot be negative: most bills need no arithmetic here.
-    if (!bill.allocations && !bill.rows.some((row) => this.cell(row.cells, 'line_amount').trim().startsWith('-')))
-      return
-    let total = new Decimal(0)
-    for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
-    if (credit && total.isNegative() && !total.isZero()) {
-      bill.errors.push(creditNote(bill.rows[0]!.line, this.label('line_amount'), total.toFixed(), credit.skip))
-      return
-    }
-    if (!bill.allocations) return
-    for (const a of bill.allocations) {
-      if (a.sum.greaterThan(total)) {
-        bill.errors.push({
-          line: a.line,
-          column: this.label(`tag:${a.field}`),
-          value: a.text,
-          message: `allocates ${a.sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`,
-        })
+    if (credit && bill.rows.some((row) => this.cell(row.cells, 'line_amount').trim().startsWith('-'))) {
+      let total = new Decimal(0)
+      for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
+      if (total.isNegative() && !total.isZero()) {
+        bill.errors.push(creditNote(bill.rows[0]!.line, this.label('line_amount'), total.toFixed(), credit.skip))
+        return
       }
     }
+    for (const v of billValueViolations(bill.input, {businessId: this.options.businessId}))
+      bill.errors.push(this.violationError(bill, v))
+  }
+
+  /** A rule the bill breaks, said of the row and column it came from. */
+  private violationError(bill: BillDraft, v: BillViolation): RowError {
+    const {column, row} = columnOf(v.path)
+    const source = bill.rows[row] ?? bill.rows[0]!
+    const value = column.startsWith('tag:')
+      ? (source.cells[this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1] ?? '').trim()
+      : this.cell(source.cells, column as Column)
+    // The row and column say where; an allocation's place within the cell is said too.
+    const at = /^tags\.[^[]+\[/.test(v.path) ? ` (${v.path})` : ''
+    return {line: source.line, column: this.label(column), value, message: `${v.message}${at}`}
   }
 
   private startBill(row: SourceRow, number: string, key: string): BillDraft {
@@ -337,15 +343,9 @@ export class BillAssembler {
     }
     const currency = this.billValue(cells, 'currency')
     if (currency !== '' && !failed?.has('currency')) {
-      if (!isoCurrencies().has(currency)) {
-        err(
-          'currency',
-          currency,
-          /^[a-z]{3}$/i.test(currency) && isoCurrencies().has(currency.toUpperCase())
-            ? `is not an ISO 4217 code as written: expected ${currency.toUpperCase()}`
-            : 'is not an ISO 4217 currency code: expected three capital letters such as EUR or USD',
-        )
-      } else input.currency = currency
+      const cp = currencyProblem(currency)
+      if (cp) err('currency', currency, cp)
+      else input.currency = currency
     }
     const metadata = this.billValue(cells, 'metadata')
     if (metadata !== '') {
@@ -362,7 +362,6 @@ export class BillAssembler {
         continue
       }
       const list: Array<{value: string; amount: number}> = []
-      let sum = new Decimal(0)
       let bad = false
       for (const part of text.split(';')) {
         const piece = part.trim()
@@ -385,12 +384,10 @@ export class BillAssembler {
           bad = true
           continue
         }
-        sum = sum.plus(new Decimal(amount))
         list.push({value, amount: amountNumber(amount)})
       }
       if (bad) continue
       ;(input.tags ??= {})[field] = list
-      ;(bill.allocations ??= []).push({field, sum, line, text})
     }
     this.addLine(bill, row)
     return bill

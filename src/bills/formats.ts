@@ -3,6 +3,7 @@
  * never guessed, because 03/11/2026 is 3 November in one region and 11 March in another, and
  * 1.250 is a thousand and a quarter in one and one and a quarter in another.
  */
+import {yearProblem} from '../bill-rules.js'
 import {Decimal, type Money} from '../money.js'
 
 export const DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'] as const
@@ -13,17 +14,7 @@ export type NumberFormat = (typeof NUMBER_FORMATS)[number]
 
 export type Parsed<T> = {ok: true; value: T} | {ok: false; reason: string}
 
-/**
- * Years a bill date may have. A year outside them is a typo or a two-digit year padded (0026 for
- * 2026), refused rather than sent as written.
- */
-export const PLAUSIBLE_YEARS = {from: 1900, to: 2199} as const
-
-/** Why a year is not plausible for a bill, or undefined. */
-export function yearProblem(year: number): string | undefined {
-  if (year >= PLAUSIBLE_YEARS.from && year <= PLAUSIBLE_YEARS.to) return undefined
-  return `has the year ${String(year).padStart(4, '0')}, which is not plausible for a bill (expected ${PLAUSIBLE_YEARS.from} to ${PLAUSIBLE_YEARS.to}): check for a two-digit year or a typo`
-}
+export {PLAUSIBLE_YEARS, yearProblem} from '../bill-rules.js'
 
 const DATE_SHAPES: Record<DateFormat, {pattern: RegExp; order: [day: number, month: number, year: number]}> = {
   'DD/MM/YYYY': {pattern: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: [1, 2, 3]},

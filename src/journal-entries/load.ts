@@ -27,6 +27,7 @@ import {
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {checkBalance, parseAmount, type Side} from './check.js'
+import {journalEntryViolations} from '../journal-entry-rules.js'
 import {parseUtcDatetime} from './datetime.js'
 
 export interface Problem {
@@ -460,6 +461,11 @@ function readEntry(node: Node, index: number, file: string, at: At, problems: Pr
   if (problems.length > before || datetime === undefined) return undefined
   const input: JournalEntryInput = {datetime, lines}
   if (descriptionText !== undefined && descriptionText !== '') input.description = descriptionText
+  // The service's rules on the entry as it would be sent, the emulator's list too: what the file's
+  // own checks above let through (none today) is still never sent.
+  const violations = journalEntryViolations(input)
+  for (const v of violations) report(nodeStart(node), `${v.path}: ${v.message}`)
+  if (violations.length > 0) return undefined
   return {index, ...start, description, input, ...totals}
 }
 

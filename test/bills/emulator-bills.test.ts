@@ -93,11 +93,11 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     expect(errors.get('BAD-vendor')).toContain('vendor ven_nope does not exist')
     expect(errors.get('BAD-lines')).toContain('at least one line')
     expect(errors.get('BAD-ledger')).toContain('ledger ldg_nope does not exist')
-    expect(errors.get('BAD-currency')).toContain('3-letter')
+    expect(errors.get('BAD-currency')).toContain('currency: is not an ISO 4217 currency code')
     expect(errors.get('BAD-date')).toContain('ISO 8601')
     expect(errors.get('BAD-tagfield')).toContain('tag field "colour" does not exist')
-    expect(errors.get('BAD-alloc')).toContain('sum to 0.31, more than the bill total 0.3')
-    expect(errors.get(null)).toContain('number is required')
+    expect(errors.get('BAD-alloc')).toContain('tags.department: allocates 0.31 in total, more than the bill total 0.3')
+    expect(errors.get(null)).toContain('number: is required')
     const created = res.json.data[0]!
     expect(created.id).toMatch(/^bil_/)
     expect(created.total_amount).toBe(0.3)
@@ -126,7 +126,30 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     expect(res.status).toBe(200)
     expect(res.json.data.map((b) => b.number)).toEqual(['D-ok'])
     expect(res.json.errors).toEqual([
-      {bill_number: 'D-bad', error: expect.stringContaining('due_at must be an ISO 8601 datetime')},
+      {bill_number: 'D-bad', error: expect.stringContaining('due_at: is not an ISO 8601 datetime')},
+    ])
+  })
+
+  it('applies the rules bk checks before sending (src/bill-rules.ts), as the JSON text reads', async () => {
+    const ok = '"vendor_id":"ven_demo_office","lines":[{"amount":10,"ledger_id":"ldg_demo_expenses"}]'
+    const res = await post(
+      `[${[
+        `{"number":"R-ok",${ok}}`,
+        `{"number":"R-twice","number":"R-2",${ok}}`,
+        `{"number":"R-field","colour":"red",${ok}}`,
+        `{"number":"R-offset","issued_at":"2026-01-31T09:00:00+01:00",${ok}}`,
+        `{"number":"R-string","tags":{"department":[{"value":"sales","amount":"5"}]},${ok}}`,
+        `{"number":"R-huge","vendor_id":"ven_demo_office","lines":[{"amount":1e400,"ledger_id":"ldg_demo_expenses"}]}`,
+      ].join(',')}]`,
+    )
+    expect(res.status).toBe(200)
+    expect(res.json.data.map((b) => b.number)).toEqual(['R-ok'])
+    expect(res.json.errors).toEqual([
+      {bill_number: 'R-twice', error: expect.stringContaining('number: has the key "number" twice')},
+      {bill_number: 'R-field', error: expect.stringContaining('colour: is not a field of the spec')},
+      {bill_number: 'R-offset', error: expect.stringContaining('issued_at: is not in UTC')},
+      {bill_number: 'R-string', error: expect.stringContaining('tags.department[0].amount: must be a JSON number')},
+      {bill_number: 'R-huge', error: expect.stringContaining('lines[0].amount: is beyond the range')},
     ])
   })
 

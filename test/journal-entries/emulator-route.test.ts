@@ -94,9 +94,9 @@ describe('POST /v0/business/{business_id}/journal-entries (emulator)', () => {
       'a missing debit line',
       entry([line('credit', '5', L.cash), line('credit', '5', L.cash)]),
       'lines',
-      'at least one debit line is required',
+      'has no debit line',
     ],
-    ['a missing credit line', entry([line('debit', '5')]), 'lines', 'at least one credit line is required'],
+    ['a missing credit line', entry([line('debit', '5')]), 'lines', 'has no credit line'],
     [
       'an unknown ledger',
       entry([line('debit', '5', 'ldg_nope'), line('credit', '5', L.cash)]),
@@ -114,6 +114,12 @@ describe('POST /v0/business/{business_id}/journal-entries (emulator)', () => {
       entry([line('debit', '5', L.expenses, {tag_value_ids: ['tv_nope']}), line('credit', '5', L.cash)]),
       'lines[0].tag_value_ids[0]',
       'tag value tv_nope not found',
+    ],
+    [
+      'a ledger id without its prefix',
+      entry([line('debit', '5', 'expenses'), line('credit', '5', L.cash)]),
+      'lines[0].ledger_id',
+      'is not a ledger id',
     ],
     [
       'an amount sent as a JSON number',
@@ -169,6 +175,17 @@ describe('POST /v0/business/{business_id}/journal-entries (emulator)', () => {
       expect(emulator.state.journalEntries.count(BIZ)).toBe(before)
     })
   }
+
+  it('refuses a tag value listed twice on a line, as bk does (src/journal-entry-rules.ts)', async () => {
+    const eng = emulator.state.tagFields.get(BIZ)?.get('department')?.get('engineering') as string
+    const before = emulator.state.journalEntries.count(BIZ)
+    const res = await post(
+      entry([line('debit', '5', L.expenses, {tag_value_ids: [eng, eng]}), line('credit', '5', L.cash)]),
+    )
+    expect(res.status).toBe(422)
+    expect(res.body.error).toBe(`lines[0].tag_value_ids[1]: tag value ${eng} is listed twice`)
+    expect(emulator.state.journalEntries.count(BIZ)).toBe(before)
+  })
 
   it('answers 403 to a token without journal_entry:create, 401 without a token, 404 for an unknown business', async () => {
     const body = entry([line('debit', '5'), line('credit', '5', L.cash)])

@@ -1,22 +1,16 @@
 /**
  * POST /v0/business/{business_id}/journal-entries: creates a balanced journal entry. The rules
- * of the spec plus what a ledger needs: at least one debit and one credit line, amounts as
- * positive decimal strings, debits equal to credits exactly (decimal.js), ledgers and tag values
- * that exist in the business. Amounts are kept as the exact strings received.
+ * are bk's own list (src/journal-entry-rules.ts: at least one debit and one credit line, amounts
+ * as positive decimal strings, debits equal to credits exactly), then the references: ledgers and
+ * tag values that exist in the business. Amounts are kept as the exact strings received.
  */
-import {parseIsoDatetime} from '../../datetime.js'
-import {Decimal} from '../../money.js'
+import {journalEntryViolations} from '../../journal-entry-rules.js'
 import {ID_PREFIX} from '../../spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok, parseJsonBody} from '../http.js'
 import type {EmulatorState} from '../state.js'
 import type {JournalEntry} from '../types.js'
 import type {EmulatorContext} from './context.js'
-
-const AMOUNT = /^\d+(?:\.\d+)?$/
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]00:00)$/
-const ENTRY_FIELDS = new Set(['description', 'datetime', 'lines'])
-const LINE_FIELDS = new Set(['ledger_id', 'description', 'debit_credit', 'amount', 'tag_value_ids'])
 
 const invalid = (field: string, message: string, value?: unknown): HttpError =>
   new HttpError(422, `${field}: ${message}`, value === undefined ? {field} : {field, value})
@@ -64,73 +58,56 @@ interface ValidLine {
   tag_value_ids: string[]
 }
 
+/**
+ * Checks an entry with the rules bk checks before sending (src/journal-entry-rules.ts), then its
+ * references: every ledger and tag value must exist in the business. The first problem is a 422.
+ */
 function validateEntry(
   state: EmulatorState,
   businessId: string,
   body: unknown,
 ): {description: string; datetime: string; lines: ValidLine[]} {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new HttpError(422, 'Request body must be a journal entry object', {field: null})
-  const b = body as Record<string, unknown>
-  for (const key of Object.keys(b)) if (!ENTRY_FIELDS.has(key)) throw invalid(key, 'unknown field')
-  if (b.description !== undefined && b.description !== null && typeof b.description !== 'string')
-    throw invalid('description', 'must be a string', b.description)
-  if (typeof b.datetime !== 'string' || !DATETIME.test(b.datetime) || !parseIsoDatetime(b.datetime).ok) {
-    throw invalid('datetime', 'must be a UTC ISO 8601 datetime', b.datetime ?? null)
+  const [first] = journalEntryViolations(body)
+  if (first) {
+    const value = valueAt(body, first.path)
+    if (first.path === '') throw new HttpError(422, 'Request body must be a journal entry object', {field: null})
+    if (first.path === 'lines' && first.data)
+      throw new HttpError(422, `Journal entry ${first.message}`, {field: 'lines', ...first.data})
+    throw invalid(first.path, first.message, value)
   }
-  if (!Array.isArray(b.lines)) throw invalid('lines', 'must be an array of lines', b.lines ?? null)
+  const b = body as {description?: string | null; datetime: string; lines: Array<Record<string, unknown>>}
   const ledgerIds = new Set(state.ledgers.all(businessId).map((l) => l.id))
   const tagValueIds = new Set<string>()
   for (const values of state.tagFields.get(businessId)?.values() ?? [])
     for (const id of values.values()) tagValueIds.add(id)
-
-  const lines = b.lines.map((raw, i): ValidLine => {
+  const lines = b.lines.map((l, i): ValidLine => {
     const at = `lines[${i}]`
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(at, 'must be an object')
-    const l = raw as Record<string, unknown>
-    for (const key of Object.keys(l)) if (!LINE_FIELDS.has(key)) throw invalid(`${at}.${key}`, 'unknown field')
-    if (typeof l.ledger_id !== 'string' || !l.ledger_id)
-      throw invalid(`${at}.ledger_id`, 'is required', l.ledger_id ?? null)
-    if (!ledgerIds.has(l.ledger_id))
-      throw invalid(`${at}.ledger_id`, `ledger ${l.ledger_id} not found in business ${businessId}`, l.ledger_id)
-    if (l.description !== undefined && l.description !== null && typeof l.description !== 'string')
-      throw invalid(`${at}.description`, 'must be a string', l.description)
-    if (l.debit_credit !== 'debit' && l.debit_credit !== 'credit')
-      throw invalid(`${at}.debit_credit`, 'must be debit or credit', l.debit_credit ?? null)
-    if (typeof l.amount !== 'string') throw invalid(`${at}.amount`, 'must be a decimal string', l.amount ?? null)
-    if (!AMOUNT.test(l.amount) || new Decimal(l.amount).isZero())
-      throw invalid(`${at}.amount`, 'must be a positive decimal string', l.amount)
-    const tags = l.tag_value_ids ?? []
-    if (!Array.isArray(tags)) throw invalid(`${at}.tag_value_ids`, 'must be an array of tag value ids', tags)
+    const ledgerId = l.ledger_id as string
+    if (!ledgerIds.has(ledgerId))
+      throw invalid(`${at}.ledger_id`, `ledger ${ledgerId} not found in business ${businessId}`, ledgerId)
+    const tags = (l.tag_value_ids ?? []) as string[]
     tags.forEach((t, j) => {
-      if (typeof t !== 'string' || !tagValueIds.has(t))
-        throw invalid(`${at}.tag_value_ids[${j}]`, `tag value ${String(t)} not found in business ${businessId}`, t)
+      if (!tagValueIds.has(t))
+        throw invalid(`${at}.tag_value_ids[${j}]`, `tag value ${t} not found in business ${businessId}`, t)
     })
     return {
-      ledger_id: l.ledger_id,
+      ledger_id: ledgerId,
       description: (l.description as string | null | undefined) ?? '',
-      debit_credit: l.debit_credit,
-      amount: l.amount,
-      tag_value_ids: tags as string[],
+      debit_credit: l.debit_credit as 'debit' | 'credit',
+      amount: l.amount as string,
+      tag_value_ids: tags,
     }
   })
-  const debits = lines.filter((l) => l.debit_credit === 'debit')
-  const credits = lines.filter((l) => l.debit_credit === 'credit')
-  if (debits.length === 0) throw invalid('lines', 'at least one debit line is required')
-  if (credits.length === 0) throw invalid('lines', 'at least one credit line is required')
-  const total = (ls: ValidLine[]) => ls.reduce((s, l) => s.plus(l.amount), new Decimal(0))
-  const debitTotal = total(debits)
-  const creditTotal = total(credits)
-  if (!debitTotal.equals(creditTotal)) {
-    const scale = Math.max(...lines.map((l) => l.amount.split('.')[1]?.length ?? 0))
-    const [d, c, diff] = [debitTotal, creditTotal, debitTotal.minus(creditTotal).abs()].map((x) => x.toFixed(scale))
-    throw new HttpError(422, `Journal entry does not balance: debits ${d}, credits ${c}, difference ${diff}`, {
-      field: 'lines',
-      debits: d,
-      credits: c,
-      difference: diff,
-    })
-  }
   const datetime = b.datetime.replace(/[+-]00:00$/, 'Z')
-  return {description: (b.description as string | null | undefined) ?? '', datetime, lines}
+  return {description: b.description ?? '', datetime, lines}
+}
+
+/** The value at a violation's path (`lines[0].amount`), for the error body; null when absent. */
+function valueAt(body: unknown, path: string): unknown {
+  let v: unknown = body
+  for (const part of path.match(/[^.[\]]+/g) ?? []) {
+    if (v === null || typeof v !== 'object') return null
+    v = (v as Record<string, unknown>)[part]
+  }
+  return v ?? null
 }

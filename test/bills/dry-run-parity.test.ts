@@ -1,0 +1,250 @@
+/**
+ * `--dry-run` and the emulator apply one list of rules (src/bill-rules.ts): every bills CSV of the
+ * repo goes through both, and no bill is accepted by one and refused by the other.
+ *
+ * - Through bk: `bk bills import FILE --dry-run` and then a real `bk bills import FILE` against
+ *   the emulator. The file is accepted by dry-run iff the emulator created every bill, and the
+ *   bills created are exactly those dry-run found valid (or, through a map, which sends nothing
+ *   unless every row reads, none when dry-run refused a row).
+ * - Straight to the emulator: bk never sends a bill it refuses, so the emulator's half of a rule
+ *   is tried with the body a client that checks nothing would send for the same rows (bk's own
+ *   columns only: values as written, dates in UTC as bk converts them). The emulator must refuse
+ *   exactly the bills dry-run refuses.
+ *
+ * The fixtures name only records of the emulator's seed (vendors, ledgers, tag fields), the one
+ * thing dry-run cannot check offline.
+ */
+import {copyFileSync, readdirSync, readFileSync} from 'node:fs'
+import {basename, join, relative} from 'node:path'
+
+import {parse} from 'csv-parse/sync'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {ROOT, runBk, tempDir, type BkResult} from '../helpers/bk.js'
+import {envFor, start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
+import {parseIsoDatetime, toUtcText} from '../../src/datetime.js'
+import {parseJsonTree} from '../../src/exact-json.js'
+import {Decimal, DECIMAL_TEXT} from '../../src/money.js'
+
+const BIZ = 'biz_demo_acme'
+
+const lookups = (preset: string) => [
+  ...['--lookup', `vendor_id=examples/exports/${preset}/vendors.csv`],
+  ...['--lookup', `line_ledger_id=examples/exports/${preset}/ledgers.csv`],
+]
+const XERO = [
+  '--map',
+  'xero',
+  '--date-format',
+  'DD/MM/YYYY',
+  '--amounts',
+  'net',
+  '--currency',
+  'GBP',
+  ...lookups('xero'),
+]
+const QBO = [
+  ...['--map', 'quickbooks-online', '--date-format', 'MM/DD/YYYY', '--number-format', '1,234.56', '--currency', 'USD'],
+  ...lookups('quickbooks-online'),
+]
+const GNUCASH = [
+  ...['--map', 'gnucash', '--date-format', 'DD.MM.YYYY', '--number-format', '1.234,56', '--currency', 'EUR'],
+  ...lookups('gnucash'),
+]
+const SAGE = [
+  ...['--map', 'sage50', '--date-format', 'DD/MM/YYYY', '--amounts', 'gross', '--currency', 'GBP'],
+  ...lookups('sage50'),
+]
+
+/** Every bills CSV of the repo, with the arguments its README gives (none: bk's own columns). */
+const CASES: Array<{file: string; args: string[]; name?: string}> = [
+  {file: 'examples/bills.csv', args: []},
+  {file: 'examples/exports/xero/bills.csv', args: XERO},
+  {file: 'examples/exports/quickbooks-online/bills.csv', args: QBO},
+  {file: 'examples/exports/gnucash/bills.csv', args: GNUCASH},
+  {file: 'examples/exports/sage50/bills.csv', args: SAGE},
+  {
+    file: 'test/fixtures/exports/xero-ambiguous-date.csv',
+    args: XERO.filter((a, i, all) => a !== '--date-format' && all[i - 1] !== '--date-format'),
+  },
+  {file: 'test/fixtures/exports/xero-impossible-date.csv', args: XERO},
+  {file: 'test/fixtures/exports/qbo-wrong-number-format.csv', args: QBO},
+  {file: 'test/fixtures/exports/xero-vendor-missing.csv', args: XERO},
+  {file: 'test/fixtures/exports/sage50-credit-note.csv', args: SAGE},
+  {file: 'test/fixtures/exports/xero-credit-note.csv', args: XERO},
+  {file: 'test/fixtures/exports/gnucash-continuation-conflict.csv', args: GNUCASH},
+  {file: 'test/fixtures/exports/sage50-cp1252-as-utf8.csv', args: [...SAGE, '--encoding', 'utf-8']},
+  {file: 'test/fixtures/exports/gnucash-no-header.csv', args: []},
+  {file: 'test/fixtures/exports/sage50-sales-row.csv', args: SAGE},
+  // The two broken maps, read with the Xero example.
+  {
+    name: 'examples/exports/xero/bills.csv with dropped-quantity.yaml',
+    file: 'examples/exports/xero/bills.csv',
+    args: ['--map', 'test/fixtures/exports/dropped-quantity.yaml', ...XERO.slice(2)],
+  },
+  {
+    name: 'examples/exports/xero/bills.csv with star-header-unquoted.yaml',
+    file: 'examples/exports/xero/bills.csv',
+    args: ['--map', 'test/fixtures/exports/star-header-unquoted.yaml', ...XERO.slice(2)],
+  },
+  // One file per rule of src/bill-rules.ts (test/fixtures/bills/README.md).
+  ...readdirSync(join(ROOT, 'test/fixtures/bills'))
+    .filter((f) => f.endsWith('.csv'))
+    .sort()
+    .map((f) => ({file: `test/fixtures/bills/${f}`, args: []})),
+]
+
+/** The bills CSVs of the repo (lookup files are not bills). */
+function billFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), {recursive: true, encoding: 'utf8'})
+    .filter((f) => f.endsWith('.csv') && !/(^|\/)(vendors|ledgers)\.csv$/.test(f))
+    .map((f) => relative(ROOT, join(ROOT, dir, f)))
+}
+
+let emulator: RunningEmulator
+beforeEach(async () => {
+  emulator = await start()
+})
+afterEach(() => emulator.close())
+
+/** The bills a command's --json document holds under `shown` (dry-run's valid bills). */
+function shownKeys(result: BkResult): string[] {
+  const doc = JSON.parse(result.stdout) as {shown?: Bill[]; details?: {shown?: Bill[]}}
+  return (doc.shown ?? doc.details?.shown ?? []).map(keyOf).sort()
+}
+interface Bill {
+  number?: string | null
+  vendor_id?: string | null
+}
+const keyOf = (b: Bill) => `${b.vendor_id} ${b.number}`
+const createdKeys = () =>
+  emulator.state.bills
+    .all(BIZ)
+    .filter((b) => !emulator.state.seeded.bills.has(b.id))
+    .map(keyOf)
+    .sort()
+
+describe('bk bills import --dry-run and the emulator', () => {
+  it('every bills CSV of the repo is in the table below', () => {
+    const listed = new Set(CASES.map((c) => c.file))
+    for (const file of [...billFiles('examples'), ...billFiles('test/fixtures')]) expect(listed).toContain(file)
+  })
+
+  it.each(CASES.map((c) => [c.name ?? c.file, c] as const))(
+    '%s: dry-run accepts iff the emulator creates every bill',
+    async (_, c) => {
+      // A copy, so that the import's journal is not written beside the repo's file.
+      const dir = tempDir('bk-parity-')
+      const file = join(dir, basename(c.file))
+      copyFileSync(join(ROOT, c.file), file)
+      const env = envFor(emulator, BIZ)
+      const dry = await runBk(['bills', 'import', file, ...c.args, '--dry-run', '--json', '--show', '1000'], {env})
+      expect([0, 2], dry.stderr).toContain(dry.code)
+      const valid = dry.code === 0 || dry.stdout.includes('"shown"') ? shownKeys(dry) : []
+      const real = await runBk(['bills', 'import', file, ...c.args, '--json'], {env})
+      const created = createdKeys()
+      const sentAll = real.code === 0 && created.length === valid.length
+      expect({dryRunAccepts: dry.code === 0, stderr: dry.stderr}).toEqual({dryRunAccepts: sentAll, stderr: dry.stderr})
+      // Never a bill dry-run refused; through a map nothing unless dry-run accepted the whole file.
+      for (const key of created) expect(valid).toContain(key)
+      if (!c.args.includes('--map') || dry.code === 0) expect(created).toEqual(valid)
+      else expect(created).toEqual([])
+    },
+  )
+
+  const own = CASES.filter((c) => c.args.length === 0 && !c.file.includes('no-header'))
+  it.each(own.map((c) => [c.file, c] as const))(
+    '%s: the emulator refuses, as sent by a client that checks nothing, exactly the bills dry-run refuses',
+    async (_, c) => {
+      const dry = await runBk(['bills', 'import', c.file, '--dry-run', '--json', '--show', '1000'], {
+        env: envFor(emulator, BIZ),
+      })
+      const valid = shownKeys(dry)
+      const bodies = uncheckedBodies(readFileSync(join(ROOT, c.file), 'utf8'))
+      const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {
+        method: 'POST',
+        headers: {authorization: `Bearer ${await tokenFor(emulator)}`, 'content-type': 'application/json'},
+        body: `[${bodies.join(',')}]`,
+      })
+      const answer = (await res.json()) as {data: Bill[]; errors: Array<{error: string; bill_number: string}>}
+      expect(res.status, JSON.stringify(answer)).toBe(200)
+      expect(answer.data.map(keyOf).sort(), JSON.stringify(answer.errors)).toEqual(valid)
+      expect(answer.data.length + answer.errors.length).toBe(bodies.length)
+    },
+  )
+})
+
+/**
+ * The JSON text of each bill of a file in bk's own columns, as a client that checks nothing would
+ * send it: values as written; only what a CSV cannot say as JSON is converted the way bk does
+ * (a date to a UTC datetime, a decimal to a number literal). A value that is no JSON (a metadata
+ * cell that does not parse, an amount that is no number) is sent as a string.
+ */
+function uncheckedBodies(text: string): string[] {
+  const rows = parse(text, {bom: true, relax_column_count: true}) as string[][]
+  const header = rows[0]!.map((h) => h.trim().toLowerCase())
+  const get = (row: string[], name: string) => row[header.indexOf(name)] ?? ''
+  const bills: string[][][] = []
+  let key: string | undefined
+  for (const row of rows.slice(1)) {
+    const k = `${get(row, 'vendor_id').trim()} ${get(row, 'number').trim()}`
+    if (k === key) bills.at(-1)!.push(row)
+    else bills.push([row])
+    key = k
+  }
+  const json = (cell: string) => {
+    try {
+      parseJsonTree(cell.trim(), {nonFinite: false})
+      return cell.trim()
+    } catch {
+      return JSON.stringify(cell)
+    }
+  }
+  const number = (cell: string) =>
+    DECIMAL_TEXT.test(cell.trim()) ? new Decimal(cell.trim()).toFixed() : JSON.stringify(cell)
+  const date = (cell: string) => {
+    const p = parseIsoDatetime(cell)
+    return JSON.stringify(
+      p.ok && (p.value.time === undefined || p.value.zone !== undefined) ? toUtcText(p.value) : cell,
+    )
+  }
+  return bills.map((rows) => {
+    const first = rows[0]!
+    const fields: string[] = []
+    const put = (name: string, value: string) => fields.push(`${JSON.stringify(name)}:${value}`)
+    put('number', JSON.stringify(get(first, 'number').trim()))
+    put('vendor_id', JSON.stringify(get(first, 'vendor_id').trim()))
+    for (const name of ['business_id', 'currency'])
+      if (get(first, name).trim()) put(name, JSON.stringify(get(first, name).trim()))
+    if (get(first, 'description')) put('description', JSON.stringify(get(first, 'description')))
+    for (const name of ['issued_at', 'due_at']) if (get(first, name).trim()) put(name, date(get(first, name).trim()))
+    if (get(first, 'metadata').trim()) put('metadata_', json(get(first, 'metadata')))
+    const tags = header.flatMap((h, i) => {
+      const cell = (first[i] ?? '').trim()
+      if (!h.startsWith('tag:') || cell === '') return []
+      const value = cell.includes('=')
+        ? `[${cell
+            .split(';')
+            .filter((p) => p.trim() !== '')
+            .map((p) => {
+              const eq = p.lastIndexOf('=')
+              return `{"value":${JSON.stringify(p.slice(0, eq).trim())},"amount":${number(p.slice(eq + 1))}}`
+            })
+            .join(',')}]`
+        : JSON.stringify(cell)
+      return [`${JSON.stringify(h.slice(4))}:${value}`]
+    })
+    if (tags.length) put('tags', `{${tags.join(',')}}`)
+    const lines = rows.map((row) => {
+      const line = [
+        `"amount":${number(get(row, 'line_amount'))}`,
+        `"ledger_id":${JSON.stringify(get(row, 'line_ledger_id').trim())}`,
+      ]
+      if (get(row, 'line_description')) line.push(`"description":${JSON.stringify(get(row, 'line_description'))}`)
+      if (get(row, 'line_metadata').trim()) line.push(`"metadata_":${json(get(row, 'line_metadata'))}`)
+      return `{${line.join(',')}}`
+    })
+    put('lines', `[${lines.join(',')}]`)
+    return `{${fields.join(',')}}`
+  })
+}

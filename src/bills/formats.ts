@@ -14,8 +14,6 @@ export type NumberFormat = (typeof NUMBER_FORMATS)[number]
 
 export type Parsed<T> = {ok: true; value: T} | {ok: false; reason: string}
 
-export {PLAUSIBLE_YEARS, yearProblem} from '../bill-rules.js'
-
 const DATE_SHAPES: Record<DateFormat, {pattern: RegExp; order: [day: number, month: number, year: number]}> = {
   'DD/MM/YYYY': {pattern: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: [1, 2, 3]},
   'MM/DD/YYYY': {pattern: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: [2, 1, 3]},

@@ -26,8 +26,7 @@ import {
 } from 'yaml'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {checkBalance, parseAmount, type Side} from './check.js'
-import {journalEntryViolations} from '../journal-entry-rules.js'
+import {checkBalance, journalEntryViolations, parseAmount, type Side} from '../journal-entry-rules.js'
 import {parseUtcDatetime} from './datetime.js'
 
 export interface Problem {

@@ -115,27 +115,32 @@ function cacheFileName(kind) {
 }
 
 /**
- * The bundle compiled as a vm.Script with the code V8 cached last time, and run as CommonJS,
- * registered in require's cache so that oclif's require() of it finds it loaded.
+ * The build compiled as vm.Scripts with the code V8 cached last time, and run as CommonJS: the
+ * entry, `file`, and each chunk as it is first required (scripts/bundle.js), each registered in
+ * require's cache so that oclif's require() of the entry finds it loaded.
  *
- * Each kind of run has a cache file of its own, holding the code that kind compiled: V8 reads a
- * cache whole, so one file for every command in use would cost each run the others' code (a
- * cache of four kinds took twice as long to read as one of one). A file holds one header line
- * and V8's data. The header names the bundle it is for (its first line, which holds a digest of
- * it), the kind, and the CRC-32 and length of the data (so that a damaged file is never handed to
- * V8, whose own checks do not read the data). The first run of a kind writes the header alone;
- * the second writes the data, at exit, so that a command run once (a first run after install, a
- * one-off) does not pay for writing code that no later run would read.
+ * Each kind of run has a cache file of its own, holding the code that kind compiled in each chunk
+ * it loaded: V8 reads a script's cache whole, so one file for every command in use would cost
+ * each run the others' code. A file holds one header line and V8's data, chunk after chunk. The
+ * header names the build it is for (the entry's first line, which holds a digest of the build),
+ * the kind, each chunk's name and length, and the CRC-32 of the data (so that a damaged file is
+ * never handed to V8, whose own checks do not read the data). The first run of a kind writes the
+ * header alone; the second writes the data, at exit, so that a command run once (a first run
+ * after install, a one-off) does not pay for writing code that no later run would read. A later
+ * run that loads a chunk the file lacks (another path through the same command) writes it anew,
+ * with the chunks it did not load kept as they were.
  */
 function requireWithCodeCache(file) {
-  // The bundle is ASCII (scripts/bundle.js), so latin1 reads it as it is, faster than UTF-8.
+  // The build is ASCII (scripts/bundle.js), so latin1 reads it as it is, faster than UTF-8.
   const source = readFileSync(file, 'latin1')
-  const bundleId = source.slice(0, source.indexOf('\n'))
+  const buildId = source.slice(0, source.indexOf('\n'))
+  const dist = dirname(file)
   const kind = kindOfRun()
   let folder
   let cacheFile
   let noted = false
-  let data
+  /** V8's data for each chunk, by its path relative to dist/. */
+  const cached = new Map()
   try {
     folder = cacheFolder()
     // V8 refuses a cache made under other flags: Node 20's non-default one has files of its own.
@@ -145,36 +150,62 @@ function requireWithCodeCache(file) {
     const header = JSON.parse(bytes.subarray(0, newline).toString())
     const body = bytes.subarray(newline + 1)
     const {crc32} = require('node:zlib')
-    if (
-      header.bundle === bundleId &&
-      header.kind === kind &&
-      header.length === body.length &&
-      header.crc32 === crc32(body)
-    ) {
+    const length = header.chunks.reduce((sum, [, n]) => sum + n, 0)
+    if (header.bundle === buildId && header.kind === kind && length === body.length && header.crc32 === crc32(body)) {
       noted = true
-      if (body.length) data = body
+      let at = 0
+      for (const [name, n] of header.chunks) cached.set(name, body.subarray(at, (at += n)))
     }
   } catch {
     // None yet, unreadable or damaged: compile from source, and start a new one at exit.
   }
-  // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
-  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: data})
+
+  /** The scripts this run compiled, by chunk name, and whether V8 had cached code for each. */
+  const scripts = new Map()
+  const nodeRequire = Module.createRequire(file)
+  const load = (path, text) => {
+    const loaded = require.cache[path]
+    if (loaded) return loaded.exports
+    const name = path.slice(dist.length + 1)
+    const data = cached.get(name)
+    // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
+    const script = new vm.Script(Module.wrap(text ?? readFileSync(path, 'latin1')), {filename: path, cachedData: data})
+    scripts.set(name, {script, cached: Boolean(data) && !script.cachedDataRejected})
+    const module = new Module(path, null)
+    module.filename = path
+    module.paths = nodeRequire.resolve.paths('bk') ?? []
+    require.cache[path] = module
+    const here = dirname(path)
+    const requireHere = (id) => (id.startsWith('./') && id.endsWith('.cjs') ? load(join(here, id)) : nodeRequire(id))
+    requireHere.resolve = nodeRequire.resolve
+    requireHere.cache = require.cache
+    script.runInThisContext().call(module.exports, module.exports, requireHere, module, path, here)
+    module.loaded = true
+    return module.exports
+  }
+
   // Kinds are words a user typed: a long one, or one past a cap on the number of files (so that a
   // stream of mistyped commands cannot fill the folder), is not cached.
-  if (cacheFile && (!data || script.cachedDataRejected) && cacheFile.length - folder.length < 128) {
+  if (cacheFile && cacheFile.length - folder.length < 128) {
     process.once('exit', () => {
-      if (noted && !data) writeCodeCache(cacheFile, bundleId, kind, () => script.createCachedData())
-      else if (noted || countCacheFiles(folder) < 64) writeCodeCache(cacheFile, bundleId, kind, () => Buffer.alloc(0))
+      if ([...scripts.values()].every((s) => s.cached)) return
+      if (noted) writeCodeCache(cacheFile, buildId, kind, allChunks(scripts, cached))
+      else if (countCacheFiles(folder) < 64) writeCodeCache(cacheFile, buildId, kind, () => [])
     })
   }
-  const module = new Module(file, null)
-  module.filename = file
-  module.paths = Module._nodeModulePaths(dirname(file))
-  require.cache[file] = module
-  const wrapper = script.runInThisContext()
-  wrapper.call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file))
-  module.loaded = true
-  return module.exports
+  return load(file, source)
+}
+
+/**
+ * What a kind's file holds when written anew: V8's data for every chunk this run compiled (what
+ * it had cached, and what this run added), and the data kept for the chunks it did not load.
+ */
+function allChunks(scripts, cached) {
+  return () => {
+    const chunks = new Map(cached)
+    for (const [name, {script}] of scripts) chunks.set(name, script.createCachedData())
+    return [...chunks]
+  }
 }
 
 /** How many cache files the folder holds (none when there is no folder yet). */
@@ -189,14 +220,20 @@ function countCacheFiles(folder) {
 }
 
 /** Writes the cache file anew (in one rename, so that no run reads half of it). */
-function writeCodeCache(cacheFile, bundleId, kind, codeCache) {
+function writeCodeCache(cacheFile, buildId, kind, chunksOf) {
   const temp = `${cacheFile}.${process.pid}`
   try {
     // Under the flags a start has (V8 refuses a cache made under others).
     if (v8) v8.setFlagsFromString('--liftoff-only')
-    const data = codeCache()
+    const chunks = chunksOf()
+    const data = Buffer.concat(chunks.map(([, bytes]) => bytes))
     const {crc32} = require('node:zlib')
-    const header = JSON.stringify({bundle: bundleId, kind, length: data.length, crc32: crc32(data)})
+    const header = JSON.stringify({
+      bundle: buildId,
+      kind,
+      chunks: chunks.map(([name, bytes]) => [name, bytes.length]),
+      crc32: crc32(data),
+    })
     mkdirSync(dirname(cacheFile), {recursive: true})
     writeFileSync(temp, Buffer.concat([Buffer.from(header + '\n'), data]))
     renameSync(temp, cacheFile)

@@ -1,8 +1,9 @@
 /**
- * The V8 code cache bin/run.js keeps in the user's cache folder, a file per kind of run: noted by
- * a first run, written by the second of its kind, used by the next, a file of its own for a new
- * kind, and never a failure or a word of output when it is stale, damaged or cannot be written:
- * then bk runs from source and writes it anew when it can.
+ * The V8 code cache bin/run.js keeps in the user's cache folder, a file per kind of run holding
+ * V8's data for each chunk of the build that kind loads: noted by a first run, written by the
+ * second of its kind, used by the next, a file of its own for a new kind, and never a failure or a
+ * word of output when it is stale, damaged or cannot be written: then bk runs from source and
+ * writes it anew when it can.
  */
 import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -18,7 +19,8 @@ const KEY = `bk-${VERSION}-node-${process.versions.node}-${process.arch}`
 interface Header {
   bundle: string
   kind: string
-  length: number
+  /** Each chunk's path relative to dist/ and the length of its data, in the order of the data. */
+  chunks: [string, number][]
   crc32: number
 }
 
@@ -54,11 +56,17 @@ async function warm(env: Record<string, string>): Promise<void> {
   await help(env)
 }
 
-/** Whether the cache file holds data V8 takes for the bundle: valid header, data consistent with it. */
+/** Whether the cache file holds data V8 takes for the build: valid header, data consistent with it. */
 function isValid(file: string): boolean {
   const {header, data} = readCache(file)
-  const bundleId = readFileSync(join(ROOT, 'dist', 'bk.cjs'), 'latin1').split('\n', 1)[0]
-  return header.bundle === bundleId && header.length === data.length && header.crc32 === crc32(data)
+  const buildId = readFileSync(join(ROOT, 'dist', 'bk.cjs'), 'latin1').split('\n', 1)[0]
+  const length = header.chunks.reduce((sum, [, n]) => sum + n, 0)
+  return header.bundle === buildId && length === data.length && header.crc32 === crc32(data)
+}
+
+/** The chunks a kind's file holds data for. */
+function chunksIn(file: string): string[] {
+  return readCache(file).header.chunks.map(([name]) => name)
 }
 
 describe('the code cache', () => {
@@ -69,11 +77,14 @@ describe('the code cache', () => {
     await help({XDG_CACHE_HOME: xdg})
     expect(readdirSync(join(xdg, 'bk', 'code-cache'))).toEqual([KEY])
     // A first run only notes its kind: a command run once does not pay for writing its code.
-    expect(readCache(file).header).toMatchObject({length: 0, kind: 'help'})
+    expect(readCache(file).header).toMatchObject({chunks: [], kind: 'help'})
     await help({XDG_CACHE_HOME: xdg})
     expect(readCache(file).header).toMatchObject({kind: 'help'})
     expect(readCache(file).data.length).toBeGreaterThan(0)
     expect(isValid(file)).toBe(true)
+    // The entry and the chunks help runs: oclif's, never a command's.
+    expect(chunksIn(file)).toContain('bk.cjs')
+    expect(chunksIn(file).length).toBeGreaterThan(1)
   })
 
   it("is used as it is by the next run of the same kind, a command's help too; a new kind has its own", async () => {
@@ -100,9 +111,35 @@ describe('the code cache', () => {
     expect(readCache(own).header).toMatchObject({kind: 'profiles list'})
     expect(readCache(own).data.length).toBeGreaterThan(0)
     expect(isValid(own)).toBe(true)
+    // A command reads the chunks help reads and its own besides, which help never loads.
+    const helpChunks = chunksIn(file)
+    const commandOnly = chunksIn(own).filter((c) => !helpChunks.includes(c))
+    expect(commandOnly.length).toBeGreaterThan(0)
     // The help's file is as it was: each kind reads only the code it runs.
     expect(statSync(file).mtimeMs).toBe(first.mtimeMs)
     expect(readdirSync(join(dir, 'code-cache', KEY)).sort()).toEqual(['help.v8', name].sort())
+  })
+
+  it('a run of a kind that loads a chunk its file lacks writes the file anew with it, the others kept', async () => {
+    const dir = tempDir()
+    const file = cacheFileIn(
+      dir,
+      `${process.versions.node.startsWith('20.') ? 'liftoff-only.' : ''}transactions+get.v8`,
+    )
+    // Listing the fields needs no credentials and no id.
+    for (let run = 0; run < 2; run++) {
+      const fields = await runBk(['transactions', 'get', '--fields'], {env: {BK_CACHE_DIR: dir}})
+      expect(fields.code, fields.stderr).toBe(0)
+    }
+    const before = chunksIn(file)
+    // Another path through the same command: a missing id loads the id checks' chunk.
+    const missing = await runBk(['transactions', 'get'], {env: {BK_CACHE_DIR: dir}})
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('transaction id')
+    const after = chunksIn(file)
+    expect(after.length).toBeGreaterThan(before.length)
+    expect(after).toEqual(expect.arrayContaining(before))
+    expect(isValid(file)).toBe(true)
   })
 
   it('damaged (a changed byte in the data): ignored without a word, and written anew', async () => {
@@ -151,7 +188,7 @@ describe('the code cache', () => {
     const file = cacheFileIn(dir)
     const {header} = readCache(file)
     const other = new vm.Script('"another script"').createCachedData()
-    writeCache(file, {...header, length: other.length, crc32: crc32(other)}, other)
+    writeCache(file, {...header, chunks: [['bk.cjs', other.length]], crc32: crc32(other)}, other)
 
     await warm({BK_CACHE_DIR: dir})
     const rewritten = readCache(file)

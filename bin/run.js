@@ -21,7 +21,7 @@
 const {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} = require('node:fs')
 const Module = require('node:module')
 const {homedir} = require('node:os')
-const {dirname, join} = require('node:path')
+const {basename, dirname, join} = require('node:path')
 const vm = require('node:vm')
 
 const root = join(__dirname, '..')
@@ -162,24 +162,28 @@ function requireWithCodeCache(file) {
 
   /** The scripts this run compiled, by chunk name, and whether V8 had cached code for each. */
   const scripts = new Map()
+  /** The modules loaded, by chunk name (`bk.cjs`, `chunks/chunk-X.cjs`). */
+  const modules = new Map()
   const nodeRequire = Module.createRequire(file)
-  const load = (path, text) => {
-    const loaded = require.cache[path]
+  const load = (name, text) => {
+    const loaded = modules.get(name)
     if (loaded) return loaded.exports
-    const name = path.slice(dist.length + 1)
+    const path = join(dist, name)
     const data = cached.get(name)
     // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
     const script = new vm.Script(Module.wrap(text ?? readFileSync(path, 'latin1')), {filename: path, cachedData: data})
     scripts.set(name, {script, cached: Boolean(data) && !script.cachedDataRejected})
     const module = new Module(path, null)
     module.filename = path
-    module.paths = nodeRequire.resolve.paths('bk') ?? []
+    modules.set(name, module)
     require.cache[path] = module
-    const here = dirname(path)
-    const requireHere = (id) => (id.startsWith('./') && id.endsWith('.cjs') ? load(join(here, id)) : nodeRequire(id))
+    // A chunk requires the others by `./NAME.cjs`: the entry those in chunks/, a chunk those beside it.
+    const folder = name.slice(0, name.lastIndexOf('/') + 1)
+    const requireHere = (id) =>
+      id.startsWith('./') && id.endsWith('.cjs') ? load(folder + id.slice(2)) : nodeRequire(id)
     requireHere.resolve = nodeRequire.resolve
     requireHere.cache = require.cache
-    script.runInThisContext().call(module.exports, module.exports, requireHere, module, path, here)
+    script.runInThisContext().call(module.exports, module.exports, requireHere, module, path, dirname(path))
     module.loaded = true
     return module.exports
   }
@@ -193,7 +197,7 @@ function requireWithCodeCache(file) {
       else if (countCacheFiles(folder) < 64) writeCodeCache(cacheFile, buildId, kind, () => [])
     })
   }
-  return load(file, source)
+  return load(basename(file), source)
 }
 
 /**

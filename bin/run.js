@@ -39,6 +39,16 @@ if (argv[0] === '--version' && !process.env.DEBUG) {
   process.stdout.write(`${name}/${version || '0.0.0'} ${platform()}-${arch} node-${process.version}\n`)
   return
 }
+// `bk COMMAND --help` (or `bk help COMMAND`) read by a program prints the text oclif printed for
+// it at build time (scripts/help-texts.js), without loading the bundle: it is what oclif prints
+// whenever stdout is not a terminal and nothing asks for colour (FORCE_COLOR) or another width
+// (OCLIF_COLUMNS), on the kind of platform it was rendered on. A terminal gets oclif's rendering,
+// for its width and colours.
+const help = prerenderedHelp()
+if (help !== undefined) {
+  process.stdout.write(help)
+  return
+}
 /** Whether this run only shows help or the version: no command runs, no request is made. */
 const onlyHelpOrVersion =
   argv.length === 0 || argv[0] === 'help' || argv.some((a) => ['--help', '-h', '--version'].includes(a))
@@ -58,6 +68,23 @@ if (v8) {
 
 const bk = process.env.NODE_DISABLE_COMPILE_CACHE ? require(bundle) : requireWithCodeCache(bundle)
 bk.main(root)
+
+/** The build's text for this run's help request, when it is exactly what oclif would print. */
+function prerenderedHelp() {
+  const env = process.env
+  const words = argv[0] === 'help' ? argv.slice(1) : argv.at(-1) === '--help' ? argv.slice(0, -1) : []
+  if (!words.length || words.some((w) => w.startsWith('-'))) return undefined
+  if (env.FORCE_COLOR !== undefined || env.OCLIF_COLUMNS || env.DEBUG || process.stdout.isTTY) return undefined
+  try {
+    const {platform, texts} = JSON.parse(readFileSync(join(root, 'dist', 'help.json'), 'utf8'))
+    const id = words.join(' ')
+    if ((platform === 'win32') !== (process.platform === 'win32') || !Object.hasOwn(texts, id)) return undefined
+    return texts[id]
+  } catch {
+    // None built (a development build): oclif renders it.
+    return undefined
+  }
+}
 
 /**
  * The platform as oclif names it: 'wsl' under the Windows Subsystem for Linux outside a container

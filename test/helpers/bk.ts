@@ -4,7 +4,7 @@
  * inherited BK_* variables. Its code cache is the user's, as for anyone (test/startup covers it).
  */
 import {spawn} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
@@ -80,6 +80,30 @@ export function runBk(args: string[], options: RunOptions = {}): Promise<BkResul
       resolvePromise({code, signal, stdout, stderr})
     })
     child.stdin.end(options.input ?? '')
+  })
+}
+
+/**
+ * The bundle run directly, as bin/run.js runs it when it has no answer of its own (--version, a
+ * command's help for a program): oclif's own output, to compare bin/run.js's answers with.
+ */
+export function runBundle(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{code: number | null; stdout: string; stderr: string}> {
+  const script = join(tempDir(), 'bundle.cjs')
+  writeFileSync(script, `require(${JSON.stringify(join(ROOT, 'dist', 'bk.cjs'))}).main(${JSON.stringify(ROOT)})\n`)
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      env: cleanEnv({BK_CONFIG_DIR: tempDir(), BK_CACHE_DIR: tempDir(), ...env}),
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolvePromise({code, stdout, stderr}))
   })
 }
 

@@ -3,30 +3,9 @@
  * oclif prints when the bundle runs, and everything that is not exactly a first `--version`
  * argument must still go through oclif.
  */
-import {spawn} from 'node:child_process'
-import {writeFileSync} from 'node:fs'
-import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-import {cleanEnv, ROOT, runBk, tempDir} from '../helpers/bk.js'
-
-/** The bundle run directly, as bin/run.js runs it when there is no quick answer: oclif's own output. */
-function runBundle(args: string[]): Promise<{code: number | null; stdout: string; stderr: string}> {
-  const script = join(tempDir(), 'bundle.cjs')
-  writeFileSync(script, `require(${JSON.stringify(join(ROOT, 'dist', 'bk.cjs'))}).main(${JSON.stringify(ROOT)})\n`)
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      env: cleanEnv({BK_CONFIG_DIR: tempDir(), BK_CACHE_DIR: tempDir()}),
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-  })
-}
+import {runBk, runBundle, tempDir} from '../helpers/bk.js'
 
 describe('bk --version', () => {
   it("prints exactly oclif's line, without loading the bundle", async () => {

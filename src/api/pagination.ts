@@ -2,7 +2,7 @@
  * Cursor pagination as AsyncIterable: `for await (const invoice of api.invoices.list(...))`
  * streams every page, one page in memory at a time. Commands stop at --limit.
  */
-import type {z} from 'zod'
+import type {z} from 'zod/mini'
 
 import type {BkClient, QueryValue} from './client.js'
 import {pageEnvelope, type Pagination} from './schemas/common.js'
@@ -10,7 +10,7 @@ import {checkShape, parseResponseJson} from './shape.js'
 import {MAX_PAGE_SIZE} from '../spec.js'
 
 /** A schema, or one still loading: resources load theirs on first use (src/api/api.ts). */
-export type SchemaSource<T> = z.ZodType<T> | Promise<z.ZodType<T>>
+export type SchemaSource<T> = z.ZodMiniType<T> | Promise<z.ZodMiniType<T>>
 
 export interface Page<T> {
   data: T[]
@@ -54,7 +54,7 @@ export class Pager<T> implements AsyncIterable<T> {
   ) {}
 
   /** The same pages with their items checked against another schema (one picked from this one). */
-  checking<U>(item: z.ZodType<U>): Pager<U> {
+  checking<U>(item: z.ZodMiniType<U>): Pager<U> {
     return new Pager(this.source, item, this.what, this.options)
   }
 
@@ -127,7 +127,7 @@ export class Pager<T> implements AsyncIterable<T> {
     return checkShape(pageEnvelope, parseResponseJson(text, this.what), this.what)
   }
 
-  private checkItems(page: Page<unknown>, schema: z.ZodType<T>): Page<T> {
+  private checkItems(page: Page<unknown>, schema: z.ZodMiniType<T>): Page<T> {
     return {
       data: page.data.map((item, i) => checkShape(schema, item, this.what, ['data', i])),
       pagination: page.pagination,

@@ -12,7 +12,7 @@
  * base URL's own origin, never to another, and https is never redirected to http (loopback
  * aside). Any other method's redirect is an error that names where it pointed.
  */
-import type {z} from 'zod'
+import type {z} from 'zod/mini'
 
 import {trustedCa} from '../net/ca.js'
 import {connectionFor, type Connection} from '../net/dispatcher.js'
@@ -54,7 +54,7 @@ export interface RequestOptions<T> {
   json?: unknown
   form?: Record<string, string | undefined>
   headers?: Record<string, string | undefined>
-  schema?: z.ZodType<T>
+  schema?: z.ZodMiniType<T>
   /** Send the bearer token (default true). */
   auth?: boolean
   signal?: AbortSignal | undefined

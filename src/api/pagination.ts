@@ -2,15 +2,22 @@
  * Cursor pagination as AsyncIterable: `for await (const invoice of api.invoices.list(...))`
  * streams every page, one page in memory at a time. Commands stop at --limit.
  */
-import type {z} from 'zod'
-
 import type {BkClient, QueryValue} from './client.js'
 import {pageEnvelope, type Pagination} from './schemas/common.js'
+import {z} from './schemas/zod.js'
 import {checkShape, parseResponseJson} from './shape.js'
 import {MAX_PAGE_SIZE} from '../spec.js'
 
+/**
+ * Items checked before the rest are checked with a parser zod generates for the item schema
+ * (`z.compile`): a few ms to make, then several times faster per item than zod/mini's own parse,
+ * which compiles nothing. An item the generated parser does not pass goes through zod's parse,
+ * so a mismatch reports the same issues. A list of a few pages never pays for it; an export does.
+ */
+const COMPILE_AFTER = 1000
+
 /** A schema, or one still loading: resources load theirs on first use (src/api/api.ts). */
-export type SchemaSource<T> = z.ZodType<T> | Promise<z.ZodType<T>>
+export type SchemaSource<T> = z.ZodMiniType<T> | Promise<z.ZodMiniType<T>>
 
 export interface Page<T> {
   data: T[]
@@ -54,7 +61,7 @@ export class Pager<T> implements AsyncIterable<T> {
   ) {}
 
   /** The same pages with their items checked against another schema (one picked from this one). */
-  checking<U>(item: z.ZodType<U>): Pager<U> {
+  checking<U>(item: z.ZodMiniType<U>): Pager<U> {
     return new Pager(this.source, item, this.what, this.options)
   }
 
@@ -71,7 +78,8 @@ export class Pager<T> implements AsyncIterable<T> {
     // An early request would ask for a page size before the limit's remainder is known.
     const prefetch = this.options.prefetch && this.options.limit === undefined
     let pending: Promise<string> | undefined = this.fetch(this.options.pageToken, this.sizeFor(0))
-    const item = await this.item
+    let item = await this.item
+    let compiled = false
     while (pending) {
       const text: string = await pending
       let early: {token: string; text: Promise<string>} | undefined
@@ -89,6 +97,10 @@ export class Pager<T> implements AsyncIterable<T> {
       else if (next && prefetch) {
         pending = this.fetch(next)
         await this.source.written()
+      }
+      if (!compiled && handed - page.data.length >= COMPILE_AFTER) {
+        item = z.compile(item)
+        compiled = true
       }
       yield this.checkItems(page, item)
       // Without prefetch the next request starts only when the caller asks for more.
@@ -127,7 +139,7 @@ export class Pager<T> implements AsyncIterable<T> {
     return checkShape(pageEnvelope, parseResponseJson(text, this.what), this.what)
   }
 
-  private checkItems(page: Page<unknown>, schema: z.ZodType<T>): Page<T> {
+  private checkItems(page: Page<unknown>, schema: z.ZodMiniType<T>): Page<T> {
     return {
       data: page.data.map((item, i) => checkShape(schema, item, this.what, ['data', i])),
       pagination: page.pagination,

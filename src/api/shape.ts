@@ -2,20 +2,20 @@
  * Checking a response against its zod schema, in one place: a mismatch is a ResponseShapeError
  * naming the request and the first field path that is wrong (`data.3.lines.0.amount`).
  */
-import type {z} from 'zod'
+import type {z} from 'zod/mini'
 
 import {ResponseShapeError} from './errors.js'
 
 /** `value` parsed with `schema`; `at` is where `value` sits in the body (e.g. `['data', 3]`). */
 export function checkShape<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   value: unknown,
   what: string,
   at: ReadonlyArray<PropertyKey> = [],
 ): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const path = (issue: z.ZodError['issues'][number]) => [...at, ...issue.path].map(String).join('.') || '(root)'
+  const path = (issue: z.core.$ZodIssue) => [...at, ...issue.path].map(String).join('.') || '(root)'
   const first = result.error.issues[0]
   throw new ResponseShapeError(
     `Unexpected response from ${what}: field ${first ? path(first) : '(root)'}: ${first?.message ?? 'invalid'}`,

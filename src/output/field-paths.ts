@@ -4,7 +4,7 @@
  * and a record cut down to the chosen paths. A path goes into objects by key and through arrays
  * item by item: `lines.amount` of an invoice is the amount of each of its lines.
  */
-import type {z} from 'zod'
+import type {z} from 'zod/mini'
 
 import {InputError} from '../errors.js'
 import type {ColumnKind} from './table.js'
@@ -18,15 +18,15 @@ export interface FieldInfo {
 
 interface Def {
   type: string
-  shape?: Record<string, z.ZodType>
-  innerType?: z.ZodType
-  element?: z.ZodType
+  shape?: Record<string, z.core.$ZodType>
+  innerType?: z.core.$ZodType
+  element?: z.core.$ZodType
 }
 
-const defOf = (schema: z.ZodType): Def => (schema as unknown as {_zod: {def: Def}})._zod.def
+const defOf = (schema: z.core.$ZodType): Def => (schema as unknown as {_zod: {def: Def}})._zod.def
 
 /** The schema under optional, nullable and default wrappers. */
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let s = schema
   for (let def = defOf(s); def.innerType && def.type !== 'array'; def = defOf(s)) s = def.innerType
   return s
@@ -42,7 +42,7 @@ function kindOf(name: string, type: string): ColumnKind {
 }
 
 /** Every path of a record's schema, in the schema's order: each field, and the fields of its objects and arrays of objects. */
-export function fieldCatalog(schema: z.ZodType, prefix = ''): FieldInfo[] {
+export function fieldCatalog(schema: z.core.$ZodType, prefix = ''): FieldInfo[] {
   const out: FieldInfo[] = []
   const shape = defOf(unwrap(schema)).shape ?? {}
   for (const [name, field] of Object.entries(shape)) {

@@ -4,7 +4,7 @@
  * array with --all, gathered instead for --jq); otherwise items go through the chosen writer to
  * stdout or --file. --fields chooses the columns and cuts the JSON objects; --summary counts.
  */
-import type {z} from 'zod'
+import type {z} from 'zod/mini'
 
 import type {Page, Pager} from '../api/pagination.js'
 import {InputError} from '../errors.js'
@@ -86,7 +86,7 @@ export interface RunListOptions<T, V = T, R = V> {
    * What csv and table output read of an item (a schema picked from the item's): they check
    * only that, instead of the whole item, which json output prints and so checks.
    */
-  view?: z.ZodType<V>
+  view?: z.ZodMiniType<V>
   /** The columns of csv and table output; a function when they depend on the format (a narrower table). */
   columns: Array<OutputColumn<R>> | ((format: OutputFormat) => Array<OutputColumn<R>>)
   flags: ListFlags

@@ -8,16 +8,15 @@
  * Not aged: void and draft invoices (nothing is owed on them yet, or any more), and invoices with
  * nothing outstanding (paid, or credited in full). An invoice without a due date is current.
  */
-import {z} from 'zod'
-
 import {invoice} from '../api/schemas/invoice.js'
+import {z} from '../api/schemas/zod.js'
 import {ISO_8601_EXPECTED, parseIsoDatetime} from '../datetime.js'
 import {InputError} from '../errors.js'
 import {Decimal, type Money} from '../money.js'
 
 /** What aging reads of an invoice: only these fields are checked, so a 100,000-invoice run does not pay for the rest. */
 export const agingView = z.object(
-  invoice.pick({
+  z.pick(invoice, {
     id: true,
     status: true,
     customer_id: true,

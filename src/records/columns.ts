@@ -9,14 +9,13 @@
  * them to their currency's minor unit, right-aligned (src/output/display.ts), with short headers
  * and a priority for each column it may drop on a narrow terminal.
  */
-import {z} from 'zod'
-
 import {invoice, invoiceLine} from '../api/schemas/invoice.js'
 import {refund, refundInvoice} from '../api/schemas/refund.js'
+import {z} from '../api/schemas/zod.js'
 import {valueAt, type FieldInfo} from '../output/field-paths.js'
 import type {OutputColumn} from '../output/list-writer.js'
 
-/** `{a: true, b: true}`, the argument of zod's pick. */
+/** `{a: true, b: true}`, the mask of zod's pick. */
 function mask<K extends string>(keys: readonly K[]): {[P in K]: true} {
   return Object.fromEntries(keys.map((k) => [k, true])) as {[P in K]: true}
 }
@@ -51,15 +50,15 @@ const LINE_FIELDS = {
   'IS PREPAYMENT': 'is_prepayment',
 } as const
 
-const invoiceLineView = z.object(invoiceLine.pick(mask(Object.values(LINE_FIELDS))).shape)
+const invoiceLineView = z.object(z.pick(invoiceLine, mask(Object.values(LINE_FIELDS))).shape)
 export type InvoiceLineView = z.infer<typeof invoiceLineView>
 
 /** What the invoice columns read: their fields, and the lines (each checked with --lines) and payments they count. */
 export function invoiceView(lines: boolean) {
   return z.object({
-    ...invoice.pick(mask([...Object.values(INVOICE_FIELDS), 'currency'])).shape,
-    lines: z.array(lines ? invoiceLineView : z.unknown()).nullish(),
-    payments: z.array(z.unknown()).nullish(),
+    ...z.pick(invoice, mask([...Object.values(INVOICE_FIELDS), 'currency'])).shape,
+    lines: z.nullish(z.array(lines ? invoiceLineView : z.unknown())),
+    payments: z.nullish(z.array(z.unknown())),
   })
 }
 export type InvoiceView = z.infer<ReturnType<typeof invoiceView>>
@@ -145,9 +144,9 @@ const REFUND_FIELDS = {
 
 /** What the refund columns read: their fields, the invoice ids of the refund invoices, and the payments they count. */
 export const refundView = z.object({
-  ...refund.pick(mask([...Object.values(REFUND_FIELDS), 'currency'])).shape,
-  refund_invoices: z.array(z.object(refundInvoice.pick({invoice_id: true}).shape)).nullish(),
-  payments: z.array(z.unknown()).nullish(),
+  ...z.pick(refund, mask([...Object.values(REFUND_FIELDS), 'currency'])).shape,
+  refund_invoices: z.nullish(z.array(z.object(z.pick(refundInvoice, {invoice_id: true}).shape))),
+  payments: z.nullish(z.array(z.unknown())),
 })
 export type RefundView = z.infer<typeof refundView>
 

@@ -156,6 +156,43 @@ describe('Pager', () => {
     expect(seen).toEqual(['inv_a', 'inv_b'])
   })
 
+  it('checks items past the first thousand (compiled) as it checks the first, issues and all', async () => {
+    // Page k of 12 has 100 invoices; from the 11th page on the pager checks with a compiled parser.
+    const item = (k: number, i: number) => ({
+      id: `inv_${k}_${i}`,
+      total_amount: i % 3 ? 12.5 : null,
+      lines: i % 2 ? [{id: 'ln_1', amount: 1, extra: {deep: [1]}}] : undefined,
+      service_only: 'kept',
+      ...(k === 11 && i === 7 ? {total_amount: '12.50'} : {}),
+    })
+    server = await scriptedServer([
+      (req, res) => {
+        const k = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page_token') ?? 0)
+        res.writeHead(200, {'content-type': 'application/json'})
+        res.end(
+          JSON.stringify({
+            data: Array.from({length: 100}, (_, i) => item(k, i)),
+            pagination: {next_page_token: String(k + 1), previous_page_token: null},
+          }),
+        )
+      },
+    ])
+    const seen: unknown[] = []
+    const run = async () => {
+      for await (const inv of listPager(client(server!.url), '/invoice', {}, invoice, {prefetch: true})) seen.push(inv)
+    }
+    const err = await run().catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ResponseShapeError)
+    expect((err as Error).message).toBe(
+      'Unexpected response from GET /invoice: field data.7.total_amount: Invalid input: expected number, received string',
+    )
+    expect(seen).toHaveLength(1100)
+    // What JSON.parse gives: every field kept (unknown ones too), nulls as null, absent stays absent.
+    expect(seen).toEqual(
+      Array.from({length: 1100}, (_, n) => JSON.parse(JSON.stringify(item(Math.floor(n / 100), n % 100)))),
+    )
+  })
+
   it('says so when a page is not JSON', async () => {
     server = await scriptedServer([(_req, res) => res.end('<html>maintenance</html>')])
     const err = await listPager(client(server.url), '/invoice', {}, invoice)

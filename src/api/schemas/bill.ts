@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './zod.js'
 
 import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
 import {ID_PREFIX} from '../../spec.js'
@@ -6,7 +6,7 @@ import {ID_PREFIX} from '../../spec.js'
 export const billLineInput = z.object({
   description: opt(z.string()),
   amount: z.number(),
-  ledger_id: z.string().min(1),
+  ledger_id: z.string().check(z.minLength(1)),
   metadata_: opt(metadata),
 })
 export type BillLineInput = z.infer<typeof billLineInput>
@@ -19,13 +19,13 @@ export const tagInput = z.record(
 
 export const billInput = z.object({
   business_id: opt(id(ID_PREFIX.business)),
-  number: z.string().min(1),
+  number: z.string().check(z.minLength(1)),
   description: opt(z.string()),
   due_at: opt(datetime),
   issued_at: opt(datetime),
   vendor_id: opt(id(ID_PREFIX.vendor)),
-  lines: z.array(billLineInput).min(1),
-  currency: opt(z.string().length(3)),
+  lines: z.array(billLineInput).check(z.minLength(1)),
+  currency: opt(z.string().check(z.length(3))),
   tags: opt(tagInput),
   metadata_: opt(metadata),
 })
@@ -49,7 +49,7 @@ export const billPayment = z.looseObject({
   transaction_id: opt(z.string()),
   credit_journal_entry_id: opt(z.string()),
   vendor_credit_id: opt(z.string()),
-  bill: z.unknown().optional(),
+  bill: z.optional(z.unknown()),
 })
 
 export const bill = z.looseObject({
@@ -74,6 +74,6 @@ export type Bill = z.infer<typeof bill>
 
 export const createBillsResponse = z.looseObject({
   data: z.array(bill),
-  errors: z.array(z.looseObject({error: z.string(), bill_number: z.string().nullish()})).default([]),
+  errors: z._default(z.array(z.looseObject({error: z.string(), bill_number: z.nullish(z.string())})), []),
 })
 export type CreateBillsResponse = z.infer<typeof createBillsResponse>

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './zod.js'
 
 import {id, opt} from './common.js'
 import {ID_PREFIX, THRESHOLD_PATTERN} from '../../spec.js'
@@ -9,13 +9,13 @@ export type Business = z.infer<typeof business>
 
 export const receiptRequestConfig = z.looseObject({
   is_enabled: z.boolean(),
-  threshold_amount: z.number().nonnegative(),
+  threshold_amount: z.number().check(z.nonnegative()),
 })
 export type ReceiptRequestConfig = z.infer<typeof receiptRequestConfig>
 
 /** PATCH body: every field optional; the threshold a number >= 0 or a decimal string. */
 export const receiptRequestConfigUpdate = z.object({
   is_enabled: opt(z.boolean()),
-  threshold_amount: opt(z.union([z.number().min(0), z.string().regex(THRESHOLD_PATTERN)])),
+  threshold_amount: opt(z.union([z.number().check(z.gte(0)), z.string().check(z.regex(THRESHOLD_PATTERN))])),
 })
 export type ReceiptRequestConfigUpdate = z.infer<typeof receiptRequestConfigUpdate>

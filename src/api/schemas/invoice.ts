@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './zod.js'
 
 import {datetime, id, metadata, opt} from './common.js'
 import {ID_PREFIX} from '../../spec.js'
@@ -32,7 +32,7 @@ export const invoicePayment = z.looseObject({
   payment_id: opt(z.string()),
   datetime: opt(datetime),
   payment_amount: opt(z.number()),
-  invoice: z.unknown().optional(),
+  invoice: z.optional(z.unknown()),
 })
 export type InvoicePayment = z.infer<typeof invoicePayment>
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './zod.js'
 
 import {datetime, decimalString, id, opt} from './common.js'
 import {ID_PREFIX} from '../../spec.js'
@@ -6,7 +6,7 @@ import {ID_PREFIX} from '../../spec.js'
 export const debitCredit = z.enum(['debit', 'credit'])
 
 export const journalEntryLineInput = z.object({
-  ledger_id: z.string().min(1),
+  ledger_id: z.string().check(z.minLength(1)),
   description: opt(z.string()),
   debit_credit: debitCredit,
   amount: decimalString,
@@ -16,7 +16,7 @@ export const journalEntryLineInput = z.object({
 export const journalEntryInput = z.object({
   description: opt(z.string()),
   datetime,
-  lines: z.array(journalEntryLineInput).min(2),
+  lines: z.array(journalEntryLineInput).check(z.minLength(2)),
 })
 export type JournalEntryInput = z.infer<typeof journalEntryInput>
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './zod.js'
 
 import {datetime, id, opt} from './common.js'
 import {ID_PREFIX, REFUND_STATUSES} from '../../spec.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './zod.js'
 
 import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
 import {billPayment} from './bill.js'

@@ -67,9 +67,9 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     }
     const {BkClient} = await import('../../api/client.js')
     const {path} = await import('../../api/path.js')
-    const {z} = await import('zod')
+    const {z} = await import('../../api/schemas/zod.js')
     const schema = z.object({
-      data: z.array(z.looseObject({id: z.string(), number: z.string().nullish(), vendor_id: z.string().nullish()})),
+      data: z.array(z.looseObject({id: z.string(), number: z.nullish(z.string()), vendor_id: z.nullish(z.string())})),
     })
     const client = new BkClient({baseUrl, ...this.transportOptions})
     try {

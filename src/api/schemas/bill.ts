@@ -1,6 +1,7 @@
 import {z} from './zod.js'
 
-import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
+import {datetime, id, metadata, opt, tagAllocations} from './common.js'
+import {billPayment} from './payments.js'
 import {ID_PREFIX} from '../../spec.js'
 
 export const billLineInput = z.object({
@@ -38,18 +39,6 @@ export const billLine = z.looseObject({
   ledger_id: opt(z.string()),
   amount: opt(z.number()),
   metadata_: opt(metadata),
-})
-
-export const billPayment = z.looseObject({
-  id: id(ID_PREFIX.billPayment),
-  bill_id: opt(z.string()),
-  payment_id: opt(z.string()),
-  datetime: opt(datetime),
-  payment_amount: opt(decimalString),
-  transaction_id: opt(z.string()),
-  credit_journal_entry_id: opt(z.string()),
-  vendor_credit_id: opt(z.string()),
-  bill: z.optional(z.unknown()),
 })
 
 export const bill = z.looseObject({

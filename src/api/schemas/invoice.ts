@@ -1,6 +1,7 @@
 import {z} from './zod.js'
 
 import {datetime, id, metadata, opt} from './common.js'
+import {invoicePayment} from './payments.js'
 import {ID_PREFIX} from '../../spec.js'
 
 /**
@@ -24,17 +25,6 @@ export const invoiceLine = z.looseObject({
   is_prepayment: opt(z.boolean()),
 })
 export type InvoiceLine = z.infer<typeof invoiceLine>
-
-export const invoicePayment = z.looseObject({
-  id: id(ID_PREFIX.invoicePayment),
-  invoice_id: opt(z.string()),
-  transaction_id: opt(z.string()),
-  payment_id: opt(z.string()),
-  datetime: opt(datetime),
-  payment_amount: opt(z.number()),
-  invoice: z.optional(z.unknown()),
-})
-export type InvoicePayment = z.infer<typeof invoicePayment>
 
 export const invoice = z.looseObject({
   id: id(ID_PREFIX.invoice),

@@ -1,14 +1,10 @@
 import {z} from './zod.js'
 
 import {datetime, id, opt} from './common.js'
+import {refundPayment} from './payments.js'
 import {ID_PREFIX, REFUND_STATUSES} from '../../spec.js'
 export const refundStatus = z.enum(REFUND_STATUSES)
 
-export const refundPayment = z.looseObject({
-  id: id(ID_PREFIX.refundPayment),
-  amount: opt(z.number()),
-  transaction_id: opt(z.string()),
-})
 export const refundInvoice = z.looseObject({
   id: id(ID_PREFIX.refundInvoice),
   external_id: opt(z.string()),

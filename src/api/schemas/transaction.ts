@@ -1,9 +1,7 @@
 import {z} from './zod.js'
 
 import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
-import {billPayment} from './bill.js'
-import {invoicePayment} from './invoice.js'
-import {refundPayment} from './refund.js'
+import {billPayment, invoicePayment, refundPayment} from './payments.js'
 import {ID_PREFIX} from '../../spec.js'
 
 export const transactionLineItem = z.looseObject({

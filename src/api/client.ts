@@ -294,7 +294,8 @@ export class BkClient {
     const fullPath = redirected
       ? redirected.pathname + redirected.search
       : this.basePath + options.path + queryString(options.query)
-    const started = performance.now()
+    // Timed for --debug only: the first read of `performance` loads node:perf_hooks.
+    const started = this.opts.debug ? performance.now() : 0
     if (this.opts.debug) {
       this.trace(`→ ${options.method} ${origin}${fullPath}${attempt ? ` (retry ${attempt})` : ''}`)
       this.trace(`  ${connection.describe()}`)

@@ -9,6 +9,9 @@ import {trustedCa} from './ca.js'
 import {redactProxy, routeFor, type Route} from './proxy.js'
 import {Agent, Pool, ProxyAgent} from './undici.js'
 
+/** 16 KiB, Node's default `--max-http-header-size`. */
+const MAX_HEADER_SIZE = 16 * 1024
+
 export interface DispatcherOptions {
   connections?: number
   keepAliveTimeout?: number
@@ -35,7 +38,13 @@ export function connectionFor(target: URL, options: DispatcherOptions = {}): Con
   const {ca} = trustedCa(env)
   const timeout = options.connectTimeoutMs ?? 10_000
   const tls = {timeout, ...(ca ? {ca} : {})}
-  const common = {connections: options.connections ?? 8, keepAliveTimeout: options.keepAliveTimeout ?? 10_000}
+  const common = {
+    connections: options.connections ?? 8,
+    keepAliveTimeout: options.keepAliveTimeout ?? 10_000,
+    // Node's default limit on a response's headers, given so that undici does not load node:http
+    // to ask for it (a few milliseconds of every API command).
+    maxHeaderSize: MAX_HEADER_SIZE,
+  }
   const describe = () =>
     route.proxy ? `via proxy ${redactProxy(route.proxy)} (${route.reason})` : `direct (${route.reason})`
   if (!route.proxy && options.anyOrigin) {

@@ -141,6 +141,14 @@ else {
     to: 'const tinyglobby_1 = {glob: (...args) => require("tinyglobby").glob(...args)};',
   },
   {
+    // oclif reads its package.json and manifest with fs/promises on every start: loading that
+    // module, and a trip through the thread pool for each file, cost more than reading two small
+    // files at once. Still async, so a missing file is a rejection as before.
+    file: '@oclif/core/lib/util/fs.js',
+    from: "const contents = await (0, promises_1.readFile)(path, 'utf8');",
+    to: "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+  },
+  {
     // undici's HTTP/1.1 client loads node:http, on every API command, for its default limit on
     // the size of a response's headers (Node's own, --max-http-header-size): asked when a client
     // is made instead, and then only when bk gives no limit of its own.

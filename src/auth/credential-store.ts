@@ -9,7 +9,8 @@
  * keychain call on Linux, bk asks the Secret Service itself, read-only, and refuses as "no
  * keychain" when it does not answer: the library is never given the chance to fall back.
  */
-import {mkdir, readFile} from 'node:fs/promises'
+// fs.promises, not node:fs/promises: loaded when first used, not with every API command.
+import {promises as fs} from 'node:fs'
 import {join} from 'node:path'
 
 import {ConfigError} from '../errors.js'
@@ -221,7 +222,7 @@ export class FileStore implements CredentialStore {
 
   /** Read-modify-write under the file's lock: concurrent commands never drop each other's secrets. */
   private async update(change: (all: Record<string, string>) => boolean): Promise<void> {
-    await mkdir(join(this.file, '..'), {recursive: true, mode: 0o700})
+    await fs.mkdir(join(this.file, '..'), {recursive: true, mode: 0o700})
     await withFileLock(this.file, `The credentials file ${this.file}`, async () => {
       const all = await this.read()
       if (change(all)) await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
@@ -230,7 +231,7 @@ export class FileStore implements CredentialStore {
 
   private async read(): Promise<Record<string, string>> {
     try {
-      return JSON.parse(await readFile(this.file, 'utf8')) as Record<string, string>
+      return JSON.parse(await fs.readFile(this.file, 'utf8')) as Record<string, string>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
       throw new ConfigError(`Cannot read ${this.file}: ${unreadableBecause(error)}`)

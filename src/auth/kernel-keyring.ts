@@ -5,7 +5,8 @@
  * this user may see without reading any of them. `bk auth status` and `bk doctor` name them;
  * `bk auth move-secret` moves a profile's to a store that lasts (src/auth/volatile-move.ts).
  */
-import {readFile} from 'node:fs/promises'
+// fs.promises, not node:fs/promises: loaded when first used, not with every API command.
+import {promises as fs} from 'node:fs'
 
 import {KEYCHAIN_SERVICE} from './credential-store.js'
 
@@ -26,7 +27,7 @@ export async function volatileSecrets(procKeys = '/proc/keys'): Promise<Volatile
   if (process.platform !== 'linux') return []
   let text: string
   try {
-    text = await readFile(procKeys, 'utf8')
+    text = await fs.readFile(procKeys, 'utf8')
   } catch {
     return []
   }

@@ -10,7 +10,8 @@
  * moved or copied), the profiles' secrets are copied to the current keys on first use, under the
  * config file's lock; an older bk's entry is deleted once its copy has been read back.
  */
-import {mkdir, realpath} from 'node:fs/promises'
+// fs.promises, not node:fs/promises: loaded when first used, not with every API command.
+import {promises as fs} from 'node:fs'
 
 import {ConfigError} from '../errors.js'
 import {ProfileStore} from './profiles.js'
@@ -25,11 +26,11 @@ export interface RawKeychain {
 /** The id of a config folder: the first 16 hex digits of the SHA-256 of its real path. */
 export async function configFolderId(configDir: string): Promise<string> {
   // Made first: `profiles add` stores the secret before it writes config.json.
-  await mkdir(configDir, {recursive: true, mode: 0o700})
+  await fs.mkdir(configDir, {recursive: true, mode: 0o700})
   // Loaded here, not with the module: a run with credentials from the environment never needs it.
   const {createHash} = await import('node:crypto')
   return createHash('sha256')
-    .update(await realpath(configDir))
+    .update(await fs.realpath(configDir))
     .digest('hex')
     .slice(0, 16)
 }

@@ -2,7 +2,8 @@
  * Profiles live in `<configDir>/config.json` (file 0600, folder 0700). Secrets never do: they
  * live in a CredentialStore (the OS keychain, or the opt-in plain file).
  */
-import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
+// fs.promises, not node:fs/promises: loaded when first used, not with every API command.
+import {promises as fs} from 'node:fs'
 import {join} from 'node:path'
 
 import {ConfigError, InputError} from '../errors.js'
@@ -45,7 +46,7 @@ export class ProfileStore {
   async load(): Promise<ConfigFile> {
     let text: string
     try {
-      text = await readFile(this.file, 'utf8')
+      text = await fs.readFile(this.file, 'utf8')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {profiles: {}}
       throw new ConfigError(`Cannot read ${this.file}: ${unreadableBecause(error)}`, {
@@ -67,7 +68,7 @@ export class ProfileStore {
    * `profiles add` at once in a provisioning script) never lose each other's changes.
    */
   async update<T>(change: (config: ConfigFile) => T | Promise<T>): Promise<T> {
-    await mkdir(this.dir, {recursive: true, mode: 0o700})
+    await fs.mkdir(this.dir, {recursive: true, mode: 0o700})
     return withFileLock(this.file, `The config file ${this.file}`, async () => {
       const config = await this.load()
       const result = await change(config)
@@ -84,10 +85,10 @@ export class ProfileStore {
 /** Writes a file only its owner can read, atomically (a crash never leaves half a file). */
 export async function writePrivateFile(file: string, content: string): Promise<void> {
   const dir = join(file, '..')
-  await mkdir(dir, {recursive: true, mode: 0o700})
+  await fs.mkdir(dir, {recursive: true, mode: 0o700})
   const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, content, {mode: 0o600})
-  await rename(tmp, file)
+  await fs.writeFile(tmp, content, {mode: 0o600})
+  await fs.rename(tmp, file)
 }
 
 export function validateProfileName(name: string): string {

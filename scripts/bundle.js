@@ -306,7 +306,13 @@ async function asCommonJS(file) {
     logLevel: 'warning',
   })
   if (packageStub && !transformed.code.includes('chunk_default=')) throw new Error(`${file.path}: no chunk_default`)
-  const code = packageStub ? `${transformed.code}\nmodule.exports = chunk_default` : transformed.code
+  // esbuild's CommonJS exports are a copy of the chunk's namespace, each name a getter again:
+  // hundreds for zod's core, a millisecond of a start; the namespace itself (its getters are the
+  // live bindings) serves as well.
+  const exporting = 'module.exports=__toCommonJS(chunk_exports)'
+  if (!transformed.code.includes(exporting)) throw new Error(`${file.path}: no ${exporting}`)
+  const shared = transformed.code.replace(exporting, 'module.exports=__defProp(chunk_exports,"__esModule",{value:!0})')
+  const code = packageStub ? `${shared}\nmodule.exports = chunk_default` : shared
   const rawWithOthers = code.match(/String\.raw`[^`]*[^\0-\x7f][^`]*`/)
   if (rawWithOthers) throw new Error(`a raw template holds a non-ASCII character: ${rawWithOthers[0].slice(0, 80)}`)
   const ascii = code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

@@ -23,6 +23,11 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   export default Dispatcher
 }
 
+declare module 'undici/lib/api/api-connect.js' {
+  const connect: (...args: unknown[]) => unknown
+  export default connect
+}
+
 declare module 'undici/lib/api/api-request.js' {
   const request: (...args: unknown[]) => unknown
   export default request

@@ -4,7 +4,7 @@
 // `bk COMMAND --help` for a program without starting oclif, as it answers --version. Each text is
 // what bk itself printed, run as a user runs it: the file is oclif's output, not a second
 // rendering of it (test/startup/help.test.ts checks every text against oclif's).
-import {spawn} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -48,6 +48,12 @@ function helpOf(id) {
   })
 }
 
+// oclif's root help shows this line (`bk help --help` prints it too): bk, the platform and the
+// Node version, which a text rendered here must not carry to another machine.
+const userAgent = execFileSync(process.execPath, [join(root, 'bin', 'run.js'), '--version'], {env})
+  .toString()
+  .trim()
+
 try {
   const texts = {}
   const queue = [...ids].sort()
@@ -55,7 +61,7 @@ try {
   const worker = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       const [key, text] = await helpOf(id)
-      texts[key] = text
+      if (!text.includes(userAgent)) texts[key] = text
     }
   }
   await Promise.all([worker(), worker()])
@@ -67,7 +73,7 @@ try {
   // Rendered here; Windows renders multi-line examples with another continuation character.
   const platform = process.platform === 'win32' ? 'win32' : 'posix'
   writeFileSync(out, JSON.stringify({platform, texts: sorted}) + '\n')
-  console.log(`wrote dist/help.json (${ids.size} texts)`)
+  console.log(`wrote dist/help.json (${Object.keys(sorted).length} texts)`)
 } finally {
   rmSync(cache, {recursive: true, force: true})
 }

@@ -205,9 +205,9 @@ function requireWithCodeCache(file) {
     modules.set(name, module)
     require.cache[path] = module
     // A chunk requires the others by `./NAME.cjs`: the entry those in chunks/, a chunk those beside it.
-    const folder = name.slice(0, name.lastIndexOf('/') + 1)
+    const beside = name.slice(0, name.lastIndexOf('/') + 1)
     const requireHere = (id) =>
-      id.startsWith('./') && id.endsWith('.cjs') ? load(folder + id.slice(2)) : nodeRequire(id)
+      id.startsWith('./') && id.endsWith('.cjs') ? load(beside + id.slice(2)) : nodeRequire(id)
     requireHere.resolve = nodeRequire.resolve
     requireHere.cache = require.cache
     script.runInThisContext().call(module.exports, module.exports, requireHere, module, path, dirname(path))

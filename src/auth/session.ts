@@ -1,6 +1,8 @@
 /**
  * Wires resolved credentials to a ready API: the transport, the token source and its cache.
  */
+import {setImmediate as nextTurn} from 'node:timers/promises'
+
 import {Api} from '../api/api.js'
 import {BkClient, type ClientOptions, type TokenSource} from '../api/client.js'
 import type {ResolvedCredentials} from './resolve.js'
@@ -27,37 +29,35 @@ export async function openSession(
   const tokenBusiness = tenantLevel ? undefined : credentials.businessId
   const secret = credentials.clientSecret ? await credentials.clientSecret() : undefined
   const secrets = [secret, credentials.accessToken, ...(options.secrets ?? [])]
-  let tokens: TokenSource
-  // The token endpoint is called through a client of its own: it carries no bearer token.
-  const tokenClient = new BkClient({...options, baseUrl: credentials.baseUrl, secrets})
-  if (credentials.accessToken) {
-    tokens = new StaticToken(credentials.accessToken)
-  } else {
-    const clientId = credentials.clientId as string
-    const cache =
-      credentials.store && credentials.profileName
-        ? new StoredTokenCache(credentials.store, credentials.profileName, tokenBusiness, credentials.scope)
-        : undefined
-    const tokenApi = new Api(tokenClient)
-    tokens = new ClientCredentialsTokens(
-      () =>
-        tokenApi.auth.token({
-          clientId,
-          clientSecret: secret as string,
-          businessId: tokenBusiness,
-          scope: credentials.scope,
-        }),
-      cache,
-    )
-  }
+  // One client, so one connection, for the token request and the API's: a command pays for one
+  // TCP (and TLS) handshake. The token request carries no bearer token (auth: false). `api` is
+  // defined below; the token source calls it only once a request needs a token.
+  const tokens: TokenSource = credentials.accessToken
+    ? new StaticToken(credentials.accessToken)
+    : new ClientCredentialsTokens(
+        async () => {
+          const token = await api.auth.token({
+            clientId: credentials.clientId as string,
+            clientSecret: secret as string,
+            businessId: tokenBusiness,
+            scope: credentials.scope,
+          })
+          // undici's pool counts the connection free a turn of the event loop after the answer is
+          // read: a request sent sooner would open a second connection.
+          await nextTurn()
+          return token
+        },
+        credentials.store && credentials.profileName
+          ? new StoredTokenCache(credentials.store, credentials.profileName, tokenBusiness, credentials.scope)
+          : undefined,
+      )
   const client = new BkClient({...options, baseUrl: credentials.baseUrl, token: tokens, secrets})
+  const api = new Api(client)
   return {
-    api: new Api(client),
+    api,
     client,
     credentials,
     tokens,
-    async close() {
-      await Promise.all([client.close(), tokenClient.close()])
-    },
+    close: () => client.close(),
   }
 }

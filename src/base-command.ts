@@ -101,7 +101,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return (end === -1 ? this.argv : this.argv.slice(0, end)).some((a) => a === '--jq' || a.startsWith('--jq='))
   }
 
-  /** The JSON result: through --jq when given; else as oclif prints it, without colour when NO_COLOR asks. */
+  /**
+   * The JSON result: through --jq when given; else as oclif prints it, in the colours of the user's
+   * oclif theme. With no theme (or NO_COLOR on a terminal) there is no colour to add, and the
+   * text is written directly: oclif tokenizes the document to colour it, about 15 times the cost
+   * of JSON.stringify (200 ms for a 1.6 MB document).
+   */
   public override logJson(json: unknown): void {
     if (this.jqFilter) {
       const out = this.jqFilter.run(JSON.stringify(json))
@@ -113,7 +118,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       }
       return
     }
-    if (process.stdout.isTTY && process.env.NO_COLOR) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+    const theme = this.config.theme?.json
+    if (!theme || (process.stdout.isTTY && process.env.NO_COLOR))
+      process.stdout.write(JSON.stringify(json, null, 2) + '\n')
     else super.logJson(json)
   }
 

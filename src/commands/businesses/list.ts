@@ -18,7 +18,7 @@ export default class BusinessesList extends BaseCommand<typeof BusinessesList> {
 
   async run(): Promise<BusinessesListResult | undefined> {
     const {flags} = this
-    const {businessFields} = await import('../../records/columns.js')
+    const {businessFields} = await import('../../records/business-fields.js')
     if (flags.fields === '') return this.listFields(businessFields)
     const fields = await chosenFields(flags.fields, businessFields, 'a business', 'businesses list')
     const {checkJqOutput, pagingOptions, runList} = await import('../../output/list-command.js')

@@ -61,8 +61,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     }
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {invoiceColumns, invoiceRowField, invoiceRows, invoiceView} = await import('../../records/columns.js')
-    const {SummaryBuilder} = await import('../../records/summary.js')
+    const {invoiceColumns, invoiceRowField, invoiceRows, invoiceView} = await import('../../records/invoice-columns.js')
     const lines = Boolean(flags.lines)
     return runList({
       pager: api.invoices.list(businessId, {status, ...range, ...pagingOptions(flags)}),
@@ -72,7 +71,9 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
       columns: (f) => invoiceColumns({lines, table: f === 'table'}),
       rows: (item) => invoiceRows(item, lines),
       fields: fields && {paths: fields, catalog, get: invoiceRowField, currency: (row) => row.invoice.currency},
-      summary: flags.summary ? new SummaryBuilder('total_amount', 'invoices') : undefined,
+      summary: flags.summary
+        ? new (await import('../../records/summary.js')).SummaryBuilder('total_amount', 'invoices')
+        : undefined,
       collect: this.jqGiven,
       onMore: (token) => this.note(`More invoices: --page-token ${token}, or --all.`),
     })

@@ -47,8 +47,7 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     checkJqOutput(flags, this.jqGiven)
     const businessId = await this.businessId()
     const {api} = await this.session()
-    const {refundColumns, refundView} = await import('../../records/columns.js')
-    const {SummaryBuilder} = await import('../../records/summary.js')
+    const {refundColumns, refundView} = await import('../../records/refund-columns.js')
     return runList({
       pager: api.refunds.list(businessId, {status, ...pagingOptions(flags)}),
       view: refundView,
@@ -56,7 +55,9 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
       json: this.jsonEnabled(),
       columns: (format) => refundColumns({table: format === 'table'}),
       fields: fields && {paths: fields, catalog, currency: (row) => (row as {currency?: string | null}).currency},
-      summary: flags.summary ? new SummaryBuilder('amount', 'refunds') : undefined,
+      summary: flags.summary
+        ? new (await import('../../records/summary.js')).SummaryBuilder('amount', 'refunds')
+        : undefined,
       collect: this.jqGiven,
       onMore: (token) => this.note(`More refunds: --page-token ${token}, or --all.`),
     })

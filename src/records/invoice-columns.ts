@@ -1,5 +1,5 @@
 /**
- * The columns of `bk invoices list` and `bk refunds list` (docs/read-commands.md lists them), and
+ * The columns of `bk invoices list` (docs/read-commands.md lists them), and
  * what those columns read of an item: csv and table output check only the fields they print
  * (json output, which prints everything, checks everything). A field they do not print cannot
  * fail an export, and a 100,000-invoice export does not pay for checking it.
@@ -10,15 +10,10 @@
  * and a priority for each column it may drop on a narrow terminal.
  */
 import {invoice, invoiceLine} from '../api/schemas/invoice.js'
-import {refund, refundInvoice} from '../api/schemas/refund.js'
 import {z} from '../api/schemas/zod.js'
-import {valueAt, type FieldInfo} from '../output/field-paths.js'
+import {valueAt} from '../output/field-paths.js'
 import type {OutputColumn} from '../output/list-writer.js'
-
-/** `{a: true, b: true}`, the mask of zod's pick. */
-function mask<K extends string>(keys: readonly K[]): {[P in K]: true} {
-  return Object.fromEntries(keys.map((k) => [k, true])) as {[P in K]: true}
-}
+import {fieldMask} from './field-mask.js'
 
 /** Column header → invoice field, in column order. */
 const INVOICE_FIELDS = {
@@ -50,13 +45,13 @@ const LINE_FIELDS = {
   'IS PREPAYMENT': 'is_prepayment',
 } as const
 
-const invoiceLineView = z.object(z.pick(invoiceLine, mask(Object.values(LINE_FIELDS))).shape)
+const invoiceLineView = z.object(z.pick(invoiceLine, fieldMask(Object.values(LINE_FIELDS))).shape)
 export type InvoiceLineView = z.infer<typeof invoiceLineView>
 
 /** What the invoice columns read: their fields, and the lines (each checked with --lines) and payments they count. */
 export function invoiceView(lines: boolean) {
   return z.object({
-    ...z.pick(invoice, mask([...Object.values(INVOICE_FIELDS), 'currency'])).shape,
+    ...z.pick(invoice, fieldMask([...Object.values(INVOICE_FIELDS), 'currency'])).shape,
     lines: z.nullish(z.array(lines ? invoiceLineView : z.unknown())),
     payments: z.nullish(z.array(z.unknown())),
   })
@@ -126,68 +121,3 @@ export function invoiceRows(invoice: InvoiceView, lines: boolean): InvoiceRow[] 
   // With --lines the view checked each line (invoiceView(true)).
   return (invoice.lines as InvoiceLineView[]).map((line) => ({invoice, line}))
 }
-
-/** Column header → refund field, in column order. */
-const REFUND_FIELDS = {
-  ID: 'id',
-  STATUS: 'status',
-  AMOUNT: 'amount',
-  'AMOUNT PAID': 'amount_paid',
-  METHOD: 'method',
-  PROCESSOR: 'processor',
-  'REFUNDED AT': 'refunded_at',
-  MEMO: 'memo',
-  'EXTERNAL ID': 'external_id',
-  'IS RETURN': 'is_return',
-  'REFUND CREDIT': 'refund_credit',
-} as const
-
-/** What the refund columns read: their fields, the invoice ids of the refund invoices, and the payments they count. */
-export const refundView = z.object({
-  ...z.pick(refund, mask([...Object.values(REFUND_FIELDS), 'currency'])).shape,
-  refund_invoices: z.nullish(z.array(z.object(z.pick(refundInvoice, {invoice_id: true}).shape))),
-  payments: z.nullish(z.array(z.unknown())),
-})
-export type RefundView = z.infer<typeof refundView>
-
-const REFUND_COLUMNS: Array<OutputColumn<RefundView>> = [
-  ...Object.entries(REFUND_FIELDS).map(([header, field]) => ({header, get: (r: RefundView) => r[field]})),
-  {
-    header: 'INVOICE IDS',
-    get: (r) =>
-      (r.refund_invoices ?? [])
-        .map((i) => i.invoice_id)
-        .filter(Boolean)
-        .join(' '),
-  },
-  {header: 'PAYMENTS', get: (r) => r.payments?.length ?? 0},
-]
-
-const refundCurrency = (r: RefundView) => r.currency
-
-/** The table for a terminal: the memo is cut first, then the method, what is paid and the date go. */
-const REFUND_TABLE: Array<OutputColumn<RefundView>> = [
-  {header: 'ID', get: (r) => r.id, kind: 'id'},
-  {header: 'STATUS', get: (r) => r.status, kind: 'id', priority: 5},
-  {header: 'AMOUNT', get: (r) => r.amount, kind: 'amount', currency: refundCurrency},
-  {header: 'PAID', get: (r) => r.amount_paid, kind: 'amount', currency: refundCurrency, priority: 3},
-  {header: 'METHOD', get: (r) => r.method, kind: 'text', priority: 2},
-  {header: 'REFUNDED', get: (r) => r.refunded_at, kind: 'date', priority: 4},
-  {header: 'MEMO', get: (r) => r.memo, kind: 'text', priority: 1},
-]
-
-export function refundColumns(options: {table: boolean}): Array<OutputColumn<RefundView>> {
-  return options.table ? REFUND_TABLE : REFUND_COLUMNS
-}
-
-/**
- * The fields of a business for --fields: the spec shows only the id; the others are those the
- * emulator sends, and what the table has always shown when the service sends them.
- */
-export const businessFields: FieldInfo[] = [
-  {path: 'id', kind: 'id'},
-  {path: 'name', kind: 'text'},
-  {path: 'external_id', kind: 'id'},
-  {path: 'active', kind: 'text'},
-  {path: 'created_at', kind: 'date'},
-]

@@ -12,6 +12,8 @@
  * base URL's own origin, never to another, and https is never redirected to http (loopback
  * aside). Any other method's redirect is an error that names where it pointed.
  */
+import {setImmediate as nextTurn} from 'node:timers/promises'
+
 import type {z} from 'zod/mini'
 
 import {trustedCa} from '../net/ca.js'
@@ -129,7 +131,7 @@ export class BkClient {
     for (let turn = 0; turn < 10; turn++) {
       const {queued, pending} = this.connection.pool()?.stats ?? {queued: 0, pending: 0}
       if (this.starting === 0 && queued === 0 && pending === 0) return
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
   }
 
@@ -316,6 +318,10 @@ export class BkClient {
         signal: options.signal ?? null,
       })
       const text = await res.body.text()
+      // undici's pool counts the connection free a turn of the event loop after its answer is
+      // read: a request sent sooner (the API's after the token's, a list's next page) would
+      // open another connection, and against the service another TLS handshake.
+      await nextTurn()
       // A body asked for as text is parsed only to report an error (or to trace it with --debug).
       const parsed =
         options.responseText && res.statusCode < 400 && !this.opts.debug

@@ -1,8 +1,6 @@
 /**
  * Wires resolved credentials to a ready API: the transport, the token source and its cache.
  */
-import {setImmediate as nextTurn} from 'node:timers/promises'
-
 import {Api} from '../api/api.js'
 import {BkClient, type ClientOptions, type TokenSource} from '../api/client.js'
 import type {ResolvedCredentials} from './resolve.js'
@@ -35,18 +33,13 @@ export async function openSession(
   const tokens: TokenSource = credentials.accessToken
     ? new StaticToken(credentials.accessToken)
     : new ClientCredentialsTokens(
-        async () => {
-          const token = await api.auth.token({
+        () =>
+          api.auth.token({
             clientId: credentials.clientId as string,
             clientSecret: secret as string,
             businessId: tokenBusiness,
             scope: credentials.scope,
-          })
-          // undici's pool counts the connection free a turn of the event loop after the answer is
-          // read: a request sent sooner would open a second connection.
-          await nextTurn()
-          return token
-        },
+          }),
         credentials.store && credentials.profileName
           ? new StoredTokenCache(credentials.store, credentials.profileName, tokenBusiness, credentials.scope)
           : undefined,

@@ -5,20 +5,16 @@
 // aging's speed as a ratio of the export's (export time / aging time): target >= 0.8x. Also
 // bk's peak RSS (VmHWM polled from /proc) for aging over 100,000 invoices and over 5,000 (an
 // emulator of its own): flat memory means the two are close.
-import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join, dirname} from 'node:path'
-import {performance} from 'node:perf_hooks'
-import {fileURLToPath, URLSearchParams} from 'node:url'
+import {join} from 'node:path'
+import {URLSearchParams} from 'node:url'
 
 import {request} from 'undici'
 
 import {startEmulatorProcess} from './lib/emulator.js'
-import {watchPeakRss} from './lib/peak-rss.js'
+import {runBk as runBkProcess} from './lib/run-bk.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = join(root, 'bin', 'run.js')
 const scale = Number(process.env.BENCH_AGING_ROWS ?? 100_000)
 const small = Number(process.env.BENCH_AGING_SMALL_ROWS ?? 5_000)
 const rounds = Number(process.env.BENCH_ROUNDS_AGING ?? 3)
@@ -33,31 +29,15 @@ async function token(emu) {
   return (await res.body.json()).access_token
 }
 
-/** One bk run, timed end to end, with its peak RSS; stdout counted, not kept. */
-async function runBk(emu, accessToken, args) {
-  const started = performance.now()
-  const child = spawn(process.execPath, [bin, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      BK_CONFIG_DIR: dir,
-      BK_BASE_URL: emu.baseUrl,
-      BK_ACCESS_TOKEN: accessToken,
-      BK_BUSINESS_ID: emu.business,
-      CI: '1',
-    },
+/** One bk run against `emu`, as a user runs it, timed end to end with its peak RSS. */
+const runBk = (emu, accessToken, args) =>
+  runBkProcess(args, {
+    BK_CONFIG_DIR: dir,
+    BK_BASE_URL: emu.baseUrl,
+    BK_ACCESS_TOKEN: accessToken,
+    BK_BUSINESS_ID: emu.business,
+    CI: '1',
   })
-  const rss = watchPeakRss(child.pid)
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d) => (stdout += d))
-  child.stderr.on('data', (d) => (stderr += d))
-  const code = await new Promise((resolve) => child.once('exit', resolve))
-  const peakMb = rss.stop()
-  const ms = performance.now() - started
-  if (code !== 0) throw new Error(`bk ${args.join(' ')} exited with ${code}: ${stderr}`)
-  return {ms, peakMb, stdout}
-}
 
 const exportArgs = () => {
   const file = join(dir, 'invoices.ndjson')

@@ -4,43 +4,26 @@
 // user runs it, end to end. Both read the same 50 pages; the figure is the document's time as a
 // ratio of the stream's: target <= 1.3x (it was 2.6x when oclif coloured the document token by
 // token whether or not there was a colour to add).
-import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
-import {performance} from 'node:perf_hooks'
-import {fileURLToPath} from 'node:url'
+import {join} from 'node:path'
 
 import {startEmulatorProcess} from './lib/emulator.js'
+import {runBk as runBkProcess} from './lib/run-bk.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = join(root, 'bin', 'run.js')
 const items = Number(process.env.BENCH_JSON_ITEMS ?? 5_000)
 const rounds = Number(process.env.BENCH_ROUNDS_JSON ?? 7)
 const dir = mkdtempSync(join(tmpdir(), 'bk-bench-json-'))
 
-/** One bk run, timed end to end; its stdout counted in bytes, not kept. */
-async function runBk(emu, args) {
-  const started = performance.now()
-  const child = spawn(process.execPath, [bin, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      BK_CONFIG_DIR: dir,
-      BK_BASE_URL: emu.baseUrl,
-      BK_CLIENT_ID: emu.clientId,
-      BK_CLIENT_SECRET: emu.clientSecret,
-      BK_BUSINESS_ID: emu.businessIds[0],
-    },
+/** One bk run against `emu`, as a user runs it, timed end to end. */
+const runBk = (emu, args) =>
+  runBkProcess(args, {
+    BK_CONFIG_DIR: dir,
+    BK_BASE_URL: emu.baseUrl,
+    BK_CLIENT_ID: emu.clientId,
+    BK_CLIENT_SECRET: emu.clientSecret,
+    BK_BUSINESS_ID: emu.businessIds[0],
   })
-  let bytes = 0
-  let stderr = ''
-  child.stdout.on('data', (d) => (bytes += d.length))
-  child.stderr.on('data', (d) => (stderr += d))
-  const code = await new Promise((resolve) => child.once('close', resolve))
-  if (code !== 0) throw new Error(`bk ${args.join(' ')} exited with ${code}: ${stderr}`)
-  return {ms: performance.now() - started, bytes}
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const select = ['invoices', 'list', '--limit', String(items), '--page-size', '100']
@@ -59,7 +42,7 @@ try {
     const s = await runBk(emulator, [...select, '--output', 'ndjson'])
     doc.push(d.ms)
     stream.push(s.ms)
-    sizes = {doc: d.bytes, stream: s.bytes}
+    sizes = {doc: d.stdout.length, stream: s.stdout.length}
   }
   const ratio = median(doc) / median(stream)
   console.log(`${items} invoices, medians of ${rounds} alternating rounds`)

@@ -187,22 +187,22 @@ function requireWithCodeCache(file) {
     // None yet, unreadable or damaged: compile from source, and start a new one at exit.
   }
 
-  /** The scripts this run compiled, by chunk name, and whether V8 had cached code for each. */
-  const scripts = new Map()
-  /** The modules loaded, by chunk name (`bk.cjs`, `chunks/chunk-X.cjs`). */
-  const modules = new Map()
+  /**
+   * The chunks this run loaded, by name (`bk.cjs`, `chunks/chunk-X.cjs`): each one's module, its
+   * script, and whether V8 had cached code for it.
+   */
+  const loaded = new Map()
   const nodeRequire = Module.createRequire(file)
   const load = (name, text) => {
-    const loaded = modules.get(name)
-    if (loaded) return loaded.exports
+    const chunk = loaded.get(name)
+    if (chunk) return chunk.module.exports
     const path = join(dist, name)
     const data = cached.get(name)
     // No import() in it (scripts/bundle.js): Node's callback for one is lost with cached code.
     const script = new vm.Script(Module.wrap(text ?? readFileSync(path, 'latin1')), {filename: path, cachedData: data})
-    scripts.set(name, {script, cached: Boolean(data) && !script.cachedDataRejected})
     const module = new Module(path, null)
     module.filename = path
-    modules.set(name, module)
+    loaded.set(name, {module, script, cached: Boolean(data) && !script.cachedDataRejected})
     require.cache[path] = module
     // A chunk requires the others by `./NAME.cjs`: the entry those in chunks/, a chunk those beside it.
     const beside = name.slice(0, name.lastIndexOf('/') + 1)
@@ -219,8 +219,8 @@ function requireWithCodeCache(file) {
   // stream of mistyped commands cannot fill the folder), is not cached.
   if (cacheFile && cacheFile.length - folder.length < 128) {
     process.once('exit', () => {
-      if ([...scripts.values()].every((s) => s.cached)) return
-      if (noted) writeCodeCache(cacheFile, buildId, kind, allChunks(scripts, cached))
+      if ([...loaded.values()].every((c) => c.cached)) return
+      if (noted) writeCodeCache(cacheFile, buildId, kind, allChunks(loaded, cached))
       else if (countCacheFiles(folder) < 64) writeCodeCache(cacheFile, buildId, kind, () => [])
     })
   }
@@ -231,10 +231,10 @@ function requireWithCodeCache(file) {
  * What a kind's file holds when written anew: V8's data for every chunk this run compiled (what
  * it had cached, and what this run added), and the data kept for the chunks it did not load.
  */
-function allChunks(scripts, cached) {
+function allChunks(loaded, cached) {
   return () => {
     const chunks = new Map(cached)
-    for (const [name, {script}] of scripts) chunks.set(name, script.createCachedData())
+    for (const [name, {script}] of loaded) chunks.set(name, script.createCachedData())
     return [...chunks]
   }
 }

@@ -22,6 +22,8 @@ const unbundled = join(root, 'dist', 'unbundled')
 const outdir = join(root, 'dist')
 const outfile = join(outdir, 'bk.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+/** The oldest Node bk supports (package.json engines), which the build's syntax must run on. */
+const target = `node${pjson.engines.node.replace(/^>=\s*/, '')}`
 
 /** oclif plugins whose commands are part of bk's surface; bundled like bk's own commands. */
 const PLUGINS = ['@oclif/plugin-help', '@oclif/plugin-autocomplete']
@@ -261,7 +263,7 @@ const result = await build({
   splitting: true,
   platform: 'node',
   format: 'esm',
-  target: `node${pjson.engines.node.replace(/^>=\s*/, '')}`,
+  target,
   external: EXTERNAL,
   // import.meta in CommonJS chunks: its url (src/bills/map-file.ts finds the presets from it) is
   // the chunk's own, and resolve() (src/auth/volatile-move.ts) resolves from it (asCommonJS).
@@ -302,7 +304,7 @@ async function asCommonJS(file) {
     sourcefile: 'chunk.js',
     format: 'cjs',
     platform: 'node',
-    target: `node${pjson.engines.node.replace(/^>=\s*/, '')}`,
+    target,
     supported: {'dynamic-import': false},
     minifyWhitespace: true,
     minifySyntax: true,

@@ -27,6 +27,8 @@ export interface RunOptions {
   timeoutMs?: number
   /** A command that runs bk (test/helpers/network.ts: `withHosts`). */
   prefix?: string[]
+  /** The script node runs (default bin/run.js). */
+  entry?: string
 }
 
 /** Folders made by tempDir in this test file; test/helpers/cleanup.ts removes them after it. */
@@ -63,7 +65,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export function runBk(args: string[], options: RunOptions = {}): Promise<BkResult> {
   const configDir = options.configDir ?? tempDir()
   return new Promise((resolvePromise, reject) => {
-    const [command, ...prefix] = [...(options.prefix ?? []), process.execPath, BIN, ...args]
+    const [command, ...prefix] = [...(options.prefix ?? []), process.execPath, options.entry ?? BIN, ...args]
     const child = spawn(command as string, prefix, {
       cwd: options.cwd ?? ROOT,
       env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
@@ -87,24 +89,10 @@ export function runBk(args: string[], options: RunOptions = {}): Promise<BkResul
  * The bundle run directly, as bin/run.js runs it when it has no answer of its own (--version, a
  * command's help for a program): oclif's own output, to compare bin/run.js's answers with.
  */
-export function runBundle(
-  args: string[],
-  env: Record<string, string | undefined> = {},
-): Promise<{code: number | null; stdout: string; stderr: string}> {
-  const script = join(tempDir(), 'bundle.cjs')
-  writeFileSync(script, `require(${JSON.stringify(join(ROOT, 'dist', 'bk.cjs'))}).main(${JSON.stringify(ROOT)})\n`)
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      env: cleanEnv({BK_CONFIG_DIR: tempDir(), BK_CACHE_DIR: tempDir(), ...env}),
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolvePromise({code, stdout, stderr}))
-  })
+export function runBundle(args: string[], env: Record<string, string | undefined> = {}): Promise<BkResult> {
+  const entry = join(tempDir(), 'bundle.cjs')
+  writeFileSync(entry, `require(${JSON.stringify(join(ROOT, 'dist', 'bk.cjs'))}).main(${JSON.stringify(ROOT)})\n`)
+  return runBk(args, {entry, env: {BK_CACHE_DIR: tempDir(), ...env}})
 }
 
 /** Parses stdout as exactly one JSON document, failing the test otherwise. */

@@ -1,48 +1,72 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import {dirname, relative, resolve, sep} from 'node:path'
 
 /**
- * The leaves: modules of src/ that import no other module of bk except leaves, so that both the
- * client and the emulator can use them. The emulator may import only these from outside its folder.
+ * Import boundaries, by folder, written once. Each zone names the folders (under src/) that the
+ * files of `from` may import; an import is resolved against the importing file, so depth and
+ * spelling do not matter. `node:` built-ins are always allowed; `packages` says whether npm
+ * packages are.
  */
-const LEAVES = [
-  'spec',
-  'money',
-  'datetime',
-  'utf8',
-  'exact-json',
-  'python-json',
-  'post-body',
-  'state-file',
-  'bill-rules',
-  'journal-entry-rules',
-]
-const LEAF = `(${LEAVES.join('|')})\\.js`
-
-/**
- * Relative imports that leave `src/emulator/` for anything but a leaf, for files `depth` folders
- * below it: `no-restricted-imports` sees the text of an import, so each depth gets its own regex.
- */
-const emulatorBoundary = (depth) => ({
-  files: [`src/emulator/${'*/'.repeat(depth)}*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            regex: `^(\\.\\./){${depth + 1},}(?!${LEAF}$)`,
-            message: `The emulator imports only its own modules and the leaves of src/ (${LEAVES.join(', ')}): move what it needs to one (src/spec.ts for the API's constants).`,
-          },
-          {
-            regex: '^(?!node:|\\.)',
-            message: "The emulator runs on Node's standard library and the leaves of src/, no packages of its own.",
-          },
-        ],
-      },
-    ],
+const ZONES = [
+  {
+    from: 'src/emulator/',
+    allow: ['src/emulator/', 'src/shared/'],
+    packages: false,
+    message:
+      'The emulator is a second reading of the spec: it imports only its own modules, src/shared/ and node: built-ins (move what both sides need to src/shared/).',
   },
-})
+  {
+    from: 'src/shared/',
+    allow: ['src/shared/'],
+    packages: true,
+    message: 'src/shared/ holds the leaves the client and the emulator both use: they import only each other.',
+  },
+  {
+    from: 'src/',
+    except: ['src/emulator/', 'src/commands/emulator/'],
+    deny: ['src/emulator/'],
+    packages: true,
+    message: 'Only src/commands/emulator/ imports the emulator.',
+  },
+]
+
+/** A rule that checks each relative import of a file against the zones its path falls in. */
+const boundaries = {
+  rules: {
+    zones: {
+      meta: {type: 'problem', schema: []},
+      create(context) {
+        const file = relative(import.meta.dirname, context.filename)
+          .split(sep)
+          .join('/')
+        const zones = ZONES.filter((z) => file.startsWith(z.from) && !(z.except ?? []).some((e) => file.startsWith(e)))
+        if (!zones.length) return {}
+        const check = (node, spec) => {
+          if (typeof spec !== 'string' || spec.startsWith('node:')) return
+          for (const zone of zones) {
+            const target = spec.startsWith('.')
+              ? relative(import.meta.dirname, resolve(dirname(context.filename), spec))
+                  .split(sep)
+                  .join('/')
+              : undefined
+            const bad = target
+              ? (zone.allow && !zone.allow.some((a) => target.startsWith(a))) ||
+                (zone.deny ?? []).some((d) => target.startsWith(d))
+              : !zone.packages
+            if (bad) context.report({node, message: `${spec}: ${zone.message}`})
+          }
+        }
+        return {
+          ImportDeclaration: (node) => check(node.source, node.source.value),
+          ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+          ExportAllDeclaration: (node) => check(node.source, node.source.value),
+          ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+        }
+      },
+    },
+  },
+}
 
 export default tseslint.config(
   {ignores: ['dist/', 'node_modules/', 'coverage/', 'test/fixtures/']},
@@ -83,34 +107,5 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', {considerDefaultExhaustiveForUnions: true}],
     },
   },
-  {
-    // Import boundary: the emulator is a separate program; only `bk emulator` starts it.
-    files: ['src/**/*.ts'],
-    ignores: ['src/emulator/**', 'src/commands/emulator/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {patterns: [{regex: '/emulator/', message: 'Only src/commands/emulator imports the emulator.'}]},
-      ],
-    },
-  },
-  // Import boundary: the emulator is a second reading of the spec, not a user of the client.
-  ...[0, 1, 2, 3].map(emulatorBoundary),
-  {
-    // The leaves stay leaves: errors.ts (plain classes) is the one other module they may use.
-    files: LEAVES.map((leaf) => `src/${leaf}.ts`),
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(\\.\\./|\\./(?!(${LEAF}|errors\\.js)$))`,
-              message: `A leaf imports no module of bk but the other leaves (${LEAVES.join(', ')}) and errors.ts.`,
-            },
-          ],
-        },
-      ],
-    },
-  },
+  {files: ['src/**/*.ts'], plugins: {boundaries}, rules: {'boundaries/zones': 'error'}},
 )

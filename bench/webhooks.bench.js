@@ -9,7 +9,7 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const {pythonJsonDumps, pythonJsonFromText} = await import(join(root, 'dist', 'unbundled', 'python-json.js'))
+const {pythonJsonDumps, pythonJsonFromText} = await import(join(root, 'dist', 'unbundled', 'shared', 'python-json.js'))
 const {verifyWebhook} = await import(join(root, 'dist', 'unbundled', 'webhooks', 'verify.js'))
 
 const small = {

@@ -80,7 +80,7 @@ ${commandModules
 }
 
 export async function commandNotFound(options) {
-  return (await import('./hooks/command-not-found.js')).default.call(this, options)
+  return (await import('./cli/hooks/command-not-found.js')).default.call(this, options)
 }
 `
 
@@ -393,7 +393,7 @@ const unbundledPjson = {
   oclif: {
     ...pjson.oclif,
     commands: './commands',
-    hooks: {command_not_found: './hooks/command-not-found.js'},
+    hooks: {command_not_found: './cli/hooks/command-not-found.js'},
     plugins: PLUGINS,
   },
   // oclif loads only the plugins that are dependencies; bundled, they are devDependencies.

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {parseIsoDatetime, toUtcText} from '../src/datetime.js'
+import {parseIsoDatetime, toUtcText} from '../src/shared/datetime.js'
 
 const parse = (text: string) => {
   const r = parseIsoDatetime(text)

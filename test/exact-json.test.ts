@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {JsonNumber, JsonSyntaxError, parseJsonExact, parseJsonTree} from '../src/exact-json.js'
+import {JsonNumber, JsonSyntaxError, parseJsonExact, parseJsonTree} from '../src/shared/exact-json.js'
 
 /** The exact value with each JsonNumber through Number(), to compare with JSON.parse. */
 const asNumbers = (value: unknown): unknown => {

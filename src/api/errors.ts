@@ -2,7 +2,7 @@
  * Typed errors of the API client, all made in one factory (`errorFromResponse`), each carrying
  * its exit code. Exit codes follow what happened to the request, never the service's own codes.
  */
-import {BkError, ExitCode} from '../errors.js'
+import {BkError, ExitCode} from '../shared/errors.js'
 
 export interface ApiErrorInit {
   status: number

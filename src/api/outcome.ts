@@ -8,7 +8,7 @@
  * - unknown: any other 5xx (500, 502, 504: a gateway may answer so after the service acted), a
  *   timeout, a connection dropped after sending, an unreadable answer, anything else.
  */
-import {BkError} from '../errors.js'
+import {BkError} from '../shared/errors.js'
 import {ApiConnectionError, ApiError} from './errors.js'
 
 export type WriteOutcome =

@@ -6,7 +6,7 @@ import type {BkClient, QueryValue} from './client.js'
 import {pageEnvelope, type Pagination} from './schemas/common.js'
 import {z} from './schemas/zod.js'
 import {checkShape, parseResponseJson} from './shape.js'
-import {MAX_PAGE_SIZE} from '../spec.js'
+import {MAX_PAGE_SIZE} from '../shared/spec.js'
 
 /**
  * Items checked before the rest are checked with a parser zod generates for the item schema

@@ -1,4 +1,4 @@
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 import type {Environment} from './profiles.js'
 
 /** Where `bk emulator start` listens unless told otherwise. */

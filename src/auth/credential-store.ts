@@ -13,11 +13,11 @@
 import {promises as fs} from 'node:fs'
 import {join} from 'node:path'
 
-import {ConfigError} from '../errors.js'
-import {withFileLock} from '../run-lock.js'
+import {ConfigError} from '../shared/errors.js'
+import {withFileLock} from '../files/run-lock.js'
 import {keychainFolder} from './keychain-folder.js'
 import {writePrivateFile, type StorageKind} from './profiles.js'
-import {unreadableBecause} from '../file-errors.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 export interface CredentialStore {
   readonly kind: StorageKind

@@ -13,7 +13,7 @@
 // fs.promises, not node:fs/promises: loaded when first used, not with every API command.
 import {promises as fs} from 'node:fs'
 
-import {ConfigError} from '../errors.js'
+import {ConfigError} from '../shared/errors.js'
 import {ProfileStore} from './profiles.js'
 
 /** Keychain calls on full keys, as the keychain store makes them. */

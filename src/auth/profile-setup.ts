@@ -2,12 +2,12 @@
  * Saving and removing profiles: the profile in config.json, its secret in the credential store.
  * Shared by `bk profiles add` and `bk auth login`.
  */
-import {ConfigError, InputError} from '../errors.js'
+import {ConfigError, InputError} from '../shared/errors.js'
 import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
 import {FileStore, KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
 import {configFolderId} from './keychain-folder.js'
 import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
-import {ID_PREFIX} from '../spec.js'
+import {ID_PREFIX} from '../shared/spec.js'
 
 export interface NewProfile {
   name: string

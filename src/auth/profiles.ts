@@ -6,9 +6,9 @@
 import {promises as fs} from 'node:fs'
 import {join} from 'node:path'
 
-import {ConfigError, InputError} from '../errors.js'
-import {withFileLock} from '../run-lock.js'
-import {unreadableBecause} from '../file-errors.js'
+import {ConfigError, InputError} from '../shared/errors.js'
+import {withFileLock} from '../files/run-lock.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]

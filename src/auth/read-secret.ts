@@ -1,6 +1,6 @@
 import {text} from 'node:stream/consumers'
 
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 /** The client secret, from stdin (--client-secret-stdin) or a masked prompt; never from argv. */
 export async function readClientSecret(options: {fromStdin: boolean; canPrompt: boolean}): Promise<string> {
@@ -15,7 +15,7 @@ export async function readClientSecret(options: {fromStdin: boolean; canPrompt: 
       hint: 'Pipe it in with --client-secret-stdin, e.g. `printf %s "$SECRET" | bk profiles add … --client-secret-stdin`.',
     })
   }
-  const {password} = await import('../prompts.js')
+  const {password} = await import('../cli/prompts.js')
   return password(
     {message: 'Client secret', mask: '*', validate: (v) => (v ? true : 'The secret cannot be empty')},
     {output: process.stderr},

@@ -3,7 +3,7 @@
  * environment (BK_ACCESS_TOKEN, or BK_CLIENT_ID/BK_CLIENT_SECRET with BK_BASE_URL or BK_ENV),
  * then the active profile. Each value records its origin for `bk auth status`.
  */
-import {ConfigError} from '../errors.js'
+import {ConfigError} from '../shared/errors.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {ENVIRONMENTS, ProfileStore, type Environment} from './profiles.js'

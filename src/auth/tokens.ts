@@ -4,7 +4,7 @@
  */
 import type {TokenSource} from '../api/client.js'
 import type {TokenResponse} from '../api/schemas/auth.js'
-import {ConfigError} from '../errors.js'
+import {ConfigError} from '../shared/errors.js'
 import {secretKeys, type CredentialStore} from './credential-store.js'
 
 export interface CachedToken {

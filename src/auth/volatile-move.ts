@@ -10,7 +10,7 @@ import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
 
 import {registerSecret} from '../api/redact.js'
-import {ConfigError} from '../errors.js'
+import {ConfigError} from '../shared/errors.js'
 import {FileStore, KEYCHAIN_SERVICE, KeychainStore, requireSecretService, secretKeys} from './credential-store.js'
 import {configFolderId} from './keychain-folder.js'
 import {volatileSecrets} from './kernel-keyring.js'

@@ -1,11 +1,11 @@
 /**
- * The hot path of amount checking for bill rows: the same rules as src/money.ts `parseMoney` with
+ * The hot path of amount checking for bill rows: the same rules as src/shared/money.ts `parseMoney` with
  * `asJsonNumber` (plain decimal text, at most 15 significant digits), decided on the text alone
  * so that a million rows do not build a million Decimals. A valid text converts to the JSON number
  * `toJsonNumber` would give (a property test in test/bills/emulator-bills.test.ts checks both agree); sums and comparisons
  * still go through decimal.js.
  */
-import {DECIMAL_TEXT, MAX_EXACT_DIGITS} from '../money.js'
+import {DECIMAL_TEXT, MAX_EXACT_DIGITS} from '../shared/money.js'
 
 /** Significant digits as decimal.js `precision(true)` counts them (integer trailing zeros count). */
 function significantDigits(text: string): number {

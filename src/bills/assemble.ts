@@ -11,10 +11,10 @@ import {
   metadataProblem,
   yearProblem,
   type BillViolation,
-} from '../bill-rules.js'
-import {parseIsoDatetime, toUtcText} from '../datetime.js'
-import {parseJsonTree, type JsonNode} from '../exact-json.js'
-import {Decimal} from '../money.js'
+} from '../shared/bill-rules.js'
+import {parseIsoDatetime, toUtcText} from '../shared/datetime.js'
+import {parseJsonTree, type JsonNode} from '../shared/exact-json.js'
+import {Decimal} from '../shared/money.js'
 import {amountNumber, amountProblem} from './amount.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
 import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
@@ -96,7 +96,7 @@ function parseDatetime(text: string): {ok: true; value: string} | {ok: false; re
 
 /**
  * A metadata cell as a JSON object, read as written: what the service's rules refuse in metadata
- * (src/bill-rules.ts: a duplicate key, a number a double cannot hold) is refused here with the
+ * (src/shared/bill-rules.ts: a duplicate key, a number a double cannot hold) is refused here with the
  * cell's own row and column; `__proto__` is a key like any other.
  */
 function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | {ok: false; reason: string} {
@@ -257,7 +257,7 @@ export class BillAssembler {
 
   /**
    * Called by push on the bill it returns, and by finish: the checks that need every line, then
-   * the service's rules (src/bill-rules.ts, the emulator's too) on the bill as it would be sent.
+   * the service's rules (src/shared/bill-rules.ts, the emulator's too) on the bill as it would be sent.
    */
   private complete(bill: BillDraft): void {
     if (bill.errors.length > 0) return

@@ -13,7 +13,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import {classifyWriteFailure} from '../api/outcome.js'
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
-import {BkError} from '../errors.js'
+import {BkError} from '../shared/errors.js'
 import type {BillDraft} from './assemble.js'
 import {heapGuard} from './heap-guard.js'
 import type {BillLogWriter} from './resume-log.js'

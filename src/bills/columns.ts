@@ -2,7 +2,7 @@
  * The columns of a bill CSV in bk's own format and header matching (case-insensitive). An
  * accounting package's export is translated onto these columns by translate.ts, through a map.
  */
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 /** Columns repeated on each row of a bill: every row of the bill must agree on them. */
 export const BILL_COLUMNS = [

@@ -12,7 +12,7 @@
  * place), so a reader never meets a file without one.
  *
  * Several bk processes may append at once (two imports of different files into one business):
- * each `add` holds the record's lock (`<file>.lock`, src/run-lock.ts) while it cuts off a torn
+ * each `add` holds the record's lock (`<file>.lock`, src/files/run-lock.ts) while it cuts off a torn
  * last line, reads what others appended since, and appends its lines in one write followed by an
  * fdatasync. Under the lock no one else is writing, so whatever follows the last newline is a
  * write cut short by a crash: it was never reported as recorded, readers ignore it, and the next
@@ -35,9 +35,9 @@ import {
 } from 'node:fs'
 import {join} from 'node:path'
 
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 import {openPrivateFile} from '../output/sink.js'
-import {withFileLock} from '../run-lock.js'
+import {withFileLock} from '../files/run-lock.js'
 
 export const RECORD_FORMAT = 'bk-created-bills'
 const RECORD_FOLDER = 'created-bills'

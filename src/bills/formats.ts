@@ -3,8 +3,8 @@
  * never guessed, because 03/11/2026 is 3 November in one region and 11 March in another, and
  * 1.250 is a thousand and a quarter in one and one and a quarter in another.
  */
-import {yearProblem} from '../bill-rules.js'
-import {Decimal, type Money} from '../money.js'
+import {yearProblem} from '../shared/bill-rules.js'
+import {Decimal, type Money} from '../shared/money.js'
 
 export const DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'] as const
 export type DateFormat = (typeof DATE_FORMATS)[number]

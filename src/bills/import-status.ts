@@ -6,9 +6,9 @@
  */
 import {existsSync, readdirSync} from 'node:fs'
 
-import {InputError} from '../errors.js'
-import {RESUME_LOG_SUFFIX, resumeLogPathFor, readResumeLogLines} from '../resume-log.js'
-import {lockHolder} from '../run-lock.js'
+import {InputError} from '../shared/errors.js'
+import {RESUME_LOG_SUFFIX, resumeLogPathFor, readResumeLogLines} from '../files/resume-log.js'
+import {lockHolder} from '../files/run-lock.js'
 import {readBillLog, type BillLogRecord} from './resume-log.js'
 
 export interface JournalStatus {

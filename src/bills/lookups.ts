@@ -7,9 +7,9 @@ import {readFile} from 'node:fs/promises'
 
 import {parse} from 'csv-parse/sync'
 
-import {InputError} from '../errors.js'
-import {decodeUtf8} from '../utf8.js'
-import {unreadableBecause} from '../file-errors.js'
+import {InputError} from '../shared/errors.js'
+import {decodeUtf8} from '../shared/utf8.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 /** The bk columns a lookup may feed. */
 const LOOKUP_FIELDS = ['vendor_id', 'line_ledger_id', 'business_id', 'currency'] as const

@@ -12,11 +12,11 @@ import {fileURLToPath} from 'node:url'
 
 import {z} from 'zod'
 
-import {InputError} from '../errors.js'
-import {decodeUtf8} from '../utf8.js'
+import {InputError} from '../shared/errors.js'
+import {decodeUtf8} from '../shared/utf8.js'
 import {BILL_COLUMNS, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
 import {DATE_FORMATS, NUMBER_FORMATS, type DateFormat, type NumberFormat} from './formats.js'
-import {unreadableBecause} from '../file-errors.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 /** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
 export const SOURCE_COLUMNS = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross', 'credit_marker'] as const

@@ -8,8 +8,8 @@ import {Transform, type Readable} from 'node:stream'
 
 import {parse, type Parser} from 'csv-parse'
 
-import {InputError} from '../errors.js'
-import {unreadableBecause} from '../file-errors.js'
+import {InputError} from '../shared/errors.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 export interface CsvInput {
   /** The name used in messages: the path as given, or `stdin`. */

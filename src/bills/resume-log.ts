@@ -18,9 +18,9 @@
  *        and so free to be sent by the next --resume)
  */
 
-import {InputError} from '../errors.js'
-import {acquireRunLock, type RunLock} from '../run-lock.js'
-import {ResumeLogFile, readResumeLogLines} from '../resume-log.js'
+import {InputError} from '../shared/errors.js'
+import {acquireRunLock, type RunLock} from '../files/run-lock.js'
+import {ResumeLogFile, readResumeLogLines} from '../files/resume-log.js'
 
 export interface BillLogHeader {
   t: 'header'

@@ -6,8 +6,8 @@
  * checks and groups as it does a file in bk's format; the export's cells are kept for the rejects
  * file. Every problem names the export's own column.
  */
-import {InputError} from '../errors.js'
-import {Decimal, type Money} from '../money.js'
+import {InputError} from '../shared/errors.js'
+import {Decimal, type Money} from '../shared/money.js'
 import {creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,

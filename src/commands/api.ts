@@ -1,9 +1,9 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../base-command.js'
-import {businessFlag} from '../flags.js'
-import {unreadableBecause} from '../file-errors.js'
+import {BaseCommand} from '../cli/base-command.js'
+import {businessFlag} from '../cli/flags.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const
 
@@ -36,7 +36,7 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
 
   async run(): Promise<unknown> {
     const {flags, args} = this
-    const {InputError} = await import('../errors.js')
+    const {InputError} = await import('../shared/errors.js')
     const method = args.method.toUpperCase() as (typeof METHODS)[number]
     let rawPath = args.path.startsWith('/') ? args.path : `/${args.path}`
     if (rawPath.includes('{business_id}'))
@@ -44,7 +44,7 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     const [pathPart, queryPart] = rawPath.split('?', 2) as [string, string | undefined]
     const query: Record<string, string> = Object.fromEntries(new URLSearchParams(queryPart ?? ''))
     let json: unknown
-    const {jsonFields, parseFieldFlags} = await import('../fields.js')
+    const {jsonFields, parseFieldFlags} = await import('../cli/field-flags.js')
     const fields = parseFieldFlags(flags.field)
     if (method === 'GET' || method === 'DELETE') {
       Object.assign(query, fields)

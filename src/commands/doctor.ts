@@ -1,9 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 import {join} from 'node:path'
 
-import {BaseCommand} from '../base-command.js'
-import {ExitCode} from '../errors.js'
-import {businessFlag} from '../flags.js'
+import {BaseCommand} from '../cli/base-command.js'
+import {ExitCode} from '../shared/errors.js'
+import {businessFlag} from '../cli/flags.js'
 import type {DoctorReport} from '../doctor/report.js'
 
 export default class Doctor extends BaseCommand<typeof Doctor> {

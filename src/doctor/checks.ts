@@ -15,7 +15,7 @@ import {join} from 'node:path'
 import {connect as tlsConnect, type ConnectionOptions, type PeerCertificate} from 'node:tls'
 
 import type {ResolvedCredentials} from '../auth/resolve.js'
-import {BkError, ExitCode} from '../errors.js'
+import {BkError, ExitCode} from '../shared/errors.js'
 import type {TrustedCa} from '../net/ca.js'
 import type {Route} from '../net/proxy.js'
 

@@ -5,11 +5,11 @@
  */
 import {randomBytes} from 'node:crypto'
 
-import {parseIsoDatetime} from '../datetime.js'
+import {parseIsoDatetime} from '../shared/datetime.js'
 import {HttpError} from './http.js'
 import type {EmulatorState} from './state.js'
 import type {BusinessRecord} from './types.js'
-import {ID_PREFIX} from '../spec.js'
+import {ID_PREFIX} from '../shared/spec.js'
 
 /** Allowed `task_types` values of a TASK_REQUEST. */
 export const TASK_TYPES = [

@@ -14,9 +14,9 @@
  * The CLI checks a fixtures file against its own schema first (src/fixtures/); this module is
  * the emulator's reading, which also guards the run-time route.
  */
-import {parseIsoDatetime} from '../datetime.js'
-import {Decimal} from '../money.js'
-import {ID_PREFIX, ID_SUFFIX, REFUND_STATUSES, UNLINKABLE_PREFIXES} from '../spec.js'
+import {parseIsoDatetime} from '../shared/datetime.js'
+import {Decimal} from '../shared/money.js'
+import {ID_PREFIX, ID_SUFFIX, REFUND_STATUSES, UNLINKABLE_PREFIXES} from '../shared/spec.js'
 import {TASK_TYPES} from './events.js'
 import {INVOICE_STATUSES} from './seed-records.js'
 import type {EmulatorState} from './state.js'

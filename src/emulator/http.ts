@@ -4,7 +4,7 @@
  */
 import type {IncomingMessage} from 'node:http'
 
-import {JsonSyntaxError, parseJsonExact} from '../exact-json.js'
+import {JsonSyntaxError, parseJsonExact} from '../shared/exact-json.js'
 
 export interface Reply {
   status: number

@@ -4,12 +4,12 @@
  * id generator, so ids stay unique), with the webhook URL in force and the signing key, so a
  * listener running across the restart keeps verifying.
  *
- * The file is written whole or not at all (src/state-file.ts): after every request that can
+ * The file is written whole or not at all (src/shared/state-file.ts): after every request that can
  * change the state and before its answer leaves, and after webhook deliveries. Writes are
  * coalesced: a change that arrives while one is written goes into the next. A damaged file is
  * refused at start, never replaced by the seed.
  */
-import {CoalescedSaves, readStateFile, writeStateFile} from '../state-file.js'
+import {CoalescedSaves, readStateFile, writeStateFile} from '../shared/state-file.js'
 import {BusinessCollection, type EmulatorState} from './state.js'
 import type {DocumentRecord, Grant} from './types.js'
 

@@ -7,7 +7,7 @@
  * `options.scale` N puts exactly N invoices into the first business (for benchmarks); that
  * path builds plain objects in one loop so that 100,000 take a second or two.
  */
-import {ID_PREFIX, REFUND_STATUSES} from '../spec.js'
+import {ID_PREFIX, REFUND_STATUSES} from '../shared/spec.js'
 import type {Invoice, Refund, Transaction} from './types.js'
 import type {ResolvedEmulatorOptions} from './options.js'
 import type {EmulatorState} from './state.js'

@@ -6,7 +6,7 @@
 import type {ResolvedEmulatorOptions} from './options.js'
 import {seedRecords} from './seed-records.js'
 import type {EmulatorState} from './state.js'
-import {ID_PREFIX} from '../spec.js'
+import {ID_PREFIX} from '../shared/spec.js'
 
 export const DEMO_IDS = {
   business: 'biz_demo_acme',

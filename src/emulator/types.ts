@@ -10,7 +10,7 @@
  */
 import type {IncomingHttpHeaders} from 'node:http'
 
-import type {REFUND_STATUSES, WEBHOOK_STATUSES} from '../spec.js'
+import type {REFUND_STATUSES, WEBHOOK_STATUSES} from '../shared/spec.js'
 
 export type Metadata = Record<string, unknown>
 /** Per tag field, the values a record is allocated to, amounts as decimal strings. */

@@ -3,7 +3,7 @@
  * UTC) are accepted; a time with no zone or with another offset is rejected, naming the UTC time
  * to write instead, so that an entry never moves to another day or period silently.
  */
-import {parseIsoDatetime, toUtcText} from '../datetime.js'
+import {parseIsoDatetime, toUtcText} from '../shared/datetime.js'
 
 export type DatetimeResult = {ok: true; value: string} | {ok: false; reason: string}
 

@@ -5,10 +5,10 @@
 import {open, type FileHandle} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
-import {InputError} from '../errors.js'
-import {decodeUtf8Pieces} from '../utf8-stream.js'
+import {InputError} from '../shared/errors.js'
+import {decodeUtf8Pieces} from '../files/utf8-stream.js'
 import {formatProblem, JournalEntriesReader, type LoadResult, type Problem} from './load.js'
-import {unreadableBecause} from '../file-errors.js'
+import {unreadableBecause} from '../files/file-errors.js'
 
 export const STDIN = '-'
 

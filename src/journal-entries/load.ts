@@ -26,7 +26,7 @@ import {
 } from 'yaml'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {checkBalance, journalEntryViolations, parseAmount, type Side} from '../journal-entry-rules.js'
+import {checkBalance, journalEntryViolations, parseAmount, type Side} from '../shared/journal-entry-rules.js'
 import {parseUtcDatetime} from './datetime.js'
 
 export interface Problem {

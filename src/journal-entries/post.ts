@@ -6,8 +6,8 @@
  */
 import {classifyWriteFailure} from '../api/outcome.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {BkError, InputError} from '../errors.js'
-import {removeResumeLog} from '../resume-log.js'
+import {BkError, InputError} from '../shared/errors.js'
+import {removeResumeLog} from '../files/resume-log.js'
 import {fingerprint, EntryLogWriter, readEntryLog, type EntryLogState} from './resume-log.js'
 import type {LoadedEntry} from './load.js'
 

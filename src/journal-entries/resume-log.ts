@@ -8,7 +8,7 @@ import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {ResumeLogFile, readResumeLogLines} from '../resume-log.js'
+import {ResumeLogFile, readResumeLogLines} from '../files/resume-log.js'
 
 const KIND = 'bk-journal-entries'
 

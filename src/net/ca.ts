@@ -6,7 +6,7 @@
  */
 import {readFileSync} from 'node:fs'
 
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 export interface CaFileInfo {
   variable: 'BK_CA_FILE' | 'NODE_EXTRA_CA_CERTS'

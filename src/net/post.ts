@@ -1,9 +1,9 @@
 /**
  * bk's own POST of a webhook body (the listener's and replay's --forward-to): the same result
- * as src/post-body.ts, which the emulator uses, but through the proxy the environment names for
+ * as src/shared/post-body.ts, which the emulator uses, but through the proxy the environment names for
  * the target and trusting BK_CA_FILE, like every request bk makes.
  */
-import type {PostResult} from '../post-body.js'
+import type {PostResult} from '../shared/post-body.js'
 import {connectionFor, type Connection} from './dispatcher.js'
 import {errorCode} from './failure.js'
 

@@ -13,7 +13,7 @@
  */
 import {BlockList, isIP} from 'node:net'
 
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 export interface Route {
   /** The proxy to go through, or undefined for a direct connection. */

@@ -7,8 +7,8 @@
  * (`10.125` stays `10.125`). A datetime at midnight UTC reads as its date alone; any other reads
  * `YYYY-MM-DD HH:MM[:SS]Z`, in UTC.
  */
-import {parseIsoDatetime} from '../datetime.js'
-import {Decimal, DECIMAL_TEXT} from '../money.js'
+import {parseIsoDatetime} from '../shared/datetime.js'
+import {Decimal, DECIMAL_TEXT} from '../shared/money.js'
 
 /** Digits after the point when a record names no currency (or one ICU does not know). */
 export const DEFAULT_MINOR_UNIT = 2

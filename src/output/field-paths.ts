@@ -6,7 +6,7 @@
  */
 import type {z} from 'zod/mini'
 
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 import type {ColumnKind} from './table.js'
 
 export interface FieldInfo {

@@ -4,7 +4,7 @@
  * literals come out as the service wrote them. Strings print raw, as with `jq -r` (and gh's
  * --jq); other values as jq prints them.
  */
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 export interface JqFilter {
   /** jq's output for this JSON text, or its error message. */

@@ -7,7 +7,7 @@
 import type {z} from 'zod/mini'
 
 import type {Page, Pager} from '../api/pagination.js'
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 import type {ListSummary, SummaryBuilder} from '../records/summary.js'
 import {kindOfPath, projector, valueAt, type FieldInfo} from './field-paths.js'
 import {createListWriter, type OutputColumn, type OutputFormat} from './list-writer.js'

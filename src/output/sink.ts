@@ -15,7 +15,7 @@ import {dirname, resolve} from 'node:path'
 import type {Writable} from 'node:stream'
 
 import {redactKnown} from '../api/redact.js'
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 export interface Sink {
   readonly isTty: boolean

@@ -7,7 +7,7 @@
  */
 import {stringify} from 'csv-stringify/sync'
 
-import {Decimal} from '../money.js'
+import {Decimal} from '../shared/money.js'
 import {formatAmount} from '../output/display.js'
 import {renderTable, type TableColumn} from '../output/table.js'
 import {displayWidth, styles} from '../output/terminal.js'

@@ -10,9 +10,9 @@
  */
 import {invoice} from '../api/schemas/invoice.js'
 import {z} from '../api/schemas/zod.js'
-import {ISO_8601_EXPECTED, parseIsoDatetime} from '../datetime.js'
-import {InputError} from '../errors.js'
-import {Decimal, type Money} from '../money.js'
+import {ISO_8601_EXPECTED, parseIsoDatetime} from '../shared/datetime.js'
+import {InputError} from '../shared/errors.js'
+import {Decimal, type Money} from '../shared/money.js'
 
 /** What aging reads of an invoice: only these fields are checked, so a 100,000-invoice run does not pay for the rest. */
 export const agingView = z.object(

@@ -3,8 +3,8 @@
  * whole day in UTC: --due-from 2026-03-01 starts at 00:00:00Z, --due-to 2026-03-31 ends at
  * 23:59:59.999Z, so both bounds stay inclusive as the spec says.
  */
-import {InputError} from '../errors.js'
-import {ISO_8601_EXPECTED, parseIsoDatetime} from '../datetime.js'
+import {InputError} from '../shared/errors.js'
+import {ISO_8601_EXPECTED, parseIsoDatetime} from '../shared/datetime.js'
 
 export interface DueRange {
   dueAtStart?: string | undefined

@@ -1,6 +1,6 @@
 /** Local checks of the ids `bk documents unlink` sends, so a wrong id never reaches the service. */
-import {UNLINKABLE_PREFIXES} from '../spec.js'
-import {InputError} from '../errors.js'
+import {UNLINKABLE_PREFIXES} from '../shared/spec.js'
+import {InputError} from '../shared/errors.js'
 
 /** The prefix and at least one character after it. */
 const isIdOf = (value: string, prefix: string): boolean => value.startsWith(prefix) && value.length > prefix.length

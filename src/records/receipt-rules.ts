@@ -1,7 +1,7 @@
 /** `bk rules receipts set`: the update body from the flags, checked locally, and its summary. */
 import type {ReceiptRequestConfig, ReceiptRequestConfigUpdate} from '../api/schemas/index.js'
-import {InputError} from '../errors.js'
-import {parseMoney} from '../money.js'
+import {InputError} from '../shared/errors.js'
+import {parseMoney} from '../shared/money.js'
 
 export function receiptRulesUpdate(
   enabled: boolean | undefined,

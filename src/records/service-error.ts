@@ -4,7 +4,7 @@
  * body's data when it says more than the message.
  */
 import {ApiError, serviceMessage} from '../api/errors.js'
-import {BkError} from '../errors.js'
+import {BkError} from '../shared/errors.js'
 
 export function explainApiError(error: unknown, doing: string): unknown {
   if (!(error instanceof ApiError)) return error

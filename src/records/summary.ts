@@ -3,7 +3,7 @@
  * amounts summed exactly (decimal.js) per currency, never across currencies. It covers the records
  * listed (one page, --limit N, or every page with --all), added page by page as they stream.
  */
-import {Decimal, type Money} from '../money.js'
+import {Decimal, type Money} from '../shared/money.js'
 import {renderTable} from '../output/table.js'
 import {formatAmount} from '../output/display.js'
 

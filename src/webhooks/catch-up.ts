@@ -13,7 +13,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import type {BkClient} from '../api/client.js'
 import {ApiError} from '../api/errors.js'
-import {WEBHOOK_ID_HEADER} from '../spec.js'
+import {WEBHOOK_ID_HEADER} from '../shared/spec.js'
 import {REPLAY_HEADER} from './forward.js'
 import {catchUpEvent, type Forwarder, type ListenerEvent} from './listener.js'
 import {replay} from './replay.js'

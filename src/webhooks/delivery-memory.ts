@@ -5,10 +5,10 @@
  * forgotten `windowMs` after it was handled (a day by default), however many came since, so an
  * old id replayed after ten thousand others is still a duplicate.
  *
- * With `--state FILE` it is kept in that file (src/state-file.ts: written whole, refused when
+ * With `--state FILE` it is kept in that file (src/shared/state-file.ts: written whole, refused when
  * torn), saved before the listener answers 200, so nothing is forwarded twice across restarts.
  */
-import {CoalescedSaves, readStateFile, writeStateFile} from '../state-file.js'
+import {CoalescedSaves, readStateFile, writeStateFile} from '../shared/state-file.js'
 
 const FORMAT = 'bk-webhooks-listen-state'
 export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000

@@ -12,7 +12,7 @@ import type {BkClient} from '../api/client.js'
 import {paginated} from '../api/schemas/common.js'
 import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
-import {NOTIFICATIONS_PATH} from '../spec.js'
+import {NOTIFICATIONS_PATH} from '../shared/spec.js'
 
 export type DeliveryStatus = string
 

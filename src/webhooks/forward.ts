@@ -1,12 +1,12 @@
 /**
  * Forwarding a webhook delivery (the listener's and replay's --forward-to): the target URL
  * checked, and the headers worth passing on (every end-to-end header, minus the hop-by-hop
- * ones). The POST itself is `postThroughNetwork` (src/net/post.ts): src/post-body.ts's, through
+ * ones). The POST itself is `postThroughNetwork` (src/net/post.ts): src/shared/post-body.ts's, through
  * the proxy and CA settings of the environment.
  */
 import type {IncomingHttpHeaders} from 'node:http'
 
-import {InputError} from '../errors.js'
+import {InputError} from '../shared/errors.js'
 
 /** The header that marks a post as replayed by bk (unsigned), not delivered by the service. */
 export const REPLAY_HEADER = 'bk-replay'

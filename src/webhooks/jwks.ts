@@ -13,9 +13,9 @@ import {createPublicKey, type KeyObject} from 'node:crypto'
 import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
-import {BkError, ConfigError, ExitCode, InputError} from '../errors.js'
+import {BkError, ConfigError, ExitCode, InputError} from '../shared/errors.js'
 import {validateBaseUrl} from '../auth/base-url.js'
-import {JWKS_PATH} from '../spec.js'
+import {JWKS_PATH} from '../shared/spec.js'
 
 export interface Jwk {
   kty: string

@@ -26,13 +26,13 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import type {AddressInfo} from 'node:net'
 
 import {postThroughNetwork} from '../net/post.js'
-import type {PostResult} from '../post-body.js'
+import type {PostResult} from '../shared/post-body.js'
 import {DeliveryMemory} from './delivery-memory.js'
 import {forwardableHeaders, REPLAY_HEADER} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
-import {firstDuplicateKey, parseJsonTree, treeToValue} from '../exact-json.js'
+import {firstDuplicateKey, parseJsonTree, treeToValue} from '../shared/exact-json.js'
 import type {VerifiedAs} from './verify.js'
-import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../spec.js'
+import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../shared/spec.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /** Requests read, verified and forwarded at once; the memory bound is this times MAX_BODY_BYTES. */

@@ -15,8 +15,8 @@
  */
 import {createVerify, type KeyObject} from 'node:crypto'
 
-import {firstDuplicateKey, JsonSyntaxError, parseJsonTree} from '../exact-json.js'
-import {pythonJsonFromTree} from '../python-json.js'
+import {firstDuplicateKey, JsonSyntaxError, parseJsonTree} from '../shared/exact-json.js'
+import {pythonJsonFromTree} from '../shared/python-json.js'
 
 export type VerifiedAs = 'raw' | 'python-json' | 'python-json-numbers'
 

@@ -1,5 +1,5 @@
 /**
- * `--dry-run` and the emulator apply one list of rules (src/bill-rules.ts): every bills CSV of the
+ * `--dry-run` and the emulator apply one list of rules (src/shared/bill-rules.ts): every bills CSV of the
  * repo goes through both, and no bill is accepted by one and refused by the other.
  *
  * - Through bk: `bk bills import FILE --dry-run` and then a real `bk bills import FILE` against
@@ -22,9 +22,9 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {ROOT, runBk, tempDir, type BkResult} from '../helpers/bk.js'
 import {envFor, start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
-import {parseIsoDatetime, toUtcText} from '../../src/datetime.js'
-import {parseJsonTree} from '../../src/exact-json.js'
-import {Decimal, DECIMAL_TEXT} from '../../src/money.js'
+import {parseIsoDatetime, toUtcText} from '../../src/shared/datetime.js'
+import {parseJsonTree} from '../../src/shared/exact-json.js'
+import {Decimal, DECIMAL_TEXT} from '../../src/shared/money.js'
 
 const BIZ = 'biz_demo_acme'
 
@@ -87,7 +87,7 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
     file: 'examples/exports/xero/bills.csv',
     args: ['--map', 'test/fixtures/exports/star-header-unquoted.yaml', ...XERO.slice(2)],
   },
-  // One file per rule of src/bill-rules.ts (test/fixtures/bills/README.md).
+  // One file per rule of src/shared/bill-rules.ts (test/fixtures/bills/README.md).
   ...readdirSync(join(ROOT, 'test/fixtures/bills'))
     .filter((f) => f.endsWith('.csv'))
     .sort()

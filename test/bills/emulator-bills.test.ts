@@ -2,9 +2,9 @@ import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {start, tokenFor, type RunningEmulator} from '../helpers/emulator.js'
-import {parseJsonExact} from '../../src/exact-json.js'
+import {parseJsonExact} from '../../src/shared/exact-json.js'
 import {amountNumber, amountProblem} from '../../src/bills/amount.js'
-import {parseMoney, toJsonNumber} from '../../src/money.js'
+import {parseMoney, toJsonNumber} from '../../src/shared/money.js'
 
 const BIZ = 'biz_demo_acme'
 let emulator: RunningEmulator
@@ -130,7 +130,7 @@ describe('emulator POST /v0/business/{id}/bills', () => {
     ])
   })
 
-  it('applies the rules bk checks before sending (src/bill-rules.ts), as the JSON text reads', async () => {
+  it('applies the rules bk checks before sending (src/shared/bill-rules.ts), as the JSON text reads', async () => {
     const ok = '"vendor_id":"ven_demo_office","lines":[{"amount":10,"ledger_id":"ldg_demo_expenses"}]'
     const res = await post(
       `[${[

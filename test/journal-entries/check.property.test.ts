@@ -5,8 +5,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {checkBalance, parseAmount, type BalanceLine} from '../../src/journal-entry-rules.js'
-import {Decimal} from '../../src/money.js'
+import {checkBalance, parseAmount, type BalanceLine} from '../../src/shared/journal-entry-rules.js'
+import {Decimal} from '../../src/shared/money.js'
 
 /** A positive decimal as text: up to 22 integer digits and 0 to 6 decimals, never zero. */
 const amountText = fc

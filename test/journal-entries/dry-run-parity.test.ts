@@ -1,6 +1,6 @@
 /**
  * `journal-entries create --dry-run` and the emulator apply one list of rules
- * (src/journal-entry-rules.ts): every journal-entries YAML of the repo is checked with --dry-run
+ * (src/shared/journal-entry-rules.ts): every journal-entries YAML of the repo is checked with --dry-run
  * and then created against the emulator, and the file is accepted by dry-run iff the emulator
  * created every entry (create sends nothing from a file with a problem). The fixtures name only
  * ledgers of the emulator's seed, the one thing dry-run cannot check offline.

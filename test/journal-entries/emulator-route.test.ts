@@ -176,7 +176,7 @@ describe('POST /v0/business/{business_id}/journal-entries (emulator)', () => {
     })
   }
 
-  it('refuses a tag value listed twice on a line, as bk does (src/journal-entry-rules.ts)', async () => {
+  it('refuses a tag value listed twice on a line, as bk does (src/shared/journal-entry-rules.ts)', async () => {
     const eng = emulator.state.tagFields.get(BIZ)?.get('department')?.get('engineering') as string
     const before = emulator.state.journalEntries.count(BIZ)
     const res = await post(

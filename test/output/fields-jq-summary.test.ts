@@ -6,7 +6,7 @@
 import {parse} from 'csv-parse/sync'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
-import {Decimal} from '../../src/money.js'
+import {Decimal} from '../../src/shared/money.js'
 import {parseJsonOutput, runBk} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 

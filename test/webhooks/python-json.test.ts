@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {JsonNumber, JsonSyntaxError} from '../../src/exact-json.js'
-import {pythonFloatRepr, pythonJsonDumps, pythonJsonFromText} from '../../src/python-json.js'
+import {JsonNumber, JsonSyntaxError} from '../../src/shared/exact-json.js'
+import {pythonFloatRepr, pythonJsonDumps, pythonJsonFromText} from '../../src/shared/python-json.js'
 import {deliveries, delivery} from './helpers.js'
 
 describe('Python json.dumps from the raw text', () => {

@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
 import type {BillInput, CreateBillsResponse} from '../schemas/bill.js'
-import {MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
+import {MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../shared/spec.js'
 
 export class Bills {
   constructor(private readonly client: BkClient) {}

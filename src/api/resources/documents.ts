@@ -1,6 +1,6 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
-import {ENTITY_IDS_PARAM} from '../../spec.js'
+import {ENTITY_IDS_PARAM} from '../../shared/spec.js'
 
 export class Documents {
   constructor(private readonly client: BkClient) {}

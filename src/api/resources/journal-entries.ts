@@ -1,7 +1,7 @@
 import type {BkClient} from '../client.js'
 import {path} from '../path.js'
 import type {JournalEntry, JournalEntryInput} from '../schemas/journal-entry.js'
-import {PERFORMED_BY_HEADER} from '../../spec.js'
+import {PERFORMED_BY_HEADER} from '../../shared/spec.js'
 
 export class JournalEntries {
   constructor(private readonly client: BkClient) {}

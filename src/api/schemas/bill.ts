@@ -2,7 +2,7 @@ import {z} from './zod.js'
 
 import {datetime, id, metadata, opt, tagAllocations} from './common.js'
 import {billPayment} from './payments.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export const billLineInput = z.object({
   description: opt(z.string()),

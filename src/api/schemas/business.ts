@@ -1,7 +1,7 @@
 import {z} from './zod.js'
 
 import {id, opt} from './common.js'
-import {ID_PREFIX, THRESHOLD_PATTERN} from '../../spec.js'
+import {ID_PREFIX, THRESHOLD_PATTERN} from '../../shared/spec.js'
 
 /** The spec shows no fields of the business record beyond its id. */
 export const business = z.looseObject({id: id(ID_PREFIX.business)})

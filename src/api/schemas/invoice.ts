@@ -2,7 +2,7 @@ import {z} from './zod.js'
 
 import {datetime, id, metadata, opt} from './common.js'
 import {invoicePayment} from './payments.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 /**
  * Invoice lines come in two variants, one with `amount` and one with unit, discount and tax

@@ -1,7 +1,7 @@
 import {z} from './zod.js'
 
 import {datetime, decimalString, id, opt} from './common.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export const debitCredit = z.enum(['debit', 'credit'])
 

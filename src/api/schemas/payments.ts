@@ -5,7 +5,7 @@
 import {z} from './zod.js'
 
 import {datetime, decimalString, id, opt} from './common.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export const billPayment = z.looseObject({
   id: id(ID_PREFIX.billPayment),

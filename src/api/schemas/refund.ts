@@ -2,7 +2,7 @@ import {z} from './zod.js'
 
 import {datetime, id, opt} from './common.js'
 import {refundPayment} from './payments.js'
-import {ID_PREFIX, REFUND_STATUSES} from '../../spec.js'
+import {ID_PREFIX, REFUND_STATUSES} from '../../shared/spec.js'
 export const refundStatus = z.enum(REFUND_STATUSES)
 
 export const refundInvoice = z.looseObject({

@@ -2,7 +2,7 @@ import {z} from './zod.js'
 
 import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
 import {billPayment, invoicePayment, refundPayment} from './payments.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export const transactionLineItem = z.looseObject({
   id: id(ID_PREFIX.lineEntry),

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
-import {ID_PREFIX} from '../../spec.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
   static override summary = 'Set up a profile interactively and check it by fetching a token.'
@@ -28,7 +28,7 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
       const {probeKeychain} = await import('../../auth/credential-store.js')
       await probeKeychain()
     }
-    const {input, password, select} = await import('../../prompts.js')
+    const {input, password, select} = await import('../../cli/prompts.js')
     const {ENVIRONMENTS} = await import('../../auth/profiles.js')
     const {defaultBaseUrl, validateBaseUrl} = await import('../../auth/base-url.js')
     const out = {output: process.stderr}

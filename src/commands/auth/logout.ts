@@ -1,5 +1,5 @@
-import {BaseCommand} from '../../base-command.js'
-import {ConfigError} from '../../errors.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {ConfigError} from '../../shared/errors.js'
 import type {LogoutResult} from '../../auth/profile-setup.js'
 
 export default class AuthLogout extends BaseCommand<typeof AuthLogout> {

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {ConfigError} from '../../errors.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {ConfigError} from '../../shared/errors.js'
 import type {MoveResult} from '../../auth/volatile-move.js'
 
 export default class AuthMoveSecret extends BaseCommand<typeof AuthMoveSecret> {

@@ -1,6 +1,6 @@
-import {BaseCommand} from '../../base-command.js'
-import {BkError} from '../../errors.js'
-import {businessFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {BkError} from '../../shared/errors.js'
+import {businessFlag} from '../../cli/flags.js'
 
 export interface AuthStatusResult {
   source: string

@@ -1,5 +1,5 @@
-import {BaseCommand} from '../../base-command.js'
-import {businessFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {businessFlag} from '../../cli/flags.js'
 
 export interface AuthTokenResult {
   access_token: string

@@ -1,9 +1,9 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
-import {billReadingFlags, businessFlag, yesFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
+import {billReadingFlags, businessFlag, yesFlag} from '../../cli/flags.js'
 import type {DryRunResult, ImportProgress, ImportSummary} from '../../bills/import.js'
 
 export type BillsImportResult = ImportSummary | DryRunResult
@@ -138,7 +138,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const {api, credentials, tokens} = await this.session()
     const stdin = file === '-'
     const base = stdin ? 'bills-import' : file.replace(/\.csv$/i, '')
-    const {resumeLogPathFor} = await import('../../resume-log.js')
+    const {resumeLogPathFor} = await import('../../files/resume-log.js')
     const journalFile = flags.journal ?? (stdin ? undefined : resumeLogPathFor(file))
     if (stdin && (flags.resume || flags.restart) && !flags.journal) {
       throw new InputError('--resume and --restart need a journal, and stdin has none by default', {

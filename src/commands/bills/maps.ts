@@ -1,4 +1,4 @@
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import type {PresetInfo} from '../../bills/presets.js'
 
 export default class BillsMaps extends BaseCommand<typeof BillsMaps> {

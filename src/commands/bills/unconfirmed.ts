@@ -2,8 +2,8 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {isLoopback} from '../../auth/base-url.js'
-import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
 import {describeKey} from '../../bills/bill-key.js'
 import type {ServiceBill, Settlement, UnconfirmedBill} from '../../bills/settle.js'
 
@@ -39,7 +39,7 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
   async run(): Promise<BillsUnconfirmedResult> {
     const {args, flags} = this
     const {existsSync} = await import('node:fs')
-    const {resumeLogPathFor} = await import('../../resume-log.js')
+    const {resumeLogPathFor} = await import('../../files/resume-log.js')
     const journal = flags.journal ?? resumeLogPathFor(args.file)
     if (!existsSync(journal))
       throw new InputError(`No import journal at ${journal}`, {

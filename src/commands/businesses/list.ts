@@ -1,5 +1,5 @@
-import {BaseCommand, type FieldsListing} from '../../base-command.js'
-import {chosenFields, listFlags} from '../../flags.js'
+import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
+import {chosenFields, listFlags} from '../../cli/flags.js'
 import type {Business} from '../../api/schemas/business.js'
 import type {ListJson} from '../../output/list-command.js'
 

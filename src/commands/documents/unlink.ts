@@ -1,9 +1,9 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {businessFlag, yesFlag} from '../../flags.js'
-import {ID_PREFIX} from '../../spec.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {businessFlag, yesFlag} from '../../cli/flags.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export interface DocumentsUnlinkResult {
   documentId: string

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
-import {billReadingFlags, businessFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
+import {billReadingFlags, businessFlag} from '../../cli/flags.js'
 
 export interface EmulatorFixturesResult {
   file: string | null

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import type {FaultKind} from '../../emulator/faults.js'
-import {splitList} from '../../flags.js'
+import {splitList} from '../../cli/flags.js'
 
 export interface EmulatorStartResult {
   baseUrl: string
@@ -120,10 +120,10 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       stateFile: flags.state,
       fixtures: fixtureFiles.map((f) => ({label: f.file, set: f.set})),
     }).catch(async (error: NodeJS.ErrnoException) => {
-      const {BkError} = await import('../../errors.js')
+      const {BkError} = await import('../../shared/errors.js')
       const {TlsSetupError} = await import('../../emulator/tls.js')
       if (error instanceof TlsSetupError) throw new BkError(error.message, {code: error.code, hint: error.hint})
-      const {StateFileError} = await import('../../state-file.js')
+      const {StateFileError} = await import('../../shared/state-file.js')
       if (error instanceof StateFileError)
         throw new BkError(error.message, {code: 'state_file_unusable', exitCode: 2, hint: error.hint})
       const {FixtureError} = await import('../../emulator/fixtures.js')
@@ -140,7 +140,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
           'checked against the emulator',
         )
       }
-      const {listenError} = await import('../../listen-error.js')
+      const {listenError} = await import('../../cli/listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
     const info: EmulatorStartResult = {

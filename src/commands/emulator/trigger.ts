@@ -2,10 +2,10 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {isLoopback} from '../../auth/base-url.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {EVENT_FIELDS, EVENT_TYPES} from '../../emulator/events.js'
-import {InputError} from '../../errors.js'
-import {businessFlag} from '../../flags.js'
+import {InputError} from '../../shared/errors.js'
+import {businessFlag} from '../../cli/flags.js'
 
 export interface EmulatorTriggerResult {
   type: string
@@ -38,7 +38,7 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
   async run(): Promise<EmulatorTriggerResult> {
     const {args, flags} = this
     const type = args.type as keyof typeof EVENT_FIELDS
-    const {jsonFields, parseFieldFlags} = await import('../../fields.js')
+    const {jsonFields, parseFieldFlags} = await import('../../cli/field-flags.js')
     const content = jsonFields(parseFieldFlags(flags.field))
     const credentials = await this.credentials()
     if (!isLoopback(new URL(credentials.baseUrl).hostname)) {

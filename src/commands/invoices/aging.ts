@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
-import {businessFlag, noPagerFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
+import {businessFlag, noPagerFlag} from '../../cli/flags.js'
 import type {AgingReport} from '../../records/aging.js'
 
 export type InvoicesAgingResult = AgingReport

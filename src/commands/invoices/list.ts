@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand, type FieldsListing} from '../../base-command.js'
-import {InputError} from '../../errors.js'
-import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../flags.js'
+import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
+import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../cli/flags.js'
 import type {Invoice} from '../../api/schemas/invoice.js'
 import type {ListJson} from '../../output/list-command.js'
 

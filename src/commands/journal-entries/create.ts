@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {BkError, ExitCode, InputError} from '../../errors.js'
-import {businessFlag, yesFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {BkError, ExitCode, InputError} from '../../shared/errors.js'
+import {businessFlag, yesFlag} from '../../cli/flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 import type {FileEntries, JournalMode, Outcome} from '../../journal-entries/post.js'
 
@@ -80,7 +80,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     }
     const businessId = await this.businessId()
     const mode = flags.resume ? 'resume' : flags.restart ? 'restart' : 'new'
-    const {resumeLogPathFor} = await import('../../resume-log.js')
+    const {resumeLogPathFor} = await import('../../files/resume-log.js')
     const files = v.results.map((r, i) => {
       const path = paths[i] as string
       return {
@@ -95,7 +95,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       if (f.journalPath) await checkWritable(flags.journal ? '--journal' : 'journal', f.journalPath)
     // Each journal's lock is held from reading it to the last post: two runs of one file at once
     // would otherwise both post every entry.
-    const {acquireRunLocks} = await import('../../run-lock.js')
+    const {acquireRunLocks} = await import('../../files/run-lock.js')
     const locks = acquireRunLocks(
       files.flatMap((f) => (f.journalPath ? [f.journalPath] : [])),
       (path) => `The journal ${path}`,

@@ -1,4 +1,4 @@
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 
 export interface JournalEntriesValidateResult {

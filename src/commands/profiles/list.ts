@@ -1,5 +1,5 @@
-import {BaseCommand, type FieldsListing} from '../../base-command.js'
-import {chosenFields, fieldsFlag} from '../../flags.js'
+import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
+import {chosenFields, fieldsFlag} from '../../cli/flags.js'
 import {PROFILE_FIELDS} from '../../auth/profile-fields.js'
 import type {Profile} from '../../auth/profiles.js'
 import type {OutputColumn} from '../../output/list-writer.js'

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand} from '../../base-command.js'
-import {yesFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {yesFlag} from '../../cli/flags.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static override summary = 'Remove a profile and its keychain entries.'

@@ -1,8 +1,8 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand, type FieldsListing} from '../../base-command.js'
-import {ConfigError} from '../../errors.js'
-import {chosenFields, fieldsFlag} from '../../flags.js'
+import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
+import {ConfigError} from '../../shared/errors.js'
+import {chosenFields, fieldsFlag} from '../../cli/flags.js'
 import {PROFILE_FIELDS} from '../../auth/profile-fields.js'
 import type {Profile} from '../../auth/profiles.js'
 

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand} from '../../base-command.js'
-import {ConfigError} from '../../errors.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {ConfigError} from '../../shared/errors.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override summary = 'Make a profile the active one.'

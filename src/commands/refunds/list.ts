@@ -1,11 +1,11 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand, type FieldsListing} from '../../base-command.js'
-import {InputError} from '../../errors.js'
-import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../flags.js'
+import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
+import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../cli/flags.js'
 import type {Refund} from '../../api/schemas/refund.js'
 import type {ListJson} from '../../output/list-command.js'
-import {REFUND_STATUSES} from '../../spec.js'
+import {REFUND_STATUSES} from '../../shared/spec.js'
 
 export type RefundsListResult = ListJson<Refund> | FieldsListing
 

@@ -1,8 +1,8 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand} from '../../base-command.js'
-import {businessFlag, yesFlag} from '../../flags.js'
-import {ID_PREFIX} from '../../spec.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {businessFlag, yesFlag} from '../../cli/flags.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export interface TasksDeleteResult {
   taskId: string

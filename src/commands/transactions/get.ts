@@ -1,10 +1,10 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand, type FieldsListing} from '../../base-command.js'
-import {businessFlag, chosenFields, fieldsFlag} from '../../flags.js'
+import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
+import {businessFlag, chosenFields, fieldsFlag} from '../../cli/flags.js'
 import type {Transaction} from '../../api/schemas/transaction.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 export type TransactionsGetResult = Transaction | FieldsListing
 

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 
 export interface WebhooksJwksResult {
   keys: Array<Record<string, unknown>>

@@ -1,9 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
 import type {ListenerEvent, RunningListener} from '../../webhooks/listener.js'
-import {jwksFlag, splitList} from '../../flags.js'
+import {jwksFlag, splitList} from '../../cli/flags.js'
 
 export type WebhooksListenResult = undefined
 
@@ -62,7 +62,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const {webhookKeys} = await import('../../webhooks/keys.js')
     const {startListener} = await import('../../webhooks/listener.js')
     const {DeliveryMemory} = await import('../../webhooks/delivery-memory.js')
-    const {StateFileError} = await import('../../state-file.js')
+    const {StateFileError} = await import('../../shared/state-file.js')
     const memory = await DeliveryMemory.open(flags.state).catch((error: unknown) => {
       if (error instanceof StateFileError)
         throw new InputError(error.message, {code: 'state_file_unusable', hint: error.hint})
@@ -102,7 +102,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
             : `bk: forwarding to ${forwardTo} works again\n`,
         ),
     }).catch(async (error: NodeJS.ErrnoException) => {
-      const {listenError} = await import('../../listen-error.js')
+      const {listenError} = await import('../../cli/listen-error.js')
       throw listenError(error, flags.host, flags.port)
     })
     const registration = flags.register ? await this.register(listener.port, flags.jwks) : undefined

@@ -1,9 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {ExitCode, InputError, InterruptedError} from '../../errors.js'
-import {splitList} from '../../flags.js'
-import {WEBHOOK_STATUSES} from '../../spec.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {ExitCode, InputError, InterruptedError} from '../../shared/errors.js'
+import {splitList} from '../../cli/flags.js'
+import {WEBHOOK_STATUSES} from '../../shared/spec.js'
 
 export interface WebhooksReplayResult {
   count: number

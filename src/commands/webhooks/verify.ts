@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
-import {BkError, ExitCode, InputError} from '../../errors.js'
-import {jwksFlag} from '../../flags.js'
+import {BaseCommand} from '../../cli/base-command.js'
+import {BkError, ExitCode, InputError} from '../../shared/errors.js'
+import {jwksFlag} from '../../cli/flags.js'
 
 export interface WebhooksVerifyResult {
   valid: true

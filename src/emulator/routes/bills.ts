@@ -1,14 +1,14 @@
 /**
  * POST /v0/business/{business_id}/bills: creates up to 100 bills. Each bill is checked on its
- * own, with the rules bk checks before sending (src/bill-rules.ts) and then against the records of
+ * own, with the rules bk checks before sending (src/shared/bill-rules.ts) and then against the records of
  * the business; a failing bill goes to `errors: [{error, bill_number}]` and the others are created.
  * Amounts are read from the JSON text itself (not through a binary float), so totals and tag
  * allocation sums are exact: 0.1 + 0.2 allocated against a total of 0.3 is accepted.
  */
-import {billViolations} from '../../bill-rules.js'
-import {JsonNumber, JsonSyntaxError, parseJsonTree, treeToExactValue, type JsonNode} from '../../exact-json.js'
-import {Decimal, type Money} from '../../money.js'
-import {ID_PREFIX, MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../spec.js'
+import {billViolations} from '../../shared/bill-rules.js'
+import {JsonNumber, JsonSyntaxError, parseJsonTree, treeToExactValue, type JsonNode} from '../../shared/exact-json.js'
+import {Decimal, type Money} from '../../shared/money.js'
+import {ID_PREFIX, MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok} from '../http.js'
 import type {EmulatorState} from '../state.js'
@@ -93,7 +93,7 @@ export function register({router, state}: EmulatorContext): void {
 }
 
 /**
- * Creates one bill that keeps every rule of src/bill-rules.ts (and any new tag values), once the
+ * Creates one bill that keeps every rule of src/shared/bill-rules.ts (and any new tag values), once the
  * records it names are found in the business: the vendor, each line's ledger, each tag field.
  */
 function createBill(state: EmulatorState, businessId: string, item: Record<string, unknown>): Bill {

@@ -1,4 +1,4 @@
-import {MAX_PAGE_SIZE} from '../../spec.js'
+import {MAX_PAGE_SIZE} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {intParam, ok} from '../http.js'

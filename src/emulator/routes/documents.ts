@@ -1,4 +1,4 @@
-import {ENTITY_IDS_PARAM, ID_PREFIX, UNLINKABLE_PREFIXES} from '../../spec.js'
+import {ENTITY_IDS_PARAM, ID_PREFIX, UNLINKABLE_PREFIXES} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, listParam, ok} from '../http.js'

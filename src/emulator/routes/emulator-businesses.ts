@@ -7,7 +7,7 @@ import {businessEventContent} from '../events.js'
 import {HttpError, ok, parseJsonObject} from '../http.js'
 import type {BusinessRecord} from '../types.js'
 import type {EmulatorContext} from './context.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 interface CreateInput {
   name?: unknown

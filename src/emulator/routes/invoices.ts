@@ -1,5 +1,5 @@
-import {ISO_8601_EXPECTED, parseIsoDatetime} from '../../datetime.js'
-import {MAX_PAGE_SIZE} from '../../spec.js'
+import {ISO_8601_EXPECTED, parseIsoDatetime} from '../../shared/datetime.js'
+import {MAX_PAGE_SIZE} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, ok} from '../http.js'

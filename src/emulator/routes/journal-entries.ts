@@ -1,11 +1,11 @@
 /**
  * POST /v0/business/{business_id}/journal-entries: creates a balanced journal entry. The rules
- * are bk's own list (src/journal-entry-rules.ts: at least one debit and one credit line, amounts
+ * are bk's own list (src/shared/journal-entry-rules.ts: at least one debit and one credit line, amounts
  * as positive decimal strings, debits equal to credits exactly), then the references: ledgers and
  * tag values that exist in the business. Amounts are kept as the exact strings received.
  */
-import {journalEntryViolations} from '../../journal-entry-rules.js'
-import {ID_PREFIX} from '../../spec.js'
+import {journalEntryViolations} from '../../shared/journal-entry-rules.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok, parseJsonBody} from '../http.js'
 import type {EmulatorState} from '../state.js'
@@ -59,7 +59,7 @@ interface ValidLine {
 }
 
 /**
- * Checks an entry with the rules bk checks before sending (src/journal-entry-rules.ts), then its
+ * Checks an entry with the rules bk checks before sending (src/shared/journal-entry-rules.ts), then its
  * references: every ledger and tag value must exist in the business. The first problem is a 422.
  */
 function validateEntry(

@@ -1,5 +1,5 @@
-import {Decimal, fitsJsonNumber} from '../../money.js'
-import {THRESHOLD_PATTERN} from '../../spec.js'
+import {Decimal, fitsJsonNumber} from '../../shared/money.js'
+import {THRESHOLD_PATTERN} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {HttpError, ok, parseJsonBody} from '../http.js'
 import type {ReceiptRequestConfig} from '../types.js'

@@ -1,4 +1,4 @@
-import {MAX_PAGE_SIZE, REFUND_STATUSES} from '../../spec.js'
+import {MAX_PAGE_SIZE, REFUND_STATUSES} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {intParam, listParam, ok} from '../http.js'

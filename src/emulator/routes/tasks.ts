@@ -2,7 +2,7 @@ import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, ok} from '../http.js'
 import type {EmulatorContext} from './context.js'
-import {ID_PREFIX} from '../../spec.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 /** The spec's second error body of task deletion: `{message: string, data: string}`. */
 class MessageError extends HttpError {

@@ -1,4 +1,4 @@
-import {ID_PREFIX, TRANSACTION_INCLUDES} from '../../spec.js'
+import {ID_PREFIX, TRANSACTION_INCLUDES} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {checkPathId} from '../path-id.js'
 import {HttpError, listParam, ok} from '../http.js'

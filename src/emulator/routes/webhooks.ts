@@ -7,12 +7,12 @@
  * (default 50). A business-scoped token sees only the notifications of its business.
  * Responses are written as Python's json.dumps does, as the service writes its bodies.
  */
-import {JWKS_PATH, MAX_PAGE_SIZE, NOTIFICATIONS_PATH, WEBHOOK_STATUSES} from '../../spec.js'
+import {JWKS_PATH, MAX_PAGE_SIZE, NOTIFICATIONS_PATH, WEBHOOK_STATUSES} from '../../shared/spec.js'
 import {SCOPES, requireAuth} from '../auth.js'
 import {paginate} from '../cursor.js'
 import {HttpError, intParam, listParam, type Reply} from '../http.js'
 import type {WebhookNotificationRecord} from '../types.js'
-import {pythonJsonDumps} from '../../python-json.js'
+import {pythonJsonDumps} from '../../shared/python-json.js'
 import type {EmulatorContext} from './context.js'
 
 const DEFAULT_PAGE_SIZE = 50

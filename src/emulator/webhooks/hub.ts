@@ -10,9 +10,9 @@
  * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
-import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../../spec.js'
-import {postBody, type PostResult} from '../../post-body.js'
-import {pythonJsonDumps} from '../../python-json.js'
+import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../../shared/spec.js'
+import {postBody, type PostResult} from '../../shared/post-body.js'
+import {pythonJsonDumps} from '../../shared/python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState} from '../state.js'
 import type {EventSink, WebhookNotificationRecord} from '../types.js'

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand} from '../../../base-command.js'
+import {BaseCommand} from '../../../cli/base-command.js'
 import type {JournalStatus} from '../../../bills/import-status.js'
 
 export default class BillsImportStatus extends BaseCommand<typeof BillsImportStatus> {

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../../base-command.js'
-import {businessFlag} from '../../../flags.js'
+import {BaseCommand} from '../../../cli/base-command.js'
+import {businessFlag} from '../../../cli/flags.js'
 import type {ReceiptRequestConfig} from '../../../api/schemas/business.js'
 
 export type RulesReceiptsSetResult = ReceiptRequestConfig & {business_id: string}

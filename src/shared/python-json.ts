@@ -4,7 +4,7 @@
  *
  * Two entry points:
  * - `pythonJsonFromText(raw)`: re-serialises a JSON text WITHOUT going through JS values: the tree
- *   of src/exact-json.ts keeps key order, duplicate keys and number literals as written (`1.0`
+ *   of src/shared/exact-json.ts keeps key order, duplicate keys and number literals as written (`1.0`
  *   stays `1.0`, `1e-05` stays `1e-05`). With `{numbers: 'python'}` it instead does what Python's
  *   `json.dumps(json.loads(raw))` does to numbers (`1.50` -> `1.5`, `1E5` -> `100000.0`, `-0` -> `0`)
  *   and keeps the last value of a duplicate key at the place of the first.
@@ -97,7 +97,7 @@ export function pythonJsonDumps(value: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// From the raw text, through the tree of src/exact-json.ts (literals kept as written).
+// From the raw text, through the tree of src/shared/exact-json.ts (literals kept as written).
 
 /** The re-serialisation of a JSON text as Python's json.dumps writes it (see the file comment). */
 export function pythonJsonFromText(raw: string, options: FromTextOptions = {}): string {

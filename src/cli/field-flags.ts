@@ -2,7 +2,7 @@
  * `--field key=value` flags (`bk api`, `bk emulator trigger`): each one split at its first `=`,
  * and a value read as JSON when it parses as JSON (`true`, `5`, `["a"]`), as text otherwise.
  */
-import {InputError} from './errors.js'
+import {InputError} from '../shared/errors.js'
 
 export function parseFieldFlags(fields: readonly string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {}

@@ -20,8 +20,8 @@ import {
   writeSync,
 } from 'node:fs'
 
-import {redactKnown} from './api/redact.js'
-import {openPrivateFile} from './output/sink.js'
+import {redactKnown} from '../api/redact.js'
+import {openPrivateFile} from '../output/sink.js'
 
 export const RESUME_LOG_SUFFIX = '.bk-journal'
 

@@ -8,13 +8,13 @@ import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
 import type * as Interfaces from '@oclif/core/interfaces'
 
-import {BkError, ExitCode, InputError} from './errors.js'
+import {BkError, ExitCode, InputError} from '../shared/errors.js'
 import {warnIfNodeUnsupported} from './node-version.js'
-import type {Session} from './auth/session.js'
-import type {ResolvedCredentials} from './auth/resolve.js'
-import {ID_PREFIX} from './spec.js'
-import type {JqFilter} from './output/jq.js'
-import type {FieldInfo} from './output/field-paths.js'
+import type {Session} from '../auth/session.js'
+import type {ResolvedCredentials} from '../auth/resolve.js'
+import {ID_PREFIX} from '../shared/spec.js'
+import type {JqFilter} from '../output/jq.js'
+import type {FieldInfo} from '../output/field-paths.js'
 
 /** What a bare --fields prints with --json. */
 export interface FieldsListing {
@@ -69,7 +69,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   public override async init(): Promise<void> {
     warnIfNodeUnsupported(this.config.pjson.engines?.node)
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
-    const {guardStandardStreams, registerEnvironmentSecrets} = await import('./api/redact.js')
+    const {guardStandardStreams, registerEnvironmentSecrets} = await import('../api/redact.js')
     registerEnvironmentSecrets()
     guardStandardStreams()
     await super.init()
@@ -85,7 +85,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.args = args as CommandArgs<T>
     const jq = (flags as {jq?: string}).jq
     if (jq !== undefined) {
-      const {loadJqFilter} = await import('./output/jq.js')
+      const {loadJqFilter} = await import('../output/jq.js')
       this.jqFilter = await loadJqFilter(jq)
     }
   }
@@ -158,7 +158,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Where credentials come from for this run (see src/auth/resolve.ts). */
   protected credentials(): Promise<ResolvedCredentials> {
-    this.credentialsPromise ??= import('./auth/resolve.js').then(({resolveCredentials}) =>
+    this.credentialsPromise ??= import('../auth/resolve.js').then(({resolveCredentials}) =>
       resolveCredentials({
         configDir: this.configDir,
         profileFlag: (this.flags as {profile?: string}).profile,
@@ -183,7 +183,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected session(options: {tenantLevel?: boolean} = {}): Promise<Session> {
     this.sessionPromise ??= (async () => {
       const credentials = await this.credentials()
-      const {openSession} = await import('./auth/session.js')
+      const {openSession} = await import('../auth/session.js')
       return openSession(credentials, {...this.transportOptions, tenantLevel: options.tenantLevel})
     })()
     return this.sessionPromise
@@ -285,7 +285,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const error = toBkError(err)
     // Our messages never hold secrets; this guards against a service that echoes one back
     // (before init has guarded the streams, too).
-    const {redactKnown, registerEnvironmentSecrets} = await import('./api/redact.js')
+    const {redactKnown, registerEnvironmentSecrets} = await import('../api/redact.js')
     registerEnvironmentSecrets()
     const clean = redactKnown
     // With --jq alone the error is for people: a script reading the filtered output gets nothing.

@@ -3,8 +3,8 @@
  */
 import * as Flags from '@oclif/core/flags'
 
-import type {FieldInfo} from './output/field-paths.js'
-import {OUTPUT_FORMATS} from './output/list-writer.js'
+import type {FieldInfo} from '../output/field-paths.js'
+import {OUTPUT_FORMATS} from '../output/list-writer.js'
 
 export const businessFlag = () =>
   Flags.string({
@@ -65,7 +65,7 @@ export async function chosenFields(
   command: string,
 ): Promise<string[] | undefined> {
   if (value === undefined) return undefined
-  const {parseFields} = await import('./output/field-paths.js')
+  const {parseFields} = await import('../output/field-paths.js')
   return parseFields(value, catalog, what, `\`bk ${command} --fields\` lists the fields.`)
 }
 

@@ -5,7 +5,7 @@
  */
 import {isUtf8} from 'node:buffer'
 
-import {decodeUtf8} from './utf8.js'
+import {decodeUtf8} from '../shared/utf8.js'
 
 export async function* decodeUtf8Pieces(pieces: AsyncIterable<Buffer>, label: string): AsyncGenerator<string> {
   let carry: Buffer | undefined

@@ -2,7 +2,7 @@
  * A server that cannot listen (`bk emulator start`, `bk webhooks listen`) is a usage error
  * naming the address and the flags that change it, not an unexpected failure.
  */
-import {InputError} from './errors.js'
+import {InputError} from '../shared/errors.js'
 
 export function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
   if (error.code === 'EADDRINUSE') {

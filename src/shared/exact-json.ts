@@ -2,7 +2,7 @@
  * The one JSON parser of bk that keeps numbers exact: a tokenizer that builds a small tree of the
  * text with every number as its literal (`1.0` stays `1.0`, `12345678901234567890` loses no
  * digit), keys in their order and duplicate keys kept. Two readers use it:
- * - webhooks (src/webhooks, src/python-json.ts): a signed body is re-serialised from its literals,
+ * - webhooks (src/webhooks, src/shared/python-json.ts): a signed body is re-serialised from its literals,
  *   as Python's json.dumps wrote it;
  * - the emulator's bill route: amounts are summed from their text with decimal.js, so totals and
  *   allocations are exact (`parseJsonExact`, numbers as `JsonNumber`).

@@ -8,7 +8,7 @@
 import {closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync} from 'node:fs'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {InputError} from './errors.js'
+import {InputError} from '../shared/errors.js'
 
 export interface RunLock {
   release(): void

@@ -5,7 +5,7 @@
  */
 import type {Hook} from '@oclif/core/hooks'
 
-import {ExitCode} from '../errors.js'
+import {ExitCode} from '../../shared/errors.js'
 
 const hook: Hook<'command_not_found'> = async function (opts) {
   const typed = [...opts.id.split(':'), ...wordsBeforeFlags(opts.argv ?? [])]

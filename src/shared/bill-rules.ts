@@ -6,7 +6,7 @@
  * disagree about a body. Rules that need the service's records (the vendor, the ledgers and the tag
  * fields exist) are the emulator's alone: bk cannot know them offline.
  *
- * The bill is read as a JSON tree (src/exact-json.ts): numbers as their literals, duplicate keys
+ * The bill is read as a JSON tree (src/shared/exact-json.ts): numbers as their literals, duplicate keys
  * kept, so that what a parser would silently change is refused instead.
  */
 import {firstDuplicateKey, JsonNumber, treeToExactValue, type JsonNode} from './exact-json.js'

@@ -3,12 +3,19 @@
  * printed reason, except under BK_REQUIRE_KEYCHAIN=1 (CI), where its absence fails them.
  */
 import {AsyncEntry, findCredentialsAsync} from '@napi-rs/keyring'
+import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {realpathSync} from 'node:fs'
 
 export async function keychainStatus(): Promise<{available: true} | {available: false; reason: string}> {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS)
     return {available: false, reason: 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)'}
+  if (secretServiceOwner() === false)
+    return {
+      available: false,
+      reason:
+        'no Secret Service owns org.freedesktop.secrets on this D-Bus session (scripts/keyring-ready.sh waits for one)',
+    }
   try {
     // Asks the Secret Service alone first: an entry made without one would land in the kernel keyring.
     await findCredentialsAsync('bk-secret-service-probe')
@@ -24,6 +31,32 @@ export async function keychainStatus(): Promise<{available: true} | {available: 
     return {available: true}
   } catch (error) {
     return {available: false, reason: `the Secret Service failed: ${String((error as Error).message).split('\n')[0]}`}
+  }
+}
+
+/**
+ * Whether a running daemon owns the Secret Service name, asked of the bus itself: a call to the
+ * service before one does would make D-Bus start a second gnome-keyring whose login collection is
+ * locked, and every test after it would fail on an unlock prompt nobody can answer.
+ * Undefined where dbus-send is not installed.
+ */
+function secretServiceOwner(): boolean | undefined {
+  try {
+    const reply = execFileSync(
+      'dbus-send',
+      [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      ],
+      {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']},
+    )
+    return reply.includes('true')
+  } catch {
+    return undefined
   }
 }
 

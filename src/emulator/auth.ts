@@ -11,7 +11,7 @@ import type {Grant, RequestContext} from './types.js'
 /**
  * The scope each endpoint needs. The spec names the scope of six endpoints; the four it leaves
  * unnamed (business list, invoice list, refund list, notifications) use a `:read` scope of their
- * resource (README "Assumptions").
+ * resource (docs/decisions.md).
  */
 export const SCOPES = {
   businessRead: 'business:read',

@@ -3,7 +3,7 @@
  * names, src/net), the bearer token, timeouts, the retry policy, redirects, response parsing with
  * zod, and redacted --debug traces.
  *
- * Retry policy (README "Reliability"): an idempotent request (GET, PUT, PATCH, DELETE) is retried on
+ * Retry policy (docs/reliability.md): an idempotent request (GET, PUT, PATCH, DELETE) is retried on
  * connection errors and on 429, 502, 503 and 504. A POST is retried only when the service cannot
  * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with equal
  * jitter (a wait between half and all of the step), and a Retry-After header is honoured.

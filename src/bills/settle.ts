@@ -1,5 +1,5 @@
 /**
- * Unconfirmed bills: those whose outcome bk could not know (README "Reliability"). Listing them
+ * Unconfirmed bills: those whose outcome bk could not know (docs/reliability.md). Listing them
  * from the journal, and settling them with what is known about the service's bills: found bills
  * become created (skipped by --resume), bills found never created become free to send again.
  * The spec has no bill lookup, so the knowledge comes from elsewhere: the emulator's inspection

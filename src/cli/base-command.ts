@@ -256,7 +256,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /**
    * Partial success (exit 6), in one shape for every command that can partly fail: the command's
    * result as on success, plus `partial: {failed, unconfirmed, reasons}` with the first reasons
-   * (README "Partial success"). The reasons also go to stderr, for people and for CI logs.
+   * (README "Exit codes"). The reasons also go to stderr, for people and for CI logs.
    */
   protected partial<T extends object>(
     result: T,

@@ -11,7 +11,7 @@ import type {Grant, RequestContext} from './types.js'
 /**
  * The scope each endpoint needs. The spec names the scope of six endpoints; the four it leaves
  * unnamed (business list, invoice list, refund list, notifications) use a `:read` scope of their
- * resource (README "Assumptions").
+ * resource (docs/decisions.md).
  */
 export const SCOPES = {
   businessRead: 'business:read',
@@ -28,7 +28,6 @@ export const SCOPES = {
 
 export interface TokenOptions {
   ttlSeconds: number
-  now?: () => number
 }
 
 export function issueToken(
@@ -55,8 +54,7 @@ export function issueToken(
       })
   }
   const token = 'emu_' + randomBytes(24).toString('base64url')
-  const now = options.now?.() ?? Date.now()
-  state.tokens.set(token, {clientId, businessId, scopes, expiresAt: now + options.ttlSeconds * 1000})
+  state.tokens.set(token, {clientId, businessId, scopes, expiresAt: state.now() + options.ttlSeconds * 1000})
   return {access_token: token, token_type: 'Bearer', expires_in: options.ttlSeconds}
 }
 
@@ -64,7 +62,7 @@ export function issueToken(
  * Checks the bearer token: 401 when missing, unknown or expired; 403 when it lacks the scope or
  * is limited to another business; 404 when the business does not exist.
  */
-export function requireAuth(state: EmulatorState, ctx: RequestContext, scope: string, now = Date.now()): Grant {
+export function requireAuth(state: EmulatorState, ctx: RequestContext, scope: string, now = state.now()): Grant {
   const header = ctx.headers.authorization ?? ''
   const match = /^Bearer\s+(\S+)$/i.exec(header)
   if (!match) throw new HttpError(401, 'Missing bearer token')

@@ -12,7 +12,7 @@ import type {Invoice, Refund, Transaction} from './types.js'
 import type {ResolvedEmulatorOptions} from './options.js'
 import type {EmulatorState} from './state.js'
 
-/** Invoice statuses the emulator uses (the spec shows only `open`; see docs "Assumptions"). */
+/** Invoice statuses the emulator uses (the spec shows only `open`; docs/read-commands.md, "Decisions"). */
 export const INVOICE_STATUSES = ['draft', 'open', 'partially_paid', 'paid', 'void'] as const
 
 /** Readable ids of the records the docs and examples name, in the first demo business. */

@@ -39,6 +39,7 @@ export interface RunningEmulator {
 export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
   const options = resolveOptions(input)
   const state = new EmulatorState(options.faultSeed)
+  state.now = options.clock
   // A damaged state file throws StateFileError here: the emulator does not start over silently.
   const saved = options.stateFile ? await StateStore.load(options.stateFile) : undefined
   let extras: SavedExtras | undefined

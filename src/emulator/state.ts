@@ -112,6 +112,9 @@ export class EmulatorState {
   /** Ids of the bills and journal entries the seed made: the inspection routes list the others as created. */
   readonly seeded = {bills: new Set<string>(), journalEntries: new Set<string>()}
 
+  /** The clock token lifetimes are measured by (EmulatorOptions.clock). */
+  now: () => number = Date.now
+
   private counter = 0
   private random: SeededRandom
 

@@ -2,7 +2,7 @@
  * The emulator's https: a certificate authority and a server certificate made at start, in a
  * private temporary folder, so that bk's https path (and BK_CA_FILE) can be exercised end to
  * end. Keys come from node:crypto; node:crypto cannot write X.509 certificates, so the `openssl`
- * command signs them (README "Assumptions"). Everything is removed when the emulator stops.
+ * command signs them (docs/network.md, "Decisions"). Everything is removed when the emulator stops.
  */
 import {execFile} from 'node:child_process'
 import {generateKeyPairSync} from 'node:crypto'

@@ -1,6 +1,6 @@
 /**
  * The service's rules for one bill of POST …/bills, as the spec states them ("Bill (create input)",
- * the tag rules) and, where it is silent, as bk decides (README "Assumptions", Bill import). One
+ * the tag rules) and, where it is silent, as bk decides (docs/bills.md, "Decisions"). One
  * list, used by both sides: the emulator checks every bill it is sent with it, and `bk bills import`
  * checks every bill it would send (with `--dry-run` too), so that dry-run and the emulator cannot
  * disagree about a body. Rules that need the service's records (the vendor, the ledgers and the tag

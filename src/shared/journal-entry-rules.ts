@@ -1,7 +1,7 @@
 /**
  * The service's rules for one journal entry of POST …/journal-entries, as the spec states them
- * ("Journal entry", Errors 7) and, where it is silent, as bk decides (README "Assumptions",
- * Journal entries). One list, used by both sides: the emulator checks every entry it is sent with
+ * ("Journal entry", Errors 7) and, where it is silent, as bk decides (docs/journal-entries.md,
+ * "Decisions"). One list, used by both sides: the emulator checks every entry it is sent with
  * it before looking up ledgers and tag values, and `bk journal-entries create` (and `validate`)
  * checks every entry it would send. The balance check works on amounts kept as decimal text: at
  * least one debit and one credit line, every amount a positive decimal, and total debits equal to

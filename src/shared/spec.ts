@@ -3,7 +3,7 @@
  * commands and their modules) and the emulator (`src/emulator`). They live here, in a leaf that
  * imports nothing, so that the emulator never reaches into the client's modules and the two
  * cannot drift apart. Each one is what `../shared/spec/bookkeeping-api.md` says or, where the
- * spec leaves a gap, what bk assumes (README "Assumptions").
+ * spec leaves a gap, what bk assumes (docs/decisions.md).
  */
 
 /** Identifier kind prefixes (spec, Conventions). */

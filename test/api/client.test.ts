@@ -14,8 +14,8 @@ let server: ScriptedServer | undefined
 let emulator: RunningEmulator | undefined
 const clients: BkClient[] = []
 
-function client(baseUrl: string, token?: TokenSource): BkClient {
-  const c = new BkClient({baseUrl, token, retryBaseMs: 10, maxRetries: 3})
+function client(baseUrl: string, token?: TokenSource, debug?: (line: string) => void): BkClient {
+  const c = new BkClient({baseUrl, token, retryBaseMs: 10, maxRetries: 3, debug})
   clients.push(c)
   return c
 }
@@ -113,21 +113,28 @@ describe('retry policy', () => {
 
 describe('tokens against the emulator', () => {
   it('renews an expired token before using it', async () => {
-    emulator = await start({tokenTtlSeconds: 1})
+    // One clock for bk and the service, moved past the token's second of life instead of waited.
+    let now = Date.now()
+    const clock = () => now
+    emulator = await start({tokenTtlSeconds: 1, clock})
     const em = emulator
     const tokenApi = new Api(client(em.baseUrl))
     const tokens = new ClientCredentialsTokens(
       () => tokenApi.auth.token({clientId: em.clientId, clientSecret: em.clientSecret}),
       undefined,
+      clock,
     )
-    const api = new Api(client(em.baseUrl, tokens))
+    const trace: string[] = []
+    const api = new Api(client(em.baseUrl, tokens, (line) => trace.push(line)))
     const first = await tokens.get()
     await api.businesses.list().first()
-    await new Promise((r) => setTimeout(r, 1100))
+    now += 1_100
     await api.businesses.list().first()
     const second = await tokens.get()
     expect(second).not.toBe(first)
     expect(em.state.tokens.size).toBe(2)
+    // Renewed before the request, not after the service refused the expired token.
+    expect(trace.filter((line) => line.includes('401'))).toEqual([])
   })
 
   it('renews once on 401 and retries once', async () => {

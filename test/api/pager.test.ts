@@ -4,12 +4,15 @@
  * the parse before it is used, and a bad item is an error naming its field path.
  */
 import {spawn, type ChildProcess} from 'node:child_process'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {BkClient} from '../../src/api/client.js'
 import {ResponseShapeError} from '../../src/api/errors.js'
 import {listPager, nextPageTokenIn} from '../../src/api/pagination.js'
 import {invoice} from '../../src/api/schemas/index.js'
+import {tempDir} from '../helpers/bk.js'
 import {scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
 
 const clients: BkClient[] = []
@@ -29,21 +32,25 @@ function client(baseUrl: string): BkClient {
   return c
 }
 
-const now = () => performance.timeOrigin + performance.now()
-
 /**
- * A list endpoint in its own process (so that it answers while this one is busy): page k of
- * `pages` has `?page_token=k`; GET /arrivals lists when each page request arrived.
+ * A list endpoint in its own process, so that it takes requests while this one is busy: page k
+ * of `pages` has `?page_token=k`. Each page request is noted, in the order it arrived, before it is
+ * answered: in `arrivals()`, read synchronously from a file (this process may be busy), and at
+ * GET /arrivals.
  */
-async function pageServerProcess(pages: number): Promise<{url: string}> {
+async function pageServerProcess(pages: number): Promise<{url: string; arrivals: () => number[]}> {
+  const log = join(tempDir(), 'arrivals')
+  writeFileSync(log, '')
   const script = `
+    const {appendFileSync} = require('node:fs')
     const {createServer} = require('node:http')
     const arrivals = []
     const server = createServer((req, res) => {
       const url = new URL(req.url, 'http://x')
       if (url.pathname === '/arrivals') return res.end(JSON.stringify(arrivals))
       const k = Number(url.searchParams.get('page_token') ?? 0)
-      arrivals.push({page: k, at: performance.timeOrigin + performance.now()})
+      arrivals.push(k)
+      appendFileSync(${JSON.stringify(log)}, k + '\\n')
       const data = [0, 1].map((i) => ({id: 'inv_' + k + '_' + i, total_amount: 12.5}))
       const next = k + 1 < ${pages} ? String(k + 1) : null
       res.setHeader('content-type', 'application/json')
@@ -56,48 +63,46 @@ async function pageServerProcess(pages: number): Promise<{url: string}> {
     child.stdout?.once('data', (d: Buffer) => resolve(d.toString().trim()))
     child.once('exit', (code) => reject(new Error(`page server exited with ${code}`)))
   })
-  return {url: `http://127.0.0.1:${port}`}
+  const arrivals = () => readFileSync(log, 'utf8').split('\n').filter(Boolean).map(Number)
+  return {url: `http://127.0.0.1:${port}`, arrivals}
+}
+
+/**
+ * Blocks this thread, as an export's synchronous work on a page does, until `holds()`: nothing
+ * else of this process runs meanwhile. The deadline only keeps a broken pager from hanging the
+ * run (a blocked thread cannot meet the test's timeout); it is not a bound on speed.
+ */
+function blockUntil(holds: () => boolean, what: string): void {
+  const deadline = Date.now() + 100_000
+  while (!holds()) if (Date.now() > deadline) throw new Error(`never happened: ${what}`)
 }
 
 describe('Pager', () => {
   it('with prefetch, has the next request on the wire before the caller works on a page', async () => {
     const pages = 4
-    const {url} = await pageServerProcess(pages)
-    const api = client(url)
-    const work: Array<{page: number; start: number; end: number}> = []
+    const server = await pageServerProcess(pages)
     let page = 0
-    for await (const p of listPager(api, '/invoice', {}, invoice, {prefetch: true}).pages()) {
+    for await (const p of listPager(client(server.url), '/invoice', {}, invoice, {prefetch: true}).pages()) {
       expect(p.data.map((i) => i.id)).toEqual([`inv_${page}_0`, `inv_${page}_1`])
-      // Synchronous work, as an export's: nothing else runs on this thread meanwhile.
-      const start = now()
-      while (now() < start + 150);
-      work.push({page, start, end: now()})
+      // The order of two events: page k+1's request reaches the server while this thread, holding
+      // page k, has not let the pager run again. So it left before page k was handed out.
+      if (page + 1 < pages) blockUntil(() => server.arrivals().includes(page + 1), `page ${page + 1} requested`)
       page++
     }
     expect(page).toBe(pages)
-    const arrivals = (await (await fetch(`${url}/arrivals`)).json()) as Array<{page: number; at: number}>
-    expect(arrivals.map((a) => a.page)).toEqual([0, 1, 2, 3])
-    // Page k+1 reached the server while page k was being worked on, not after: an order of two
-    // events, not a time limit.
-    for (const w of work.slice(0, -1)) {
-      const next = arrivals.find((a) => a.page === w.page + 1)
-      expect(next!.at).toBeLessThan(w.end)
-    }
+    expect(server.arrivals()).toEqual([0, 1, 2, 3])
   })
 
   it('without prefetch, asks for the next page only when the caller wants it', async () => {
-    const {url} = await pageServerProcess(3)
-    const api = client(url)
-    const done: number[] = []
-    for await (const _ of listPager(api, '/invoice', {}, invoice).pages()) {
-      const start = now()
-      while (now() < start + 50);
-      done.push(now())
+    const server = await pageServerProcess(3)
+    const seenWhileHolding: number[][] = []
+    for await (const _ of listPager(client(server.url), '/invoice', {}, invoice).pages()) {
+      // Asked while holding the page: a request the pager had sent for the next page would have
+      // reached the server before this one, which is sent later.
+      seenWhileHolding.push((await (await fetch(`${server.url}/arrivals`)).json()) as number[])
     }
-    const arrivals = (await (await fetch(`${url}/arrivals`)).json()) as Array<{page: number; at: number}>
-    expect(arrivals).toHaveLength(3)
-    expect(arrivals[1]!.at).toBeGreaterThan(done[0]!)
-    expect(arrivals[2]!.at).toBeGreaterThan(done[1]!)
+    expect(seenWhileHolding).toEqual([[0], [0, 1], [0, 1, 2]])
+    expect(server.arrivals()).toEqual([0, 1, 2])
   })
 
   it('uses an early cursor only when the parsed page confirms it', async () => {

@@ -6,7 +6,7 @@
 import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {delimiter, join, resolve} from 'node:path'
 
 export const ROOT = resolve(import.meta.dirname, '..', '..')
 export const BIN = join(ROOT, 'bin', 'run.js')
@@ -63,10 +63,34 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runBk(args: string[], options: RunOptions = {}): Promise<BkResult> {
+  const [command, ...rest] = [...(options.prefix ?? []), process.execPath, options.entry ?? BIN, ...args]
+  return collect(command as string, rest, options)
+}
+
+/**
+ * Runs one shell command line through bash, as a user types it (pipes, quotes, `#` comments),
+ * with a `bk` on PATH that runs bin/run.js: for examples written in the docs.
+ */
+export function runShellLine(line: string, options: RunOptions = {}): Promise<BkResult> {
+  const path = [bkOnPath(), process.env.PATH].filter(Boolean).join(delimiter)
+  return collect('bash', ['-c', line], {...options, env: {PATH: path, ...options.env}})
+}
+
+/** A folder holding an executable `bk` that runs this checkout's bin/run.js with this node. */
+let bkFolder: string | undefined
+function bkOnPath(): string {
+  if (bkFolder) return bkFolder
+  const dir = tempDir('bk-path-')
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
+  writeFileSync(join(dir, 'bk'), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(BIN)} "$@"\n`, {mode: 0o755})
+  return (bkFolder = dir)
+}
+
+/** Spawns `command` in bk's clean environment and collects its exit and output. */
+function collect(command: string, args: string[], options: RunOptions): Promise<BkResult> {
   const configDir = options.configDir ?? tempDir()
   return new Promise((resolvePromise, reject) => {
-    const [command, ...prefix] = [...(options.prefix ?? []), process.execPath, options.entry ?? BIN, ...args]
-    const child = spawn(command as string, prefix, {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? ROOT,
       env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -71,7 +71,7 @@ export async function requireKeychainOrSkip(): Promise<boolean> {
 
 /**
  * The key bk keeps a profile's keychain entry under, computed here from the documented scheme
- * (README Assumptions): the first 16 hex digits of the SHA-256 of the folder's real path.
+ * (docs/decisions.md): the first 16 hex digits of the SHA-256 of the folder's real path.
  */
 export function keychainKey(configDir: string, profile: string, what: 'client_secret' | 'tokens'): string {
   const id = createHash('sha256').update(realpathSync(configDir)).digest('hex').slice(0, 16)

@@ -23,8 +23,8 @@ export interface SavedExtras {
   signingKey: string | null
 }
 
-/** Fields of EmulatorState that are not data (the event sink is wired at start). */
-const NOT_SAVED = new Set(['events', 'seed', 'random', 'counter'])
+/** Fields of EmulatorState that are not data (the event sink and the clock are wired at start). */
+const NOT_SAVED = new Set(['events', 'now', 'seed', 'random', 'counter'])
 
 type Saved = Record<string, unknown> & {extras: SavedExtras}
 

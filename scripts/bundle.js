@@ -360,6 +360,19 @@ for (const o of outputs) writeFileSync(o.path, o.path === outfile ? `${buildId}\
 const size = outputs.reduce((sum, o) => sum + o.text.length, 0)
 console.log(`wrote ${relative(root, outfile)} and ${outputs.length - 1} chunks (${(size / 1024 / 1024).toFixed(2)} MB)`)
 
+// What bin/run.js runs first (src/startup/): CommonJS of its own, built-in modules only, so that
+// the version and stored help are answered without reading the bundle.
+await build({
+  entryPoints: [join(unbundled, 'startup', 'start.js')],
+  outfile: join(outdir, 'startup.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+
 // The license of every package in the bundle, beside it (MIT and the like ask that the notice
 // travel with the code).
 const packages = new Map()

@@ -58,6 +58,7 @@ export function decodeCacheFile(
   const {timingSafeEqual} = process.getBuiltinModule('node:crypto')
   if (!timingSafeEqual(mac(key, body), bytes.subarray(0, MAC_LENGTH))) return undefined
   const newline = body.indexOf(10)
+  if (newline < 0) return undefined
   let header: Header
   try {
     header = JSON.parse(body.subarray(0, newline).toString()) as Header

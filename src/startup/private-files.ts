@@ -45,8 +45,8 @@ export function makePrivateFolder(folder: string): void {
 
 /**
  * The bytes of a regular file that is the user's own and writable by no one else, read without
- * following a link; undefined when there is none. `mode` narrows it further: the bits that must
- * be clear (0o077 for a key no one else may read).
+ * following a link; undefined when there is none. `mustBeClear` may ask more of its mode (0o077:
+ * a key no one else may read either).
  */
 export function readPrivateFile(path: string, mustBeClear = WRITABLE_BY_OTHERS): Buffer | undefined {
   let fd: number

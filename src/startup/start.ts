@@ -31,13 +31,14 @@ export function start(root: string, argv: string[]): void {
   const file = join(root, 'dist', 'bk.cjs')
   const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
   const location = codeCacheOff(env) === undefined ? cacheLocation(version, env) : undefined
+  const kind = kindOfRun(argv)
   const bundle = (
     location
       ? requireWithCodeCache(file, {
           location,
-          kind: kindOfRun(argv),
+          kind,
           // V8 refuses a cache made under other flags: runs under a flag of their own have files of their own.
-          fileName: `${liftoffOnly ? 'liftoff-only.' : ''}${cacheFileName(kindOfRun(argv))}`,
+          fileName: `${liftoffOnly ? 'liftoff-only.' : ''}${cacheFileName(kind)}`,
           ...(liftoffOnly && {
             beforeWrite: () => process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only'),
           }),

@@ -74,19 +74,6 @@ else {
     ],
   },
   {
-    id: 'oclif-os-lazy-child-process',
-    package: '@oclif/core',
-    version: '4.14.0',
-    buys: "oclif's os helpers load node:child_process (and with it net, dgram and their streams) for the one call that asks Windows for its shell, which bk's start never makes.",
-    edits: [
-      {
-        file: 'lib/util/os.js',
-        from: 'const node_child_process_1 = require("node:child_process");',
-        to: 'const node_child_process_1 = {execSync: (...args) => require("node:child_process").execSync(...args)};',
-      },
-    ],
-  },
-  {
     id: 'oclif-os-is-wsl',
     package: '@oclif/core',
     version: '4.14.0',
@@ -97,19 +84,6 @@ else {
         file: 'lib/util/os.js',
         from: "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();",
         to: "return (await import('is-wsl')).default ? 'wsl' : (0, node_os_1.platform)();",
-      },
-    ],
-  },
-  {
-    id: 'oclif-lazy-tinyglobby',
-    package: '@oclif/core',
-    version: '4.14.0',
-    buys: 'oclif\'s plugin module loads tinyglobby to find commands by file name; bk\'s commands are named in the bundle (strategy "explicit"), so it loads only if a search is made.',
-    edits: [
-      {
-        file: 'lib/config/plugin.js',
-        from: 'const tinyglobby_1 = require("tinyglobby");',
-        to: 'const tinyglobby_1 = {glob: (...args) => require("tinyglobby").glob(...args)};',
       },
     ],
   },

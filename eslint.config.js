@@ -23,6 +23,13 @@ const ZONES = [
     message: 'src/shared/ holds the leaves the client and the emulator both use: they import only each other.',
   },
   {
+    from: 'src/startup/',
+    allow: ['src/startup/'],
+    packages: false,
+    message:
+      'src/startup/ runs before the bundle is read (bin/run.js): it imports only its own modules and node: built-ins.',
+  },
+  {
     from: 'src/',
     except: ['src/emulator/', 'src/commands/emulator/'],
     deny: ['src/emulator/'],

@@ -17,6 +17,8 @@ import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:
 import {dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {checkPatches, PATCHES} from './dependency-patches.js'
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const unbundled = join(root, 'dist', 'unbundled')
 const outdir = join(root, 'dist')
@@ -24,6 +26,11 @@ const outfile = join(outdir, 'bk.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** The oldest Node bk supports (package.json engines), which the build's syntax must run on. */
 const target = `node${pjson.engines.node.replace(/^>=\s*/, '')}`
+
+// Before anything is built: each patched package at the version its patches were written for,
+// and each text they replace still there (`node scripts/bundle.js --check` stops here).
+checkPatches(root)
+if (process.argv.includes('--check')) process.exit(0)
 
 /** oclif plugins whose commands are part of bk's surface; bundled like bk's own commands. */
 const PLUGINS = ['@oclif/plugin-help', '@oclif/plugin-autocomplete']
@@ -85,116 +92,6 @@ export async function commandNotFound(options) {
 `
 
 /**
- * Changes to dependencies, each for a cost measured on every start of bk and each exact for bk.
- * The build fails if a dependency no longer holds the text a change replaces.
- */
-const PATCHES = [
-  {
-    // oclif sorts the command ids with localeCompare on every start, and the first use of ICU's
-    // collator costs more than the rest of `bk --version`. Ids are lowercase words joined by ':'
-    // and '-', which both orders sort alike (checked below against this build's commands).
-    file: '@oclif/core/lib/config/plugin.js',
-    from: '.sort((a, b) => a.id.localeCompare(b.id))',
-    to: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))',
-  },
-  {
-    // oclif's help passes every summary, description, usage and example through ejs, which
-    // compiles each into a function even when it holds no tag: a text without one is its own
-    // rendering. (About a third of `bk <command> --help`.)
-    file: '@oclif/core/lib/help/util.js',
-    from: 'return ejs_1.default.render(t, context);',
-    to: "return typeof t === 'string' && !t.includes('<%') ? t : ejs_1.default.render(t, context);",
-  },
-  {
-    // zod's index carries its messages in some fifty languages (a fifth of the bundle, read and
-    // scanned on every start without a cache); bk reads its messages in English, the default.
-    file: 'zod/v4/locales/index.js',
-    whole: "export { default as en } from './en.js'",
-  },
-  {
-    // The debug package loads node:tty, node:util and supports-color (which reads the terminal's
-    // colours) when it loads, on every start, for oclif's logger. With DEBUG unset every debugger
-    // it makes is off and nothing calls enable() later (@oclif/core and the bundled plugins only
-    // make debuggers), so then it is a stand-in whose debuggers do nothing.
-    file: 'debug/src/index.js',
-    whole: `if (process.env.DEBUG) module.exports = require('./node.js')
-else {
-  const createDebug = (namespace) =>
-    Object.assign(() => {}, {namespace, enabled: false, log() {}, destroy: () => false, extend: (sub, delimiter = ':') => createDebug(namespace + delimiter + sub)})
-  module.exports = Object.assign(createDebug, {debug: createDebug, default: createDebug, enabled: () => false, names: [], skips: []})
-}`,
-  },
-  {
-    // oclif's os helpers load node:child_process (and with it net, dgram and their streams) for
-    // the one call that asks Windows for its shell, which bk's start never makes.
-    file: '@oclif/core/lib/util/os.js',
-    from: 'const node_child_process_1 = require("node:child_process");',
-    to: 'const node_child_process_1 = {execSync: (...args) => require("node:child_process").execSync(...args)};',
-  },
-  {
-    // ...and it asks wsl-utils whether this is WSL, which loads node:child_process and the rest of
-    // wsl-utils for that one answer, on every start; wsl-utils's isWsl is is-wsl's, asked directly.
-    file: '@oclif/core/lib/util/os.js',
-    from: "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();",
-    to: "return (await import('is-wsl')).default ? 'wsl' : (0, node_os_1.platform)();",
-  },
-  {
-    // oclif's plugin module loads tinyglobby to find commands by file name; bk's commands are
-    // named in the bundle (strategy "explicit"), so it loads only if a search is made.
-    file: '@oclif/core/lib/config/plugin.js',
-    from: 'const tinyglobby_1 = require("tinyglobby");',
-    to: 'const tinyglobby_1 = {glob: (...args) => require("tinyglobby").glob(...args)};',
-  },
-  {
-    // oclif reads its package.json and manifest with fs/promises on every start: loading that
-    // module, and a trip through the thread pool for each file, cost more than reading two small
-    // files at once. Still async, so a missing file is a rejection as before.
-    file: '@oclif/core/lib/util/fs.js',
-    from: "const contents = await (0, promises_1.readFile)(path, 'utf8');",
-    to: "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
-  },
-  {
-    // undici's HTTP/1.1 client loads node:http, on every API command, for its default limit on
-    // the size of a response's headers (Node's own, --max-http-header-size): asked when a client
-    // is made instead, and then only when bk gives no limit of its own.
-    file: 'undici/lib/dispatcher/client.js',
-    from: `const getDefaultNodeMaxHeaderSize = http &&
-  http.maxHeaderSize &&
-  Number.isInteger(http.maxHeaderSize) &&
-  http.maxHeaderSize > 0
-  ? () => http.maxHeaderSize
-  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-    to: `const getDefaultNodeMaxHeaderSize = () => {
-  const {maxHeaderSize} = require('node:http')
-  if (Number.isInteger(maxHeaderSize) && maxHeaderSize > 0) return maxHeaderSize
-  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
-}`,
-  },
-  {
-    file: 'undici/lib/dispatcher/client.js',
-    from: "const http = require('node:http')",
-    to: '',
-  },
-  {
-    // ...and its utilities load it for the one class they compare a stream with when destroying
-    // it, which only a stream made by node:http can be.
-    file: 'undici/lib/core/util.js',
-    from: "const { IncomingMessage } = require('node:http')",
-    to: '',
-  },
-  {
-    file: 'undici/lib/core/util.js',
-    from: 'Object.getPrototypeOf(stream).constructor === IncomingMessage',
-    to: "Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
-  },
-  {
-    // undici's HTTP/2 client loads node:http2 whenever undici loads, a few milliseconds of every
-    // API command; bk's Pool never offers HTTP/2 (no allowH2), so it is left out.
-    file: 'undici/lib/dispatcher/client-h2.js',
-    whole: "module.exports = function connectH2() { throw new Error('bk speaks HTTP/1.1 only') }",
-  },
-]
-/**
  * oclif's modules require, when they load, every module they might use: loading its entry loads
  * its help, themes, colour detection, TypeScript path mapping and performance hooks, with the
  * built-in modules they need, on every start, help or not. In oclif's modules a require() of a
@@ -220,26 +117,66 @@ function lazyRequires(source) {
   )
 }
 
-const OCLIF_MODULE = /node_modules[/\\]@oclif[/\\]core[/\\]lib[/\\].*\.js$/
+/**
+ * The patches this build applies: all of them, but those BK_BUILD_WITHOUT names (ids separated by
+ * commas), which is for measuring what each one buys (scripts/measure-patches.js).
+ */
+const without = new Set((process.env.BK_BUILD_WITHOUT ?? '').split(',').filter(Boolean))
+for (const id of without) if (!PATCHES.some((p) => p.id === id)) throw new Error(`BK_BUILD_WITHOUT: no patch ${id}`)
+const patches = PATCHES.filter((p) => !without.has(p.id))
+const TRANSFORMS = {lazyRequires}
+
+/** Each edit of a file, as [patch, edit], by the file's path under node_modules (`undici/lib/x.js`). */
+const editsByFile = new Map()
+for (const patch of patches)
+  for (const edit of patch.edits.filter((e) => e.file))
+    editsByFile.set(`${patch.package}/${edit.file}`, [
+      ...(editsByFile.get(`${patch.package}/${edit.file}`) ?? []),
+      [patch, edit],
+    ])
+/** The edits made, so that a patch that applied to nothing stops the build. */
+const applied = new Set()
+
+/** The package a file is in, its version, and the file's path in it, from the file's path. */
+function packageOf(path) {
+  const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\/(.*)$/.exec(path.replace(/\\/g, '/'))
+  if (!match) return undefined
+  const version = JSON.parse(readFileSync(join(match[1], 'package.json'), 'utf8')).version
+  return {name: match[2], version, file: match[3]}
+}
 
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(b) {
-    const patchesOf = (path) => PATCHES.filter((p) => path.replace(/\\/g, '/').endsWith(`node_modules/${p.file}`))
-    const files = [...new Set(PATCHES.map((p) => p.file))]
+    const names = [...new Set(patches.map((p) => p.package))]
     const filter = new RegExp(
-      `(${files.map((f) => `node_modules[/\\\\]${f.replace(/[.]/g, '\\.').replace(/\//g, '[/\\\\]')}$`).join('|')}|${OCLIF_MODULE.source})`,
+      `node_modules[/\\\\](${names.map((n) => n.replace(/[.]/g, '\\.').replace(/\//g, '[/\\\\]')).join('|')})[/\\\\]`,
     )
-    // One onLoad (esbuild takes the first that answers), applying each patch of the file, then
-    // making oclif's requires lazy.
+    // One onLoad (esbuild takes the first that answers), applying each edit of the file in turn.
     b.onLoad({filter}, (args) => {
+      const pkg = packageOf(args.path)
+      const mine = patches.filter((p) => p.package === pkg?.name)
+      const edits = [
+        ...(editsByFile.get(`${pkg?.name}/${pkg?.file}`) ?? []),
+        ...mine.flatMap((p) => p.edits.filter((e) => e.files?.test(pkg.file)).map((e) => [p, e])),
+      ]
+      if (!edits.length) return undefined
       let source = readFileSync(args.path, 'utf8')
-      for (const patch of patchesOf(args.path)) {
-        if (patch.whole) source = patch.whole
-        else if (!source.includes(patch.from)) throw new Error(`${args.path} no longer holds: ${patch.from}`)
-        else source = source.replace(patch.from, patch.to)
+      for (const [patch, edit] of edits) {
+        // A second copy of the package, nested elsewhere, may be another version.
+        if (pkg.version !== patch.version)
+          throw new Error(
+            `${patch.id} was written for ${patch.package} ${patch.version}: ${args.path} is ${pkg.version}`,
+          )
+        if (edit.transform) source = TRANSFORMS[edit.transform](source)
+        else if (edit.whole !== undefined) {
+          if (createHash('sha256').update(source).digest('hex') !== edit.sha256)
+            throw new Error(`${patch.id}: ${args.path} is not the file the patch replaces`)
+          source = edit.whole
+        } else if (!source.includes(edit.from)) throw new Error(`${args.path} no longer holds: ${edit.from}`)
+        else source = source.replace(edit.from, edit.to)
+        applied.add(edit)
       }
-      if (OCLIF_MODULE.test(args.path)) source = lazyRequires(source)
       return {contents: source, loader: 'js'}
     })
   },
@@ -278,6 +215,10 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 })
+const unapplied = patches.flatMap((p) =>
+  p.edits.filter((e) => !applied.has(e)).map((e) => `${p.id} (${e.file ?? e.files})`),
+)
+if (unapplied.length) throw new Error(`patches that applied to nothing: ${unapplied.join(', ')}`)
 
 /**
  * An ES module chunk as CommonJS, ASCII only. Its imports become require() calls of the chunks
@@ -359,6 +300,19 @@ const buildId = `// bk bundle ${digest.digest('hex').slice(0, 32)}`
 for (const o of outputs) writeFileSync(o.path, o.path === outfile ? `${buildId}\n${o.text}` : o.text)
 const size = outputs.reduce((sum, o) => sum + o.text.length, 0)
 console.log(`wrote ${relative(root, outfile)} and ${outputs.length - 1} chunks (${(size / 1024 / 1024).toFixed(2)} MB)`)
+
+// What bin/run.js runs first (src/startup/): CommonJS of its own, built-in modules only, so that
+// the version and stored help are answered without reading the bundle.
+await build({
+  entryPoints: [join(unbundled, 'startup', 'start.js')],
+  outfile: join(outdir, 'startup.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
 
 // The license of every package in the bundle, beside it (MIT and the like ask that the notice
 // travel with the code).

@@ -14,6 +14,8 @@ import {runBkTty} from '../helpers/tty.js'
 const {texts} = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8')) as {texts: Record<string, string>}
 
 describe('help for a program', () => {
+  // One run of oclif per text, fifty of them: the time limit guards against a hang, sized for a
+  // busy machine.
   it("holds every command and topic, each exactly oclif's text", async () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
       commands: Record<string, unknown>
@@ -27,7 +29,7 @@ describe('help for a program', () => {
       expect(oclif.code, id).toBe(0)
       expect(text, id).toBe(oclif.stdout)
     }
-  })
+  }, 600_000)
 
   it('is printed without loading the bundle, for --help and for `bk help`', async () => {
     const cache = tempDir()

@@ -3,13 +3,12 @@
  * vendor name, a vendor number with its leading zeros, an account code or path) to bk ids. The API
  * has no vendor or ledger list, so these files are the user's to keep (docs/bills.md "Lookups").
  */
-import {readFile} from 'node:fs/promises'
 
 import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
-import {unreadableBecause} from '../files/file-errors.js'
+import {readBoundedFile, SIZE_LIMITS} from '../files/input-limits.js'
 
 /** The bk columns a lookup may feed. */
 const LOOKUP_FIELDS = ['vendor_id', 'line_ledger_id', 'business_id', 'currency'] as const
@@ -50,24 +49,26 @@ function canonicalField(name: string): string | undefined {
 }
 
 async function readLookup(field: string, file: string, caseInsensitive: boolean): Promise<Lookup> {
-  let bytes: Buffer
+  const bytes = await readBoundedFile(file, `--lookup ${field}:`, SIZE_LIMITS.lookup)
+  // Each record with its line (info.lines: where it ends), so a message names the right line
+  // past empty lines and quoted line breaks.
+  let records: Array<{record: string[]; info: {lines: number}}>
   try {
-    bytes = await readFile(file)
-  } catch (error) {
-    throw new InputError(`--lookup ${field}: cannot read ${file}: ${unreadableBecause(error)}`)
-  }
-  let records: string[][]
-  try {
-    records = parse(decodeUtf8(bytes, file), {bom: true, relax_column_count: true, skip_empty_lines: true})
+    records = parse(decodeUtf8(bytes, file), {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as typeof records
   } catch (error) {
     throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
   }
   const values = new Map<string, string>()
   const lineOf = new Map<string, number>()
-  // Line 1 is the header row (the export's name for the value, then bk's); data starts on line 2.
+  // The first record is the header row (the export's name for the value, then bk's).
   for (let i = 1; i < records.length; i++) {
-    const row = records[i]!
-    const line = i + 1
+    const row = records[i]!.record
+    const line = records[i]!.info.lines
     if (row.length !== 2) {
       throw new InputError(
         `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`,

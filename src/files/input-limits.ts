@@ -17,6 +17,10 @@ import {unreadableBecause} from './file-errors.js'
 export const SIZE_LIMITS = {
   /** BK_CA_FILE: a bundle of every public CA is about 250 kB. */
   caFile: 4 * 1024 * 1024,
+  /** --map: a few hundred lines. */
+  map: 1024 * 1024,
+  /** --lookup: two columns, hundreds of thousands of rows. */
+  lookup: 16 * 1024 * 1024,
   /** --fixtures: tens of thousands of records. */
   fixtures: 64 * 1024 * 1024,
 } as const
@@ -120,16 +124,21 @@ export function firstDuplicateKey(doc: Document): {key: string; offset: number} 
  * The document as plain values, its aliases limited: a document whose aliases would expand
  * beyond MAX_YAML_ALIASES ("billion laughs") is refused, naming `file`.
  */
-export function yamlToJs(doc: Document, file: string): unknown {
+export function yamlToJs(doc: Document, file: string, maxAliases: number = MAX_YAML_ALIASES): unknown {
   try {
-    return doc.toJS({maxAliasCount: MAX_YAML_ALIASES})
+    return doc.toJS({maxAliasCount: maxAliases})
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message))
-      throw new InputError(`${file}: its YAML aliases expand beyond bk's limit of ${MAX_YAML_ALIASES}`, {
-        code: 'input_too_large',
-        hint: 'Write the repeated parts out, or use fewer aliases (*name) to anchors (&name).',
-        details: {file, limit: MAX_YAML_ALIASES},
-      })
+      throw new InputError(
+        maxAliases === 0
+          ? `${file}: YAML aliases (*name) are not allowed in it`
+          : `${file}: its YAML aliases expand beyond bk's limit of ${maxAliases}`,
+        {
+          code: 'input_too_large',
+          hint: 'Write the repeated parts out, or use fewer aliases (*name) to anchors (&name).',
+          details: {file, limit: maxAliases},
+        },
+      )
     throw error
   }
 }

@@ -3,7 +3,7 @@
  * (a path to /dev/zero or a multi-gigabyte file is refused, not read until memory runs out), and
  * YAML is read with its aliases limited and its duplicate keys found in linear time (yaml's own
  * `uniqueKeys` compares each key with every earlier one: minutes for 200,000 keys).
- * Each refusal is an InputError (exit 2) naming the file and the limit (docs/limits.md).
+ * Each refusal is an InputError (exit 2) naming the file and the limit (the limits are in the topic docs: bills.md, emulator.md, network.md).
  */
 import {closeSync, fstatSync, openSync, readSync} from 'node:fs'
 import {open} from 'node:fs/promises'
@@ -92,7 +92,7 @@ export function readBoundedFileSync(file: string, what: string, limit: number): 
 function tooLarge(file: string, what: string, limit: number): InputError {
   return new InputError(`${what} ${file} is larger than bk's limit of ${megabytes(limit)} for it`, {
     code: 'input_too_large',
-    hint: 'Split it, or check that the path names the file you meant (docs/limits.md lists the limits).',
+    hint: 'Split it, or check that the path names the file you meant.',
     details: {file, limit},
   })
 }

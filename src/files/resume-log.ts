@@ -49,6 +49,12 @@ function refuseNonFile(file: string): void {
 
 export function readResumeLogLines(file: string): ResumeLogLines {
   refuseNonFile(file)
+  // Read whole: a device (/dev/zero) would never end.
+  if (statSync(file, {throwIfNoEntry: false})?.isFile() === false)
+    throw new InputError(`The resume log ${file} is not a regular file`, {
+      hint: 'Give --journal the path of a file (bk creates it), or leave --journal out to use FILE.bk-journal.',
+      details: {path: file},
+    })
   const text = readFileSync(file, 'utf8')
   // Whatever follows the last newline is a torn write: never recorded, so never read.
   const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n')

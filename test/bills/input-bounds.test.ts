@@ -52,3 +52,16 @@ describe('bills import: bounded map and lookup files', () => {
     expect(result.stderr).toContain(`is larger than bk's limit of 16 MB`)
   })
 })
+
+describe('bills import: a day 0', () => {
+  it('says there is no day 0, not how many days the month has', async () => {
+    const dir = tempDir()
+    const csv = join(dir, 'bills.csv')
+    writeFileSync(csv, CSV.replace('2026-01-02', '00/01/2026'))
+    const map = join(dir, 'map.yaml')
+    writeFileSync(map, 'columns:\n  number: number\ndate_format: DD/MM/YYYY\n')
+    const result = await runBk(['bills', 'import', csv, '--map', map, '--dry-run'])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('is not a real date (DD/MM/YYYY): there is no day 0')
+  })
+})

@@ -85,6 +85,12 @@ const lookupRows = file(
     Array.from({length: 1_500_000}, (_, i) => `Vendor number ${i} with a long name,ven_${i}`).join('\n') +
     '\n',
 )
+const lookupWithin = file(
+  'lookup-15mb.csv',
+  'name,id\n' +
+    Array.from({length: 350_000}, (_, i) => `Vendor number ${i} with a long name,ven_${i}`).join('\n') +
+    '\n',
+)
 const offline = {
   BK_BASE_URL: 'http://127.0.0.1:9',
   BK_CLIENT_ID: 'id',
@@ -95,7 +101,11 @@ const offline = {
 const cases = []
 for (const [name, path] of Object.entries(hostileFiles('map')))
   cases.push({flag: '--map', input: name, args: ['bills', 'import', bills, '--map', path, '--dry-run']})
-for (const [name, path] of Object.entries({...hostileFiles('lookup'), '72 MB of rows': lookupRows}))
+for (const [name, path] of Object.entries({
+  ...hostileFiles('lookup'),
+  '72 MB of rows': lookupRows,
+  '15 MB of rows': lookupWithin,
+}))
   cases.push({
     flag: '--lookup',
     input: name,
@@ -138,6 +148,7 @@ function run(c) {
     const child = spawn('/usr/bin/time', ['-f', 'RSS_KB=%M', process.execPath, bin, ...c.args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     })
     let stdout = ''
     let stderr = ''
@@ -147,13 +158,14 @@ function run(c) {
       stdout += d
       if (c.server && !started && /listening|baseUrl/i.test(stdout)) {
         started = true
-        child.kill('SIGINT')
+        // The whole group: /usr/bin/time ignores SIGINT while bk runs.
+        process.kill(-child.pid, 'SIGINT')
       }
     })
     child.stderr.on('data', (d) => (stderr += d))
     const timer = setTimeout(() => {
       killed = true
-      child.kill('SIGKILL')
+      process.kill(-child.pid, 'SIGKILL')
     }, LIMIT_MS)
     child.on('close', (code) => {
       clearTimeout(timer)

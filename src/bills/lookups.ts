@@ -50,30 +50,16 @@ function canonicalField(name: string): string | undefined {
 
 async function readLookup(field: string, file: string, caseInsensitive: boolean): Promise<Lookup> {
   const bytes = await readBoundedFile(file, `--lookup ${field}:`, SIZE_LIMITS.lookup)
-  // Each record with its line (info.lines: where it ends), so a message names the right line
-  // past empty lines and quoted line breaks.
-  let records: Array<{record: string[]; info: {lines: number}}>
-  try {
-    records = parse(decodeUtf8(bytes, file), {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
-    }) as unknown as typeof records
-  } catch (error) {
-    throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
-  }
   const values = new Map<string, string>()
   const lineOf = new Map<string, number>()
-  // The first record is the header row (the export's name for the value, then bk's).
-  for (let i = 1; i < records.length; i++) {
-    const row = records[i]!.record
-    const line = records[i]!.info.lines
-    if (row.length !== 2) {
+  let problem: InputError | undefined
+  // Each row is taken as it is parsed (on_record, which keeps none), with the line it ends on
+  // (context.lines), so a message names the right line past empty lines and quoted line breaks.
+  const take = (row: string[], line: number): void => {
+    if (row.length !== 2)
       throw new InputError(
         `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`,
       )
-    }
     const from = row[0]!.trim()
     const to = row[1]!.trim()
     if (from === '' || to === '') throw new InputError(`${file}:${line}: an empty ${from === '' ? 'value' : 'id'}`)
@@ -87,6 +73,26 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean)
     values.set(key, to)
     lineOf.set(key, line)
   }
+  try {
+    parse(decodeUtf8(bytes, file), {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (row: string[], context) => {
+        // The first record is the header row (the export's name for the value, then bk's).
+        if (problem || context.records === 1) return null
+        try {
+          take(row, context.lines)
+        } catch (error) {
+          problem = error as InputError
+        }
+        return null
+      },
+    })
+  } catch (error) {
+    throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
+  }
+  if (problem) throw problem
   if (values.size === 0) throw new InputError(`--lookup ${field}: ${file} has no rows after its header`)
   return {field, file, caseInsensitive, values}
 }

@@ -21,8 +21,11 @@ export const SIZE_LIMITS = {
   map: 1024 * 1024,
   /** --lookup: two columns, hundreds of thousands of rows. */
   lookup: 16 * 1024 * 1024,
-  /** --fixtures: tens of thousands of records. */
-  fixtures: 64 * 1024 * 1024,
+  /**
+   * --fixtures: some thousands of records a file (the flag repeats). YAML's document tree takes
+   * over 100 times the file's size: 1 MB keeps a run under 300 MB.
+   */
+  fixtures: 1024 * 1024,
 } as const
 
 /** The most aliases one YAML document may expand (yaml's default, 100, made explicit). */

@@ -16,7 +16,8 @@ import {join} from 'node:path'
 import {ConfigError} from '../shared/errors.js'
 import {withFileLock} from '../files/run-lock.js'
 import {keychainFolder} from './keychain-folder.js'
-import {writePrivateFile, type StorageKind} from './profiles.js'
+import {replacePrivateFile} from '../files/private-file.js'
+import type {StorageKind} from './profiles.js'
 import {unreadableBecause} from '../files/file-errors.js'
 
 export interface CredentialStore {
@@ -225,7 +226,7 @@ export class FileStore implements CredentialStore {
     await fs.mkdir(join(this.file, '..'), {recursive: true, mode: 0o700})
     await withFileLock(this.file, `The credentials file ${this.file}`, async () => {
       const all = await this.read()
-      if (change(all)) await writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
+      if (change(all)) await replacePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n')
     })
   }
 

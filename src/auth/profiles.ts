@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {ConfigError, InputError} from '../shared/errors.js'
 import {withFileLock} from '../files/run-lock.js'
 import {unreadableBecause} from '../files/file-errors.js'
+import {replacePrivateFile} from '../files/private-file.js'
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -72,7 +73,7 @@ export class ProfileStore {
     return withFileLock(this.file, `The config file ${this.file}`, async () => {
       const config = await this.load()
       const result = await change(config)
-      await writePrivateFile(this.file, JSON.stringify(config, null, 2) + '\n')
+      await replacePrivateFile(this.file, JSON.stringify(config, null, 2) + '\n')
       return result
     })
   }
@@ -80,15 +81,6 @@ export class ProfileStore {
   async get(name: string): Promise<Profile | undefined> {
     return (await this.load()).profiles[name]
   }
-}
-
-/** Writes a file only its owner can read, atomically (a crash never leaves half a file). */
-export async function writePrivateFile(file: string, content: string): Promise<void> {
-  const dir = join(file, '..')
-  await fs.mkdir(dir, {recursive: true, mode: 0o700})
-  const tmp = `${file}.${process.pid}.tmp`
-  await fs.writeFile(tmp, content, {mode: 0o600})
-  await fs.rename(tmp, file)
 }
 
 export function validateProfileName(name: string): string {

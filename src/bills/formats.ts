@@ -35,7 +35,8 @@ export function parseDateAs(text: string, format: DateFormat): Parsed<string> {
   if (implausible) return {ok: false, reason: implausible}
   if (mo! < 1 || mo! > 12) return {ok: false, reason: `is not a real date (${format}): there is no month ${mo}`}
   const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate()
-  if (d! < 1 || d! > days) {
+  if (d! < 1) return {ok: false, reason: `is not a real date (${format}): there is no day ${d}`}
+  if (d! > days) {
     return {ok: false, reason: `is not a real date (${format}): month ${mo} of ${y} has ${days} days`}
   }
   return {ok: true, value: `${String(y).padStart(4, '0')}-${pad(mo!)}-${pad(d!)}T00:00:00Z`}

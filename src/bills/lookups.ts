@@ -3,13 +3,12 @@
  * vendor name, a vendor number with its leading zeros, an account code or path) to bk ids. The API
  * has no vendor or ledger list, so these files are the user's to keep (docs/bills.md "Lookups").
  */
-import {readFile} from 'node:fs/promises'
 
 import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
-import {unreadableBecause} from '../files/file-errors.js'
+import {readBoundedFile, SIZE_LIMITS} from '../files/input-limits.js'
 
 /** The bk columns a lookup may feed. */
 const LOOKUP_FIELDS = ['vendor_id', 'line_ledger_id', 'business_id', 'currency'] as const
@@ -50,29 +49,17 @@ function canonicalField(name: string): string | undefined {
 }
 
 async function readLookup(field: string, file: string, caseInsensitive: boolean): Promise<Lookup> {
-  let bytes: Buffer
-  try {
-    bytes = await readFile(file)
-  } catch (error) {
-    throw new InputError(`--lookup ${field}: cannot read ${file}: ${unreadableBecause(error)}`)
-  }
-  let records: string[][]
-  try {
-    records = parse(decodeUtf8(bytes, file), {bom: true, relax_column_count: true, skip_empty_lines: true})
-  } catch (error) {
-    throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
-  }
+  const bytes = await readBoundedFile(file, `--lookup ${field}:`, SIZE_LIMITS.lookup)
   const values = new Map<string, string>()
   const lineOf = new Map<string, number>()
-  // Line 1 is the header row (the export's name for the value, then bk's); data starts on line 2.
-  for (let i = 1; i < records.length; i++) {
-    const row = records[i]!
-    const line = i + 1
-    if (row.length !== 2) {
+  let problem: InputError | undefined
+  // Each row is taken as it is parsed (on_record, which keeps none), with the line it ends on
+  // (context.lines), so a message names the right line past empty lines and quoted line breaks.
+  const take = (row: string[], line: number): void => {
+    if (row.length !== 2)
       throw new InputError(
         `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`,
       )
-    }
     const from = row[0]!.trim()
     const to = row[1]!.trim()
     if (from === '' || to === '') throw new InputError(`${file}:${line}: an empty ${from === '' ? 'value' : 'id'}`)
@@ -86,6 +73,26 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean)
     values.set(key, to)
     lineOf.set(key, line)
   }
+  try {
+    parse(decodeUtf8(bytes, file), {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (row: string[], context) => {
+        // The first record is the header row (the export's name for the value, then bk's).
+        if (problem || context.records === 1) return null
+        try {
+          take(row, context.lines)
+        } catch (error) {
+          problem = error as InputError
+        }
+        return null
+      },
+    })
+  } catch (error) {
+    throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
+  }
+  if (problem) throw problem
   if (values.size === 0) throw new InputError(`--lookup ${field}: ${file} has no rows after its header`)
   return {field, file, caseInsensitive, values}
 }

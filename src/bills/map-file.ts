@@ -6,7 +6,6 @@
  * `--map NAME` reads a preset shipped in `maps/NAME.yaml`. docs/bills.md describes each key.
  */
 import {existsSync} from 'node:fs'
-import {readFile} from 'node:fs/promises'
 import {dirname, join, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -17,6 +16,7 @@ import {decodeUtf8} from '../shared/utf8.js'
 import {BILL_COLUMNS, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
 import {DATE_FORMATS, NUMBER_FORMATS, type DateFormat, type NumberFormat} from './formats.js'
 import {unreadableBecause} from '../files/file-errors.js'
+import {firstDuplicateKey, readBoundedFile, SIZE_LIMITS, yamlToJs} from '../files/input-limits.js'
 
 /** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
 export const SOURCE_COLUMNS = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross', 'credit_marker'] as const
@@ -169,8 +169,9 @@ export async function loadBillMap(spec: string): Promise<BillMap> {
   const file = preset ?? spec
   let bytes: Buffer
   try {
-    bytes = await readFile(file)
+    bytes = await readBoundedFile(file, 'the map file', SIZE_LIMITS.map)
   } catch (error) {
+    if (error instanceof InputError) throw error
     const bare = /^[a-z0-9-]+$/.test(spec)
     throw new InputError(
       `Cannot read the map file ${file}: ${unreadableBecause(error)}`,
@@ -187,7 +188,8 @@ export async function loadBillMap(spec: string): Promise<BillMap> {
 export async function parseBillMap(text: string, label: string): Promise<BillMap> {
   const {parseDocument, LineCounter, isMap, isScalar} = await import('yaml')
   const lineCounter = new LineCounter()
-  const doc = parseDocument(text, {lineCounter, uniqueKeys: true})
+  // Duplicate keys are found below in linear time (yaml's uniqueKeys is quadratic).
+  const doc = parseDocument(text, {lineCounter, uniqueKeys: false})
   const where = (offset: number | undefined) => {
     if (offset === undefined) return label
     const {line, col} = lineCounter.linePos(offset)
@@ -203,11 +205,14 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
         : 'Check the YAML syntax at that line (indentation, a colon after each key, quotes around special characters).',
     })
   }
+  const duplicate = firstDuplicateKey(doc)
+  if (duplicate)
+    throw new InputError(`${where(duplicate.offset)}: the key "${duplicate.key}" appears twice in one mapping`)
   const root = doc.contents
   if (!isMap(root))
     throw new InputError(`${label}: expected a mapping with "columns:" and the keys docs/bills.md lists`)
   // Column keys are compared as text: `1:` (a position) and `Bill No:` alike.
-  const js = doc.toJS({maxAliasCount: 0}) as Record<string, unknown>
+  const js = yamlToJs(doc, label, 0) as Record<string, unknown>
   if (js.columns && typeof js.columns === 'object') {
     js.columns = Object.fromEntries(Object.entries(js.columns).map(([k, v]) => [String(k).trim(), v === '' ? null : v]))
   }

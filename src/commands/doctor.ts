@@ -26,11 +26,21 @@ export default class Doctor extends BaseCommand<typeof Doctor> {
   }
 
   async run(): Promise<DoctorReport> {
-    const [{runChecks}, {reported, reportText, splitCommand, writeBundle}, {registerSecret}] = await Promise.all([
+    const [
+      {runChecks},
+      {checkTraceCommand, reported, reportText, splitCommand, writeBundle},
+      {registerSecret},
+      {privateFolder},
+    ] = await Promise.all([
       import('../doctor/checks.js'),
       import('../doctor/report.js'),
       import('../api/redact.js'),
+      import('../files/private-file.js'),
     ])
+    // A bundle that cannot be written, or a command it must not trace, is refused before any check runs.
+    const command = this.flags.command ? splitCommand(this.flags.command) : undefined
+    if (command) checkTraceCommand(command)
+    if (this.flags.bundle) await privateFolder('--bundle', this.flags.bundle)
     const checks = await runChecks({
       version: this.config.version,
       configDir: this.configDir,
@@ -51,7 +61,7 @@ export default class Doctor extends BaseCommand<typeof Doctor> {
       const files = await writeBundle({
         dir: this.flags.bundle,
         report,
-        command: this.flags.command ? splitCommand(this.flags.command) : undefined,
+        command,
         bin: join(this.config.root, 'bin', 'run.js'),
       })
       this.note(

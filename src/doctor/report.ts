@@ -5,10 +5,12 @@
  * like a bearer token, so it can be sent to support as it is.
  */
 import {spawn} from 'node:child_process'
-import {chmod, mkdir, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {REDACTED, redactKnown} from '../api/redact.js'
+import {privateFolder, writeNewPrivateFile} from '../files/private-file.js'
+import {printableProxyValue} from '../net/proxy.js'
+import {InputError} from '../shared/errors.js'
 import type {Check} from './checks.js'
 
 export interface DoctorReport {
@@ -60,6 +62,7 @@ function scrub(text: string): string {
     .replace(/(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`)
     .replace(/("(?:access_token|client_secret|refresh_token|token|password)"\s*:\s*")[^"]+"/gi, `$1${REDACTED}"`)
     .replace(/(client_secret=)[^&\s"]+/gi, `$1${REDACTED}`)
+    .replace(/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g, REDACTED)
 }
 
 /** Environment variables that shape what bk does; secrets shown only as set. */
@@ -69,7 +72,8 @@ function environmentOf(env: NodeJS.ProcessEnv): Record<string, string> {
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue
     if (k.startsWith('BK_')) out[k] = secret.test(k) ? '[set]' : v
-    else if (/^(https?_proxy|no_proxy|all_proxy)$/i.test(k)) out[k] = v.replace(/\/\/[^@/]*@/, '//[credentials]@')
+    else if (/^(https?_proxy|all_proxy)$/i.test(k)) out[k] = printableProxyValue(v)
+    else if (/^no_proxy$/i.test(k)) out[k] = v
     else if (['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'CI', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR'].includes(k))
       out[k] = v
   }
@@ -88,8 +92,7 @@ export interface BundleOptions {
 /** Writes the bundle; returns the files written. */
 export async function writeBundle(options: BundleOptions): Promise<string[]> {
   const env = options.env ?? process.env
-  await mkdir(options.dir, {recursive: true, mode: 0o700})
-  await chmod(options.dir, 0o700)
+  await privateFolder('--bundle', options.dir)
   const files: Array<[string, string]> = [
     ['report.txt', reportText(options.report)],
     ['report.json', JSON.stringify(options.report, null, 2) + '\n'],
@@ -104,8 +107,7 @@ export async function writeBundle(options: BundleOptions): Promise<string[]> {
   const written: string[] = []
   for (const [name, text] of files) {
     const file = join(options.dir, name)
-    await writeFile(file, scrub(text), {mode: 0o600})
-    await chmod(file, 0o600)
+    await writeNewPrivateFile('--bundle', file, scrub(text))
     written.push(file)
   }
   return written
@@ -131,6 +133,20 @@ function traceOf(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
       resolve(`$ bk ${args.join(' ')} --debug\n${out}\n(exit ${code ?? signal})\n`)
     })
   })
+}
+
+/**
+ * Refuses a --command whose purpose is to print a secret (`auth token`): its output is the
+ * token itself, which no scrubbing can tell from other text.
+ */
+export function checkTraceCommand(args: string[]): void {
+  const words = args.filter((a) => !a.startsWith('-'))
+  const id = words[0]?.includes(':') ? words[0] : words.slice(0, 2).join(':')
+  if (id === 'auth:token')
+    throw new InputError('--command: "auth token" prints an access token, which a support bundle must not hold', {
+      hint: 'Trace a command that uses the token instead, e.g. --command "businesses list".',
+      details: {flag: '--command', value: args.join(' ')},
+    })
 }
 
 /** Splits a --command value into arguments: spaces separate, single or double quotes group. */

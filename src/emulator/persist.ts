@@ -9,7 +9,7 @@
  * coalesced: a change that arrives while one is written goes into the next. A damaged file is
  * refused at start, never replaced by the seed.
  */
-import {CoalescedSaves, readStateFile, writeStateFile} from '../shared/state-file.js'
+import {CoalescedSaves, readStateFile, StateFileError, writeStateFile} from '../shared/state-file.js'
 import {BusinessCollection, type EmulatorState} from './state.js'
 import type {DocumentRecord, Grant} from './types.js'
 
@@ -92,6 +92,14 @@ type GrantOut = Omit<Grant, 'scopes'> & {scopes: string[] | null}
 const grantOut = (g: Grant): GrantOut => ({...g, scopes: g.scopes ? [...g.scopes] : null})
 const grantIn = (g: GrantOut): Grant => ({...g, scopes: g.scopes ? new Set(g.scopes) : undefined})
 
+function handMade(file: string, why: string): StateFileError {
+  return new StateFileError(
+    `${file} is not a usable emulator state file: ${why}`,
+    file,
+    'Nothing was changed. Use a file written by `bk emulator start --state`, or move it away to start afresh.',
+  )
+}
+
 export class StateStore {
   private failure: Error | undefined
   private readonly saves = new CoalescedSaves(() => this.write())
@@ -105,7 +113,32 @@ export class StateStore {
   /** The saved state, or undefined when the file does not exist; a damaged file throws StateFileError. */
   static async load(file: string): Promise<Saved | undefined> {
     const text = await readStateFile(file, FORMAT, 'emulator state file')
-    return text === undefined ? undefined : (JSON.parse(text) as Saved)
+    if (text === undefined) return undefined
+    let saved: unknown
+    try {
+      saved = JSON.parse(text)
+    } catch (error) {
+      throw handMade(file, `its body is not JSON (${(error as Error).message})`)
+    }
+    if (!saved || typeof saved !== 'object' || Array.isArray(saved)) throw handMade(file, 'its body is not an object')
+    const extras = (saved as Partial<Saved>).extras
+    if (!extras || typeof extras !== 'object') throw handMade(file, 'it has no "extras"')
+    const generator = (saved as Partial<Saved>).generator as {counter?: unknown; random?: unknown} | undefined
+    if (!Number.isSafeInteger(generator?.counter) || typeof generator?.random !== 'number')
+      throw handMade(file, 'its "generator" is not {counter, random}')
+    return saved as Saved
+  }
+
+  /**
+   * Fills `state` from what load() returned. A file written by hand with a correct header but
+   * records of the wrong shape is refused as a StateFileError (the state is then not used).
+   */
+  static restore(file: string, state: EmulatorState, saved: Saved): SavedExtras {
+    try {
+      return restore(state, saved)
+    } catch (error) {
+      throw handMade(file, `a value has the wrong shape (${(error as Error).message})`)
+    }
   }
 
   /** Saves the state as it is now (or just after the write under way); resolves once it is on disk. */

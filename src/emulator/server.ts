@@ -13,7 +13,7 @@ import {HttpError, readBody, type Reply} from './http.js'
 import {resolveOptions, type EmulatorOptions, type ResolvedEmulatorOptions} from './options.js'
 import {Router} from './router.js'
 import {registerRoutes} from './routes/index.js'
-import {restore, StateStore, type SavedExtras} from './persist.js'
+import {StateStore, type SavedExtras} from './persist.js'
 import {seedState} from './seed.js'
 import {EmulatorState} from './state.js'
 import type {RequestContext} from './types.js'
@@ -43,7 +43,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   // A damaged state file throws StateFileError here: the emulator does not start over silently.
   const saved = options.stateFile ? await StateStore.load(options.stateFile) : undefined
   let extras: SavedExtras | undefined
-  if (saved) extras = restore(state, saved)
+  if (saved && options.stateFile) extras = StateStore.restore(options.stateFile, state, saved)
   else seedState(state, options)
   state.clients.set(options.clientId, options.clientSecret)
   const webhooks = new WebhookHub(state, options, extras?.signingKey ?? undefined)

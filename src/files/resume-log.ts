@@ -22,6 +22,7 @@ import {
 
 import {redactKnown} from '../api/redact.js'
 import {openPrivateFile} from '../output/sink.js'
+import {InputError} from '../shared/errors.js'
 
 export const RESUME_LOG_SUFFIX = '.bk-journal'
 
@@ -37,7 +38,23 @@ export interface ResumeLogLines {
   damage?: string | undefined
 }
 
+/** A folder given as the resume log (--journal DIR) is bad input, not a crash. */
+function refuseNonFile(file: string): void {
+  if (statSync(file, {throwIfNoEntry: false})?.isDirectory())
+    throw new InputError(`The resume log ${file} is a folder, not a file`, {
+      hint: 'Give --journal the path of a file (bk creates it), or leave --journal out to use FILE.bk-journal.',
+      details: {path: file},
+    })
+}
+
 export function readResumeLogLines(file: string): ResumeLogLines {
+  refuseNonFile(file)
+  // Read whole: a device (/dev/zero) would never end.
+  if (statSync(file, {throwIfNoEntry: false})?.isFile() === false)
+    throw new InputError(`The resume log ${file} is not a regular file`, {
+      hint: 'Give --journal the path of a file (bk creates it), or leave --journal out to use FILE.bk-journal.',
+      details: {path: file},
+    })
   const text = readFileSync(file, 'utf8')
   // Whatever follows the last newline is a torn write: never recorded, so never read.
   const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n')
@@ -62,6 +79,7 @@ export class ResumeLogFile {
 
   /** Opens for appending, first cutting off a torn last line so that the next record starts a line of its own. */
   static open(file: string): ResumeLogFile {
+    refuseNonFile(file)
     if (existsSync(file) && statSync(file).isFile()) cutTornTail(file)
     return new ResumeLogFile(openPrivateFile('journal', file, 'append'), file)
   }

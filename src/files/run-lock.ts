@@ -18,16 +18,16 @@ export interface RunLock {
  * Takes the lock of `file` or throws an InputError (exit 2) naming the process that holds it.
  * `what` says what is locked, for the message (e.g. "the import journal bills.csv.bk-journal").
  */
-export function acquireRunLock(file: string, what: string): RunLock {
+export function acquireRunLock(file: string, what: string, hint?: string): RunLock {
   const lock = `${file}.lock`
   for (let attempt = 0; attempt < 5; attempt++) {
     if (tryCreate(lock)) return {release: () => releaseIfOurs(lock)}
     const holder = readPid(lock)
     if (holder === undefined) continue // removed meanwhile, or not yet written: try again
-    if (isAlive(holder)) throw inUse(what, holder, lock)
+    if (isAlive(holder)) throw inUse(what, holder, lock, hint)
     takeOverStale(lock, holder)
   }
-  throw inUse(what, readPid(lock), lock)
+  throw inUse(what, readPid(lock), lock, hint)
 }
 
 /**
@@ -134,10 +134,12 @@ function releaseIfOurs(lock: string): void {
   if (readPid(lock) === process.pid) rmSync(lock, {force: true})
 }
 
-function inUse(what: string, pid: number | undefined, lock: string): InputError {
+function inUse(what: string, pid: number | undefined, lock: string, hint?: string): InputError {
   const by = pid === undefined ? 'another bk process' : `bk process ${pid}`
   return new InputError(`${what} is in use by ${by} (lock ${lock})`, {
     code: 'run_in_progress',
-    hint: 'Wait for that run to finish (or stop it), then run again with --resume. Two runs of one file at once could send everything twice.',
+    hint:
+      hint ??
+      'Wait for that run to finish (or stop it), then run again with --resume. Two runs of one file at once could send everything twice.',
   })
 }

@@ -4,8 +4,7 @@
  * Node drops NODE_EXTRA_CA_CERTS once a list is given explicitly, so with BK_CA_FILE bk reads
  * that file too and keeps both.
  */
-import {readFileSync} from 'node:fs'
-
+import {readBoundedFileSync, SIZE_LIMITS} from '../files/input-limits.js'
 import {InputError} from '../shared/errors.js'
 
 export interface CaFileInfo {
@@ -71,9 +70,14 @@ function readPemFile(
   }
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    // Checked before reading: a path to /dev/zero or a huge file is refused, not read.
+    text = readBoundedFileSync(file, `${variable}=`, SIZE_LIMITS.caFile).toString('utf8')
   } catch (error) {
-    return fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    if (!strict) return undefined
+    throw new InputError((error as Error).message.replace(`${variable}= `, `${variable}=`), {
+      code: 'invalid_ca_file',
+      hint: `Point ${variable} at a PEM file of the certificate authorities to trust (-----BEGIN CERTIFICATE----- blocks, at most ${SIZE_LIMITS.caFile / (1024 * 1024)} MB), or unset it.`,
+    })
   }
   const pems = text.match(PEM_BLOCK) ?? []
   if (pems.length === 0) return fail('holds no PEM certificate')

@@ -54,14 +54,21 @@ export function proxyVariable(
   return undefined
 }
 
-/** A proxy URL as the variables hold it; `host:port` alone means http. */
+/** A proxy URL as the variables hold it; `host:port` alone means http. Throws when it does not parse. */
+function proxyUrl(value: string): URL {
+  return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`)
+}
+
+/**
+ * A proxy URL as the variables hold it. A value that does not parse is never printed: it may
+ * hold a password (`user:pa ss@host`), and no part of it can be told apart for sure.
+ */
 export function parseProxyUrl(value: string, variable: string): URL {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`
   let url: URL
   try {
-    url = new URL(withScheme)
+    url = proxyUrl(value)
   } catch {
-    throw new InputError(`${variable} is not a URL: "${redactProxyText(value)}"`, {
+    throw new InputError(`${variable} is not a URL (value hidden)`, {
       code: 'invalid_proxy',
       hint: `Set ${variable} to http://HOST:PORT (or http://USER:PASSWORD@HOST:PORT).`,
     })
@@ -77,12 +84,22 @@ export function parseProxyUrl(value: string, variable: string): URL {
 
 /** A proxy URL fit to print: the password (and the user name) replaced. */
 export function redactProxy(url: URL): string {
-  if (!url.username && !url.password) return url.origin
-  return `${url.protocol}//${url.username ? '[user]' : ''}${url.password ? ':[redacted]' : ''}@${url.host}`
+  const credentials =
+    url.username || url.password ? `${url.username ? '[user]' : ''}${url.password ? ':[redacted]' : ''}@` : ''
+  return `${url.protocol}//${credentials}${url.host}`
 }
 
-function redactProxyText(value: string): string {
-  return value.replace(/\/\/[^@/]*@/, '//[credentials]@')
+/**
+ * A proxy variable's value fit to print (`bk doctor`, its bundle): credentials replaced, with
+ * or without a scheme; a value that does not parse hidden whole.
+ */
+export function printableProxyValue(value: string): string {
+  if (!value.trim()) return value
+  try {
+    return redactProxy(proxyUrl(value.trim()))
+  } catch {
+    return '(not a URL; value hidden)'
+  }
 }
 
 /** The NO_PROXY entry that sends `host:port` directly, if one does. */

@@ -44,8 +44,10 @@ export function wantsPager(text: string, enabled: boolean): boolean {
 }
 
 /**
- * Writes `text` through the pager. Resolves false, having shown nothing, when the pager could
- * not be started or its command was not found (exit 127), so the caller writes it itself.
+ * Writes `text` through the pager. Resolves false when the pager could not be started or failed
+ * (exited with a code other than 0: a command not found, a pager that cannot open the terminal),
+ * having said so on stderr, so the caller writes the listing itself: a failing pager must not
+ * swallow it. A pager the user quits early (q in less) exits 0.
  */
 export function throughPager(text: string, command: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -55,14 +57,26 @@ export function throughPager(text: string, command: string): Promise<boolean> {
       stdio: ['pipe', 'inherit', 'inherit'],
       env: {...process.env, LESS: process.env.LESS ?? 'FRX'},
     })
+    let settled = false
     const done = (shown: boolean) => {
+      if (settled) return
+      settled = true
       process.off('SIGINT', ignore)
       resolve(shown)
     }
-    child.on('error', () => done(false))
+    const failed = (why: string) => {
+      if (!settled)
+        process.stderr.write(`bk: the pager (${command}) failed (${why}); the listing follows without it.\n`)
+      done(false)
+    }
+    child.on('error', (error) => failed(error.message))
     // The user may quit before reading everything: the rest of the text is not wanted.
     child.stdin.on('error', () => {})
-    child.on('close', (code) => done(code !== 127))
+    // Ended by a signal (Ctrl-C in a pager that does not take it) is the user's doing: not a failure.
+    child.on('close', (code) => {
+      if (code === 0 || code === null) done(true)
+      else failed(code === 127 ? 'command not found' : `exit ${code}`)
+    })
     child.stdin.end(text)
   })
 }

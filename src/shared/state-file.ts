@@ -9,7 +9,8 @@
  * that says so, instead of starting from nothing and losing what the file held.
  */
 import {createHash} from 'node:crypto'
-import {open, readFile, rename, rm} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {open, readFile, rename, rm, stat} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
 /** A state file that cannot be used; `hint` says what to do. */
@@ -38,7 +39,13 @@ export async function writeStateFile(file: string, format: string, body: string)
   const bytes = Buffer.from(body, 'utf8')
   const header: Header = {format, version: 1, bytes: bytes.length, sha256: digest(bytes)}
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`)
-  const handle = await open(tmp, 'w', 0o600)
+  // Created new, never through a link planted at the temporary name (src/files/private-file.ts
+  // says why; the emulator's side cannot import it).
+  const handle = await open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  )
   try {
     await handle.writeFile(Buffer.concat([Buffer.from(JSON.stringify(header) + '\n', 'utf8'), bytes]))
     await handle.sync()
@@ -69,8 +76,17 @@ export async function writeStateFile(file: string, format: string, body: string)
 export async function readStateFile(file: string, format: string, what: string): Promise<string | undefined> {
   let data: Buffer
   try {
+    // A folder, a device (/dev/zero) or a pipe is not a state file: refused, never read.
+    const kind = await stat(file)
+    if (!kind.isFile())
+      throw new StateFileError(
+        `${file} is not a usable ${what}: it is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}`,
+        file,
+        'Give the path of a file (bk creates it on first use).',
+      )
     data = await readFile(file)
   } catch (error) {
+    if (error instanceof StateFileError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new StateFileError(
       `Cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,

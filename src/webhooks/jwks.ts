@@ -10,11 +10,12 @@
  * small exponent such as e=1 makes "signatures" anyone can compute verify).
  */
 import {createPublicKey, type KeyObject} from 'node:crypto'
-import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
-import {dirname, join} from 'node:path'
+import {readFile} from 'node:fs/promises'
+import {join} from 'node:path'
 
 import {BkError, ConfigError, ExitCode, InputError} from '../shared/errors.js'
 import {validateBaseUrl} from '../auth/base-url.js'
+import {replacePrivateFile} from '../files/private-file.js'
 import {JWKS_PATH} from '../shared/spec.js'
 
 export interface Jwk {
@@ -226,10 +227,7 @@ async function writeCache(file: string, url: string, jwks: unknown, now: number)
   try {
     const cache = await readCache(file)
     cache[url] = {fetched_at: new Date(now).toISOString(), jwks}
-    await mkdir(dirname(file), {recursive: true})
-    const tmp = `${file}.${process.pid}.tmp`
-    await writeFile(tmp, JSON.stringify(cache, null, 2) + '\n', {mode: 0o600})
-    await rename(tmp, file)
+    await replacePrivateFile(file, JSON.stringify(cache, null, 2) + '\n')
   } catch {
     // A cache that cannot be written only costs a fetch next time.
   }

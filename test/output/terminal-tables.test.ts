@@ -154,6 +154,21 @@ describe('the pager', () => {
     expect(existsSync(join(dir, 'short.txt'))).toBe(false)
   })
 
+  it('a pager that fails does not swallow the listing: it is printed directly, and the failure said', async () => {
+    const ids = emulator.state.invoices
+      .all(emulator.businessIds[0]!)
+      .slice(0, 40)
+      .map((i) => i.id)
+    const result = await runBkTty(['invoices', 'list', '--limit', '40'], {
+      env: {...env, PAGER: 'exit 3'},
+      columns: 100,
+      rows: 20,
+    })
+    expect(result.code).toBe(0)
+    expect(plain(result.stdout)).toContain('bk: the pager (exit 3) failed (exit 3); the listing follows without it.')
+    for (const id of ids) expect(plain(result.stdout)).toContain(id)
+  })
+
   it('is less -FRX when PAGER is unset: one screen, until q', async () => {
     const ids = emulator.state.invoices
       .all(emulator.businessIds[0]!)

@@ -99,6 +99,15 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       )
     const {loadFixturesFile} = await import('../../fixtures/load.js')
     const fixtureFiles = await Promise.all((flags.fixtures ?? []).map((file) => loadFixturesFile(file)))
+    // One emulator per state file: two would each write their own state over the other's.
+    const {acquireRunLock} = await import('../../files/run-lock.js')
+    const stateLock = flags.state
+      ? acquireRunLock(
+          flags.state,
+          `The emulator state file ${flags.state}`,
+          'Stop the emulator that uses it, or give this one another --state file.',
+        )
+      : undefined
     const {startEmulator} = await import('../../emulator/server.js')
     const emulator = await startEmulator({
       host: flags.host,
@@ -120,6 +129,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       stateFile: flags.state,
       fixtures: fixtureFiles.map((f) => ({label: f.file, set: f.set})),
     }).catch(async (error: NodeJS.ErrnoException) => {
+      stateLock?.release()
       const {BkError} = await import('../../shared/errors.js')
       const {TlsSetupError} = await import('../../emulator/tls.js')
       if (error instanceof TlsSetupError) throw new BkError(error.message, {code: error.code, hint: error.hint})
@@ -181,6 +191,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       process.once('SIGTERM', stop)
     })
     await emulator.close()
+    stateLock?.release()
     return undefined
   }
 }

@@ -8,7 +8,7 @@ import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
 import type * as Interfaces from '@oclif/core/interfaces'
 
-import {BkError, ExitCode, InputError} from '../shared/errors.js'
+import {BkError, ExitCode, InputError, InterruptedError} from '../shared/errors.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {isUsageError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
@@ -68,6 +68,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private jqFilter: JqFilter | undefined
 
   public override async init(): Promise<void> {
+    process.on('SIGINT', this.onInterrupt)
     warnIfNodeUnsupported(this.config.pjson.engines?.node)
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
     const {guardStandardStreams, registerEnvironmentSecrets} = await import('../api/redact.js')
@@ -284,6 +285,29 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // a command killed by SIGPIPE would; there is no one left to tell.
     if (err.code === 'EPIPE') throw new Errors.ExitError(0)
     const error = toBkError(err, this.usageContext())
+    await this.report(error, err)
+    throw new Errors.ExitError(error.exitCode)
+  }
+
+  /**
+   * Ctrl-C, for every command that does not handle it itself: the files being written are given
+   * up (each FILE.partial removed, FILE left as it was), the user is told which, exit 130. A
+   * command with its own SIGINT listener (an import that stops between batches, a listener, the
+   * pager while it runs) decides for itself.
+   */
+  private readonly onInterrupt = (): void => {
+    if (process.listenerCount('SIGINT') > 1) return
+    void (async () => {
+      const {abandonOpenFiles} = await import('../output/sink.js')
+      const files = await abandonOpenFiles()
+      const what = files.map((f) => `${f.file} ${f.existed ? 'left as it was' : 'not written'}`).join(', ')
+      await this.report(new InterruptedError(`Interrupted${what ? `; ${what}` : ''}`))
+      process.exit(ExitCode.interrupted)
+    })()
+  }
+
+  /** Prints an error: one line and its hint on stderr, or the JSON error document on stdout. */
+  private async report(error: BkError, err?: Error): Promise<void> {
     // Our messages never hold secrets; this guards against a service that echoes one back
     // (before init has guarded the streams, too).
     const {redactKnown, registerEnvironmentSecrets} = await import('../api/redact.js')
@@ -294,10 +318,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       process.stdout.write(clean(errorDocument(error)) + '\n')
     } else {
       process.stderr.write(clean(`Error: ${error.message}\n`) + (error.hint ? clean(`Hint: ${error.hint}\n`) : ''))
-      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err.stack)
+      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err?.stack)
         process.stderr.write(clean(err.stack) + '\n')
     }
-    throw new Errors.ExitError(error.exitCode)
   }
 
   /** This command's flags and arguments, to word a usage error with. */
@@ -314,6 +337,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
+    process.off('SIGINT', this.onInterrupt)
     const session = await this.sessionPromise?.catch(() => undefined)
     await session?.close().catch(() => {})
     return super.finally(err)

@@ -252,7 +252,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const {confirm} = await import('./prompts.js')
     const ok = await confirm({message: question, default: false}, {output: process.stderr})
-    if (!ok) throw new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
+    // Answering no is not a failure: nothing was done, as asked.
+    if (!ok) throw new BkError('Nothing changed', {code: 'declined', exitCode: ExitCode.ok})
   }
 
   /**
@@ -285,6 +286,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // a command killed by SIGPIPE would; there is no one left to tell.
     if (err.code === 'EPIPE') throw new Errors.ExitError(0)
     const error = toBkError(err, this.usageContext())
+    if (error.code === 'declined') {
+      if (this.jsonEnabled()) process.stdout.write(JSON.stringify({changed: false}) + '\n')
+      else process.stderr.write(`${error.message}.\n`)
+      throw new Errors.ExitError(ExitCode.ok)
+    }
     await this.report(error, err)
     throw new Errors.ExitError(error.exitCode)
   }

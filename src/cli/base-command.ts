@@ -54,7 +54,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       helpGroup: 'GLOBAL',
     }),
     jq: Flags.string({
-      summary: 'Filter the JSON result with a jq expression (implies --json; with --all, once over every item).',
+      summary: 'Filter the JSON result with a jq expression (implies --json; runs once over the whole result).',
       helpGroup: 'GLOBAL',
       helpValue: 'EXPR',
     }),

@@ -22,7 +22,7 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
   static override summary = 'Show which credentials bk would use, where each came from, and whether a token can be had.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
-    'BK_PROFILE=production <%= config.bin %> <%= command.id %> --json',
+    '$ BK_PROFILE=production <%= config.bin %> <%= command.id %> --json',
   ]
   static override flags = {business: businessFlag()}
 

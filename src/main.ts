@@ -1,10 +1,14 @@
 /**
- * Where bk starts, bundled or not: oclif's execute entry alone (the full @oclif/core index loads
- * far more than `bk --version` needs), with compiled code only.
+ * Where bk starts, bundled or not: oclif's run and error handling alone (the full @oclif/core
+ * index loads far more than `bk --version` needs), with compiled code only.
  */
-import {execute} from '@oclif/core/execute'
+import {flush} from '@oclif/core/flush'
+import {handle} from '@oclif/core/handle'
+import {run} from '@oclif/core/run'
 import {settings} from '@oclif/core/settings'
 import {fileURLToPath} from 'node:url'
+
+import {isUsageError} from './cli/usage-errors.js'
 
 /** Runs the command line; `dir` is any file or folder inside the package (its package.json rules). */
 export async function main(dir: string): Promise<void> {
@@ -16,5 +20,19 @@ export async function main(dir: string): Promise<void> {
   if (process.env.CI && process.stdin.isTTY) process.stdin.isTTY = false
   // bk takes no user-installed plugins: no reading of the data folder's package.json for them.
   const root = dir.startsWith('file:') ? fileURLToPath(dir) : dir
-  await execute({loadOptions: {root, userPlugins: false}})
+  const argv = process.argv.slice(2)
+  try {
+    await run(argv, {root, userPlugins: false})
+    void flush()
+  } catch (error) {
+    // bk's own commands word their usage errors themselves (BaseCommand.catch); the plugins' are
+    // worded here the same way, never as oclif's raw text.
+    const err = error as Error & {oclif?: {exit?: number}}
+    if (isUsageError(err) && err.constructor?.name !== 'ExitError') {
+      const {reportPluginUsageError} = await import('./cli/plugin-usage-error.js')
+      reportPluginUsageError(err, root, argv)
+      return
+    }
+    await handle(err)
+  }
 }

@@ -8,8 +8,9 @@ import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
 import type * as Interfaces from '@oclif/core/interfaces'
 
-import {BkError, ExitCode, InputError} from '../shared/errors.js'
+import {BkError, ExitCode, InputError, InterruptedError} from '../shared/errors.js'
 import {warnIfNodeUnsupported} from './node-version.js'
+import {isUsageError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
 import type {ResolvedCredentials} from '../auth/resolve.js'
 import {ID_PREFIX} from '../shared/spec.js'
@@ -53,7 +54,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       helpGroup: 'GLOBAL',
     }),
     jq: Flags.string({
-      summary: 'Filter the JSON result with a jq expression (implies --json; with --all, once over every item).',
+      summary: 'Filter the JSON result with a jq expression (implies --json; runs once over the whole result).',
       helpGroup: 'GLOBAL',
       helpValue: 'EXPR',
     }),
@@ -67,6 +68,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private jqFilter: JqFilter | undefined
 
   public override async init(): Promise<void> {
+    process.on('SIGINT', this.onInterrupt)
     warnIfNodeUnsupported(this.config.pjson.engines?.node)
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
     const {guardStandardStreams, registerEnvironmentSecrets} = await import('../api/redact.js')
@@ -250,7 +252,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const {confirm} = await import('./prompts.js')
     const ok = await confirm({message: question, default: false}, {output: process.stderr})
-    if (!ok) throw new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
+    // Answering no is not a failure: nothing was done, as asked.
+    if (!ok) throw new BkError('Nothing changed', {code: 'declined', exitCode: ExitCode.ok})
   }
 
   /**
@@ -282,7 +285,35 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // Whoever read stdout has stopped (`bk invoices list --all | head`): stop too, quietly, as
     // a command killed by SIGPIPE would; there is no one left to tell.
     if (err.code === 'EPIPE') throw new Errors.ExitError(0)
-    const error = toBkError(err)
+    const error = toBkError(err, this.usageContext())
+    if (error.code === 'declined') {
+      if (this.jsonEnabled()) process.stdout.write(JSON.stringify({changed: false}) + '\n')
+      else process.stderr.write(`${error.message}.\n`)
+      throw new Errors.ExitError(ExitCode.ok)
+    }
+    await this.report(error, err)
+    throw new Errors.ExitError(error.exitCode)
+  }
+
+  /**
+   * Ctrl-C, for every command that does not handle it itself: the files being written are given
+   * up (each FILE.partial removed, FILE left as it was), the user is told which, exit 130. A
+   * command with its own SIGINT listener (an import that stops between batches, a listener, the
+   * pager while it runs) decides for itself.
+   */
+  private readonly onInterrupt = (): void => {
+    if (process.listenerCount('SIGINT') > 1) return
+    void (async () => {
+      const {abandonOpenFiles} = await import('../output/sink.js')
+      const files = await abandonOpenFiles()
+      const what = files.map((f) => `${f.file} ${f.existed ? 'left as it was' : 'not written'}`).join(', ')
+      await this.report(new InterruptedError(`Interrupted${what ? `; ${what}` : ''}`))
+      process.exit(ExitCode.interrupted)
+    })()
+  }
+
+  /** Prints an error: one line and its hint on stderr, or the JSON error document on stdout. */
+  private async report(error: BkError, err?: Error): Promise<void> {
     // Our messages never hold secrets; this guards against a service that echoes one back
     // (before init has guarded the streams, too).
     const {redactKnown, registerEnvironmentSecrets} = await import('../api/redact.js')
@@ -290,18 +321,29 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const clean = redactKnown
     // With --jq alone the error is for people: a script reading the filtered output gets nothing.
     if (this.jsonEnabled() && !(this.jqGiven && !super.jsonEnabled())) {
-      process.stdout.write(
-        clean(JSON.stringify({error: error.message, code: error.code, details: error.details ?? null})) + '\n',
-      )
+      process.stdout.write(clean(errorDocument(error)) + '\n')
     } else {
       process.stderr.write(clean(`Error: ${error.message}\n`) + (error.hint ? clean(`Hint: ${error.hint}\n`) : ''))
-      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err.stack)
+      if (this.debugEnabled && error.exitCode === ExitCode.unexpected && err?.stack)
         process.stderr.write(clean(err.stack) + '\n')
     }
-    throw new Errors.ExitError(error.exitCode)
+  }
+
+  /** This command's flags and arguments, to word a usage error with. */
+  private usageContext(): UsageContext {
+    const ctor = this.ctor as typeof BaseCommand
+    return {
+      bin: this.config.bin,
+      id: this.id ?? ctor.id ?? '',
+      flags: {...ctor.baseFlags, ...(ctor.enableJsonFlag ? {json: {}} : {}), ...ctor.flags},
+      args: ctor.args ?? {},
+      examples: ctor.examples as UsageContext['examples'],
+      argv: this.argv,
+    }
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
+    process.off('SIGINT', this.onInterrupt)
     const session = await this.sessionPromise?.catch(() => undefined)
     await session?.close().catch(() => {})
     return super.finally(err)
@@ -322,28 +364,26 @@ export interface PartialSuccess {
 }
 
 /** Maps anything thrown to a BkError: ours as they are, oclif's parse errors as usage errors. */
-export function toBkError(err: Error & {oclif?: {exit?: number}; code?: string}): BkError {
+export function toBkError(err: Error & {oclif?: {exit?: number}; code?: string}, usage?: UsageContext): BkError {
   if (err instanceof BkError) return err
   if (err.name === 'AbortError' || err.message === 'SIGINT')
     return new BkError('Interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
   if (err.name === 'ExitPromptError')
     return new BkError('Cancelled', {code: 'cancelled', exitCode: ExitCode.interrupted})
-  if (err.oclif?.exit === 2 || /Parse|Flag|Arg|Validation/.test(err.constructor?.name ?? '')) {
-    const message = err.message
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('See more help'))
-      .join(': ')
-      .replace(/:\s*:/g, ':')
-    return new BkError(message, {
-      code: 'usage',
-      exitCode: ExitCode.usage,
-      hint: 'See --help for the flags this command takes.',
-    })
-  }
+  if (isUsageError(err)) return usageError(err, usage ?? {bin: 'bk', id: '', flags: {}, args: {}, argv: []})
   return new BkError(err.message || String(err), {
     code: 'unexpected',
     exitCode: ExitCode.unexpected,
     hint: 'Run again with --debug for details; if it persists, report it.',
+  })
+}
+
+/** The JSON error document: what went wrong, its code, the next step, and details. */
+export function errorDocument(error: BkError): string {
+  return JSON.stringify({
+    error: error.message,
+    code: error.code,
+    hint: error.hint ?? null,
+    details: error.details ?? null,
   })
 }

@@ -10,7 +10,9 @@ import type {Page, Pager} from '../api/pagination.js'
 import {InputError} from '../shared/errors.js'
 import type {ListSummary, SummaryBuilder} from '../records/summary.js'
 import {kindOfPath, projector, valueAt, type FieldInfo} from './field-paths.js'
-import {createListWriter, type OutputColumn, type OutputFormat} from './list-writer.js'
+import {createListWriter, OUTPUT_FORMATS, type OutputColumn, type OutputFormat} from './list-writer.js'
+import {chooseFormat, FORMAT_NAMES, writesFile} from './output-format.js'
+import {counted} from '../shared/counts.js'
 import {openSink} from './sink.js'
 import {terminalWidth} from './terminal.js'
 
@@ -25,11 +27,12 @@ export interface ListFlags {
   'no-pager'?: boolean | undefined
 }
 
-/** The format a list is written in: --json, else --output, else a table on a terminal and JSON otherwise. */
+/**
+ * The format a list is written in: --json, else --output, else the --file name's extension,
+ * else a table on a terminal and JSON otherwise (src/output/output-format.ts).
+ */
 export function listFormat(flags: ListFlags, json: boolean): OutputFormat {
-  if (json) return 'json'
-  const toTerminal = (!flags.file || flags.file === '-') && Boolean(process.stdout.isTTY)
-  return flags.output ?? (toTerminal ? 'table' : 'json')
+  return chooseFormat(flags, json, OUTPUT_FORMATS)
 }
 
 /**
@@ -40,8 +43,7 @@ export function listFormat(flags: ListFlags, json: boolean): OutputFormat {
 export function readsEveryPage(flags: ListFlags): boolean {
   if (flags.all) return true
   if (flags.limit !== undefined || flags['page-token'] !== undefined) return false
-  const toFile = flags.file !== undefined && flags.file !== '-'
-  return toFile || flags.output === 'csv' || flags.output === 'ndjson'
+  return writesFile(flags) || flags.output === 'csv' || flags.output === 'ndjson'
 }
 
 /**
@@ -104,6 +106,8 @@ export interface RunListOptions<T, V = T, R = V> {
    * runs once over every item (with --all too), not once a page.
    */
   collect?: boolean | undefined
+  /** What the items are, one and several (`invoice`, `invoices`), for the line saying what was written to --file. */
+  noun?: readonly [string, string]
 }
 
 /** The JSON result (its items cut to the --fields paths when given), or undefined once streamed. */
@@ -153,10 +157,12 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
   const pages: Pager<unknown> = tabular && options.view && !fields ? pager.checking(options.view) : pager
   const toRows = tabular ? options.rows : undefined
   let next: string | null = null
+  let written = 0
   try {
     for await (const page of pages.pages()) {
       next = page.pagination.next_page_token
       const items = page.data
+      written += items.length
       summary?.add(items)
       // Items are V in csv and table output when a view is given, T otherwise (and then V = T).
       await writer.write(toRows ? (items as V[]).flatMap(toRows) : (items as R[]))
@@ -168,24 +174,31 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
     throw error
   }
   if (summary && !options.json) process.stderr.write(summary.text(terminalWidth(process.stderr)))
+  if (writesFile(flags) && !options.json) {
+    const [one, several] = options.noun ?? ['item', 'items']
+    process.stderr.write(`Wrote ${counted(written, one, several)} as ${FORMAT_NAMES[format]} to ${flags.file}.\n`)
+  }
   if (next && !every && options.onMore) options.onMore(next)
   return undefined
 }
 
 /**
- * --jq filters the JSON result on stdout: refused with another --output or a --file, which it
- * would silently override.
+ * The output flags, checked before any request: --jq filters the JSON result on stdout, so it is
+ * refused with another --output or a --file, which it would silently override; --json with
+ * another --output, and a --file whose name gives no format, are refused too (listFormat).
  */
-export function checkJqOutput(flags: ListFlags, jq: boolean): void {
-  if (!jq) return
-  if (flags.output !== undefined && flags.output !== 'json')
-    throw new InputError(`--jq filters JSON output, not --output ${flags.output}`, {
-      hint: 'Drop --output (or give --output json).',
-      details: {flag: '--output', value: flags.output},
-    })
-  if (flags.file !== undefined && flags.file !== '-')
-    throw new InputError('--jq writes to stdout, not to --file', {
-      hint: 'Redirect stdout to the file instead: > FILE.',
-      details: {flag: '--file', value: flags.file},
-    })
+export function checkOutputFlags(flags: ListFlags, jq: boolean, json: boolean): void {
+  if (jq) {
+    if (flags.output !== undefined && flags.output !== 'json')
+      throw new InputError(`--jq filters JSON output, not --output ${flags.output}`, {
+        hint: 'Drop --output (or give --output json).',
+        details: {flag: '--output', value: flags.output},
+      })
+    if (flags.file !== undefined && flags.file !== '-')
+      throw new InputError('--jq writes to stdout, not to --file', {
+        hint: 'Redirect stdout to the file instead: > FILE.',
+        details: {flag: '--file', value: flags.file},
+      })
+  }
+  listFormat(flags, json)
 }

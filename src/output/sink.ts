@@ -26,6 +26,19 @@ export interface Sink {
   abort(): Promise<void>
 }
 
+/** The files being written (as FILE.partial) right now, for an interruption to give up on. */
+const writing = new Map<string, {existed: boolean; abort: () => Promise<void>}>()
+
+/**
+ * Gives up on every file being written (Ctrl-C): each FILE.partial is removed, and FILE stays as
+ * it was. Returns the files, and whether each existed before.
+ */
+export async function abandonOpenFiles(): Promise<Array<{file: string; existed: boolean}>> {
+  const files = [...writing]
+  await Promise.all(files.map(([, w]) => w.abort().catch(() => {})))
+  return files.map(([file, {existed}]) => ({file, existed}))
+}
+
 /** Opens the output before anything is fetched, so that an unusable --file costs no request. */
 export async function openSink(file?: string | undefined): Promise<Sink> {
   if (!file || file === '-') {
@@ -36,7 +49,7 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       abort: async () => {},
     }
   }
-  await checkWritable('--file', file)
+  const existed = (await checkWritable('--file', file)) !== undefined
   const partial = `${file}.partial`
   // Created afresh (a link left at FILE.partial is removed, not followed); the rename then
   // replaces FILE itself, never a file a link at FILE points to.
@@ -52,20 +65,24 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
   })
   const stream = handle.createWriteStream()
   const out = streamWriter(stream)
+  const abort = async () => {
+    writing.delete(file)
+    if (!stream.closed) {
+      stream.destroy()
+      await once(stream, 'close').catch(() => {})
+    }
+    await rm(partial, {force: true})
+  }
+  writing.set(file, {existed, abort})
   return {
     isTty: false,
     write: out.write,
     async end() {
       await out.end()
       await rename(partial, file)
+      writing.delete(file)
     },
-    async abort() {
-      if (!stream.closed) {
-        stream.destroy()
-        await once(stream, 'close').catch(() => {})
-      }
-      await rm(partial, {force: true})
-    },
+    abort,
   }
 }
 

@@ -52,6 +52,11 @@ describe('bk auth logout', () => {
     const after = await runBk(['businesses', 'list'], {configDir, env: noKeychain})
     expect(after.code).toBe(3)
     expect(after.stderr).toContain('The client secret of profile "plain" is missing')
+    // auth status says the same, on every line.
+    const status = await runBk(['auth', 'status'], {configDir, env: noKeychain})
+    expect(status.stdout).toContain(`client secret: missing from the file ${credentials}`)
+    expect(status.stdout).not.toMatch(/client secret: set/)
+    expect(status.stdout).toContain('token:         FAILED: The client secret of profile "plain" is missing')
 
     const again = await runBk(['auth', 'logout', '-p', 'plain'], {configDir, env: noKeychain})
     expect(again.code).toBe(0)

@@ -50,6 +50,7 @@ describe('a mistyped command', () => {
     expect(parseJsonOutput(result)).toEqual({
       error: '"bk invoices lst" is not a bk command; did you mean "bk invoices list"?',
       code: 'command_not_found',
+      hint: 'Run `bk invoices list`, or `bk help invoices` for the commands there are.',
       details: {command: 'invoices lst', suggestion: 'invoices list'},
     })
   })

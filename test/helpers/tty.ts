@@ -25,6 +25,8 @@ export interface TtyOptions {
   rows?: number
   /** Where bk's stderr goes instead of the screen (a file, or /dev/null), to see stdout alone. */
   stderrTo?: string
+  /** Ctrl-C is typed once this settles (an event the test waits on: a request held, a file made). */
+  interruptWhen?: Promise<unknown>
 }
 
 export function runBkTty(args: string[], options: TtyOptions = {}): Promise<BkResult> {
@@ -46,6 +48,7 @@ export function runBkTty(args: string[], options: TtyOptions = {}): Promise<BkRe
       screen += d.toString()
       while (pending[0] && pending[0].when.test(screen)) child.stdin.write((pending.shift() as Answer).send)
     }
+    void options.interruptWhen?.then(() => child.stdin.write('\u0003'))
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 100_000)

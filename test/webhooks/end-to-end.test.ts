@@ -125,7 +125,7 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
     expect(replayed.code).toBe(0)
     expect(replayed.stdout).toContain(`${down1?.id}`)
     expect(replayed.stdout).toMatch(/→ ok 200/)
-    expect(replayed.stderr).toContain(`2 notification(s) re-posted to ${app.url}; last: ${down2?.id}`)
+    expect(replayed.stderr).toContain(`2 notifications re-posted to ${app.url}; last: ${down2?.id}`)
     const replays = app.requests.filter((r) => r.headers['bk-replay'] === '1')
     expect(replays.map((r) => r.headers['svc-id'])).toEqual([down1?.id, down2?.id])
     // The original message, byte for byte as it was signed; no signature can be made by bk.

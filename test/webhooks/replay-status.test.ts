@@ -58,6 +58,12 @@ describe('bk webhooks replay: delivery status', () => {
     const lines = res.stdout.trim().split('\n')
     const after = emulator.state.notifications.slice(3)
     expect(lines).toHaveLength(after.length)
-    after.forEach((n, i) => expect(lines[i]).toMatch(new RegExp(`^${n.id}  \\S+  ${n.status} +TASK_REQUEST`)))
+    // Id, time (as the tables write it), status and type: no JSON body, which is in --json.
+    after.forEach((n, i) =>
+      expect(lines[i]).toMatch(
+        new RegExp(`^${n.id}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d(:\\S+)?Z  ${n.status} +TASK_REQUEST$`),
+      ),
+    )
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
   })
 })

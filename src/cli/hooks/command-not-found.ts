@@ -6,22 +6,46 @@
 import type {Hook} from '@oclif/core/hooks'
 
 import {ExitCode} from '../../shared/errors.js'
+import {levenshtein} from '../closest.js'
+
+/**
+ * Words other tools use for what bk spells differently (`gh auth login`, `heroku login`,
+ * `docker version`): the bk command line that does it.
+ */
+const OTHER_TOOLS_WORDS: Record<string, string> = {
+  login: 'auth login',
+  logout: 'auth logout',
+  whoami: 'auth status',
+  status: 'auth status',
+  token: 'auth token',
+  version: '--version',
+  config: 'profiles list',
+  configure: 'profiles add',
+  init: 'profiles add',
+  setup: 'profiles add',
+  use: 'profiles use',
+  completion: 'autocomplete',
+  completions: 'autocomplete',
+}
 
 const hook: Hook<'command_not_found'> = async function (opts) {
   const typed = [...opts.id.split(':'), ...wordsBeforeFlags(opts.argv ?? [])]
   const visible = opts.config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases])
-  const suggestion = closestCommand(typed, visible)
   const bin = opts.config.bin
+  const suggestion = OTHER_TOOLS_WORDS[opts.id] ?? closestCommand(typed, visible)?.split(':').join(' ')
   const given = opts.id.split(':').join(' ')
-  const message = `"${bin} ${given}" is not a ${bin} command${suggestion ? `; did you mean "${bin} ${suggestion.split(':').join(' ')}"?` : ''}`
+  const message = `"${bin} ${given}" is not a ${bin} command${suggestion ? `; did you mean "${bin} ${suggestion}"?` : ''}`
   const topic = opts.config.findTopic(opts.id.split(':')[0] ?? '') ? ` ${opts.id.split(':')[0]}` : ''
-  const hint = `Run \`${bin} help${topic}\` for the commands there are.`
+  const hint = suggestion
+    ? `Run \`${bin} ${suggestion}\`, or \`${bin} help${topic}\` for the commands there are.`
+    : `Run \`${bin} help${topic}\` for the commands there are.`
   if ((opts.argv ?? []).includes('--json')) {
     process.stdout.write(
       JSON.stringify({
         error: message,
         code: 'command_not_found',
-        details: {command: given, suggestion: suggestion?.split(':').join(' ') ?? null},
+        hint,
+        details: {command: given, suggestion: suggestion ?? null},
       }) + '\n',
     )
   } else {
@@ -54,16 +78,4 @@ export function closestCommand(typed: string[], commandIds: string[]): string | 
   }
   if (!best) return undefined
   return best.distance <= Math.max(2, Math.floor(best.id.length / 3)) ? best.id : undefined
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({length: b.length + 1}, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length]!
 }

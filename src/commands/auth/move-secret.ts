@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 
+import {counted} from '../../shared/counts.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {ConfigError} from '../../shared/errors.js'
 import type {MoveResult} from '../../auth/volatile-move.js'
@@ -29,7 +30,7 @@ export default class AuthMoveSecret extends BaseCommand<typeof AuthMoveSecret> {
     const {moveVolatileSecret} = await import('../../auth/volatile-move.js')
     const result = await moveVolatileSecret(this.configDir, name, this.flags['insecure-storage'])
     this.note(
-      `Moved the client secret of profile ${name} from the kernel keyring to the ${result.to}; removed ${result.removed.length} key(s) from the kernel keyring.`,
+      `Moved the client secret of profile ${name} from the kernel keyring to the ${result.to}; removed ${counted(result.removed.length, 'key')} from the kernel keyring.`,
     )
     if (this.flags['insecure-storage']) this.note(`Warning: ${result.to} holds the secret in plain text (mode 0600).`)
     return result

@@ -22,7 +22,7 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
   static override summary = 'Show which credentials bk would use, where each came from, and whether a token can be had.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
-    'BK_PROFILE=production <%= config.bin %> <%= command.id %> --json',
+    '$ BK_PROFILE=production <%= config.bin %> <%= command.id %> --json',
   ]
   static override flags = {business: businessFlag()}
 
@@ -39,6 +39,14 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
           ? `file ${this.configDir}/credentials.json`
           : 'none (credentials from the environment)'
     const volatile = await volatileSecrets()
+    // Whether the secret is there to be read (after `bk auth logout` it is not).
+    const secret =
+      c.accessToken || !c.clientSecret
+        ? undefined
+        : await c.clientSecret().then(
+            () => 'set',
+            () => 'missing',
+          )
     let token: AuthStatusResult['token']
     try {
       await (await this.session()).tokens.get()
@@ -76,7 +84,7 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
           `scope:         ${c.scope ?? '(all the client may use)'}${from('scope')}`,
           c.accessToken
             ? `access token:  set${from('accessToken')}`
-            : `client id:     ${c.clientId}${from('clientId')}\nclient secret: set${from('clientSecret')}`,
+            : `client id:     ${c.clientId}${from('clientId')}\nclient secret: ${secret === 'missing' ? `missing from the ${store} (\`bk profiles add ${c.profileName ?? 'NAME'} … --client-secret-stdin\` stores one)` : `${secret ?? 'none'}${from('clientSecret')}`}`,
           `secret store:  ${store}`,
           `token:         ${token.ok ? 'ok, a token was obtained' : `FAILED: ${token.error}`}`,
         ].join('\n'),

@@ -10,7 +10,7 @@ export default class AuthToken extends BaseCommand<typeof AuthToken> {
   static override description =
     "The token is scoped to the profile's business and scopes, or to --business. This is the one command that prints a secret; keep its output out of logs."
   static override examples = [
-    'TOKEN=$(<%= config.bin %> <%= command.id %>)',
+    '$ TOKEN=$(<%= config.bin %> <%= command.id %>)',
     '<%= config.bin %> <%= command.id %> --business biz_123 --json',
   ]
   static override flags = {business: businessFlag()}

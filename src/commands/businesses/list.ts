@@ -21,8 +21,8 @@ export default class BusinessesList extends BaseCommand<typeof BusinessesList> {
     const {businessFields} = await import('../../records/business-fields.js')
     if (flags.fields === '') return this.listFields(businessFields)
     const fields = await chosenFields(flags.fields, businessFields, 'a business', 'businesses list')
-    const {checkJqOutput, pagingOptions, runList} = await import('../../output/list-command.js')
-    checkJqOutput(flags, this.jqGiven)
+    const {checkOutputFlags, pagingOptions, runList} = await import('../../output/list-command.js')
+    checkOutputFlags(flags, this.jqGiven, this.jsonEnabled())
     const {api} = await this.session({tenantLevel: true})
     return runList({
       pager: api.businesses.list(pagingOptions(flags)),
@@ -37,6 +37,7 @@ export default class BusinessesList extends BaseCommand<typeof BusinessesList> {
       ],
       fields: fields && {paths: fields, catalog: businessFields},
       collect: this.jqGiven,
+      noun: ['business', 'businesses'],
       onMore: (token) => this.note(`More businesses: --page-token ${token}, or --all.`),
     })
   }

@@ -33,7 +33,7 @@ export default class DocumentsUnlink extends BaseCommand<typeof DocumentsUnlink>
       required: true,
       multiple: true,
       delimiter: ',',
-      helpValue: 'ID,…',
+      helpValue: 'ID',
     }),
     yes: yesFlag(),
   }

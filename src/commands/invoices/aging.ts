@@ -55,8 +55,8 @@ A table with a bar per bucket on a terminal; --output csv (one row per currency,
       throw new InputError('--jq filters the JSON result on stdout: drop --output and --file', {
         details: {flag: '--jq'},
       })
-    const toTerminal = (!flags.file || flags.file === '-') && Boolean(process.stdout.isTTY)
-    const format = json ? 'json' : (flags.output ?? (toTerminal ? 'table' : 'json'))
+    const {chooseFormat, FORMAT_NAMES, writesFile} = await import('../../output/output-format.js')
+    const format = chooseFormat(flags, json, ['table', 'json', 'csv'] as const)
     const {openSink} = await import('../../output/sink.js')
     // Opened before anything is fetched: an unusable --file costs no request.
     const sink = json ? undefined : await openSink(flags.file)
@@ -90,6 +90,7 @@ A table with a bar per bucket on a terminal; --output csv (one row per currency,
       await writeMaybePaged(sink, text, {pager: sink.isTty && !flags['no-pager']})
     }
     await sink.end()
+    if (writesFile(flags)) this.note(`Wrote the aging report as ${FORMAT_NAMES[format]} to ${flags.file}.`)
     return undefined
   }
 }

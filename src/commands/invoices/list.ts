@@ -51,8 +51,8 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     const {dueRange} = await import('../../records/due-range.js')
     const range = dueRange(flags['due-from'], flags['due-to'])
     const status = splitList(flags.status)
-    const {checkJqOutput, listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
-    checkJqOutput(flags, this.jqGiven)
+    const {checkOutputFlags, listFormat, pagingOptions, runList} = await import('../../output/list-command.js')
+    checkOutputFlags(flags, this.jqGiven, this.jsonEnabled())
     const format = listFormat(flags, this.jsonEnabled())
     if (flags.lines && (format === 'json' || format === 'ndjson')) {
       throw new InputError(`--lines applies to csv and table output, not ${this.jsonEnabled() ? '--json' : format}`, {
@@ -75,6 +75,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
         ? new (await import('../../records/summary.js')).SummaryBuilder('total_amount', 'invoices')
         : undefined,
       collect: this.jqGiven,
+      noun: ['invoice', 'invoices'],
       onMore: (token) => this.note(`More invoices: --page-token ${token}, or --all.`),
     })
   }

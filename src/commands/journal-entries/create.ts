@@ -24,10 +24,10 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     '<%= config.bin %> <%= command.id %> examples/journal-entries.yaml',
     '<%= config.bin %> <%= command.id %> march.yaml --resume',
     '<%= config.bin %> <%= command.id %> march.yaml april.yaml --dry-run',
-    'cat entry.yaml | <%= config.bin %> <%= command.id %> - --json',
+    '$ cat entry.yaml | <%= config.bin %> <%= command.id %> - --json',
   ]
 
-  static override usage = '<%= command.id %> FILE... [FLAGS]'
+  static override usage = 'journal-entries create FILE... [FLAGS]'
   static override strict = false
   static override args = {}
   static override flags = {

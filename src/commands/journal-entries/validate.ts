@@ -11,11 +11,11 @@ export default class JournalEntriesValidate extends BaseCommand<typeof JournalEn
   static override description = `Checks every entry of every file without sending anything: at least one debit and one credit line, positive decimal amounts, total debits equal to total credits (exactly), ledger_id (ldg_…) and tag_value_ids (tv_…), a UTC datetime, and no unknown keys. Lists every problem as FILE:LINE:COLUMN and exits 2 if there is any. - reads stdin.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> examples/journal-entries.yaml',
-    'cat march.yaml | <%= config.bin %> <%= command.id %> -',
+    '$ cat march.yaml | <%= config.bin %> <%= command.id %> -',
     '<%= config.bin %> <%= command.id %> *.yaml --json',
   ]
 
-  static override usage = '<%= command.id %> FILE... [FLAGS]'
+  static override usage = 'journal-entries validate FILE... [FLAGS]'
   static override strict = false
   static override args = {}
   static override flags = {}

@@ -18,8 +18,8 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
     'The client secret is read from a masked prompt, or from standard input with --client-secret-stdin; never from a flag, since argv is visible to other users. Where no keychain is reachable, use environment variables or --insecure-storage.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> sandbox --env sandbox --base-url https://sandbox.example.com --client-id abc123',
-    'printf %s "$SECRET" | <%= config.bin %> <%= command.id %> ci --env sandbox --base-url https://sandbox.example.com --client-id abc123 --client-secret-stdin',
-    'printf %s local-secret | <%= config.bin %> <%= command.id %> local --env local --client-id local-client --business biz_demo_acme --client-secret-stdin',
+    '$ printf %s "$SECRET" | <%= config.bin %> <%= command.id %> ci --env sandbox --base-url https://sandbox.example.com --client-id abc123 --client-secret-stdin',
+    '$ printf %s local-secret | <%= config.bin %> <%= command.id %> local --env local --client-id local-client --business biz_demo_acme --client-secret-stdin',
   ]
 
   static override args = {name: Args.string({required: true, description: 'Profile name'})}

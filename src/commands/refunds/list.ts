@@ -43,8 +43,8 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
       throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {
         details: {flag: '--status', value: bad},
       })
-    const {checkJqOutput, pagingOptions, runList} = await import('../../output/list-command.js')
-    checkJqOutput(flags, this.jqGiven)
+    const {checkOutputFlags, pagingOptions, runList} = await import('../../output/list-command.js')
+    checkOutputFlags(flags, this.jqGiven, this.jsonEnabled())
     const businessId = await this.businessId()
     const {api} = await this.session()
     const {refundColumns, refundView} = await import('../../records/refund-columns.js')
@@ -59,6 +59,7 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
         ? new (await import('../../records/summary.js')).SummaryBuilder('amount', 'refunds')
         : undefined,
       collect: this.jqGiven,
+      noun: ['refund', 'refunds'],
       onMore: (token) => this.note(`More refunds: --page-token ${token}, or --all.`),
     })
   }

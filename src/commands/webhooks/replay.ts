@@ -55,6 +55,8 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
     const {client} = await this.session({tenantLevel: true})
     const {replay} = await import('../../webhooks/replay.js')
+    const {formatDatetime} = await import('../../output/display.js')
+    const {counted, formatCount} = await import('../../shared/counts.js')
     const json = this.jsonEnabled()
     const items: WebhooksReplayResult['items'] = []
     let refusedUnsigned = false
@@ -91,8 +93,9 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
             ? `  → ${f.ok ? 'ok' : 'FAILED'} ${f.status ?? f.error ?? ''}${!f.ok && f.detail ? `: ${f.detail}` : ''}`
             : ''
           if (f && !f.ok && f.status !== null && f.status >= 400 && f.status < 500) refusedUnsigned = true
+          // For people: what, when and whether it arrived; the body is in --json.
           process.stdout.write(
-            `${item.id}  ${item.datetime}  ${item.status.padEnd(7)}  ${item.type}${fwd}${forwardTo ? '' : `  ${item.body}`}\n`,
+            `${item.id}  ${formatDatetime(item.datetime)}  ${item.status.padEnd(7)}  ${item.type}${fwd}\n`,
           )
         },
       })
@@ -105,7 +108,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       `${this.config.bin} webhooks replay --since ${id}${flags.status ? ` --status ${flags.status}` : ''}${flags['forward-to'] ? ` --forward-to ${flags['forward-to']}` : ''}`
     if (summary.interrupted) {
       throw new InterruptedError(
-        `Interrupted after ${summary.count} notification(s); last replayed: ${summary.lastId ?? 'none'}`,
+        `Interrupted after ${counted(summary.count, 'notification')}; last replayed: ${summary.lastId ?? 'none'}`,
         {
           details: result,
           ...(summary.lastId ? {hint: `Continue with: ${again(summary.lastId)}`} : {}),
@@ -113,7 +116,9 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       )
     }
     if (summary.failed > 0) {
-      process.stderr.write(`${summary.failed} of ${summary.count} re-posts to ${forwardTo} failed:\n`)
+      process.stderr.write(
+        `${formatCount(summary.failed)} of ${counted(summary.count, 're-post')} to ${forwardTo} failed:\n`,
+      )
       const reasons = items
         .filter((i) => i.forwarded && !i.forwarded.ok)
         .map(
@@ -128,7 +133,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       return partial
     }
     this.note(
-      `${summary.count} notification(s)${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,
+      `${counted(summary.count, 'notification')}${forwardTo ? ` re-posted to ${forwardTo}` : ''}${summary.lastId ? `; last: ${summary.lastId}` : ''}`,
     )
     return result
   }

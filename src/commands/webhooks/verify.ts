@@ -21,7 +21,7 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --id msg_123 --signature "$SIG" --body delivery.json',
-    'cat delivery.json | <%= config.bin %> <%= command.id %> --id msg_123 --signature "$SIG" --jwks jwks.json',
+    '$ cat delivery.json | <%= config.bin %> <%= command.id %> --id msg_123 --signature "$SIG" --jwks jwks.json',
   ]
 
   static override flags = {

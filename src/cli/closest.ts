@@ -1,0 +1,28 @@
+/**
+ * "Did you mean …?": the closest of a list of words to what was typed, for mistyped commands,
+ * flags and fixed values alike.
+ */
+
+/** The closest candidate, when it differs from what was typed in at most a third of its letters (2 at least). */
+export function closestWord(typed: string, candidates: readonly string[]): string | undefined {
+  let best: {word: string; distance: number} | undefined
+  const lower = typed.toLowerCase()
+  for (const word of candidates) {
+    const distance = levenshtein(lower, word.toLowerCase())
+    if (!best || distance < best.distance) best = {word, distance}
+  }
+  if (!best) return undefined
+  return best.distance <= Math.max(2, Math.floor(best.word.length / 3)) ? best.word : undefined
+}
+
+export function levenshtein(a: string, b: string): number {
+  let previous = Array.from({length: b.length + 1}, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}

@@ -207,5 +207,6 @@ describe('the code cache', () => {
     await help(dirs, {CI: 'true', BK_CODE_CACHE: '1'})
     await help(dirs, {CI: 'true', BK_CODE_CACHE: '1'})
     expect(isValid(cacheFileIn(dirs.cache), dirs)).toBe(true)
-  })
+    // A dozen runs: the limit guards against a hang, sized for a busy machine.
+  }, 600_000)
 })

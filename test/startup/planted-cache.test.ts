@@ -47,6 +47,8 @@ async function withKey(): Promise<Dirs> {
 }
 
 const posix = process.platform !== 'win32'
+/** Tests that run bk two dozen times: the limit guards against a hang, sized for a busy machine. */
+const LOOP_TIMEOUT = 600_000
 
 describe('a planted code cache', () => {
   it('control: the planted data runs in place of bk when authenticated with the user own key', async () => {
@@ -92,29 +94,33 @@ describe('a planted code cache', () => {
     await helpWorksAndMarkerAbsent(dirs, marker)
   })
 
-  it.skipIf(!posix)('in a folder or file others may write, or with a key others may read: passed over', async () => {
-    const marker = join(tempDir(), 'marker')
-    const code = plantedCode(marker)
-    const cases: [string, (dirs: Dirs) => void][] = [
-      ['cache folder 0777', (d) => chmodSync(join(d.cache, 'code-cache', KEY), 0o777)],
-      ['cache folder 0770', (d) => chmodSync(join(d.cache, 'code-cache', KEY), 0o770)],
-      ['code-cache folder 0757', (d) => chmodSync(join(d.cache, 'code-cache'), 0o757)],
-      ['BK_CACHE_DIR 0775', (d) => chmodSync(d.cache, 0o775)],
-      ['cache file 0666', (d) => chmodSync(cacheFileIn(d.cache), 0o666)],
-      ['cache file 0620', (d) => chmodSync(cacheFileIn(d.cache), 0o620)],
-      ['key 0640', (d) => chmodSync(join(d.config, 'code-cache.key'), 0o640)],
-      ['key 0604', (d) => chmodSync(join(d.config, 'code-cache.key'), 0o604)],
-    ]
-    for (const [name, spoil] of cases) {
-      const dirs = await withKey()
-      // Authenticated with the user's own key: only the mode stands between it and V8.
-      plant(dirs, keyOf(dirs), code)
-      spoil(dirs)
-      await helpWorksAndMarkerAbsent(dirs, marker).catch((e: Error) => {
-        throw new Error(`${name}: ${e.message}`)
-      })
-    }
-  })
+  it.skipIf(!posix)(
+    'in a folder or file others may write, or with a key others may read: passed over',
+    async () => {
+      const marker = join(tempDir(), 'marker')
+      const code = plantedCode(marker)
+      const cases: [string, (dirs: Dirs) => void][] = [
+        ['cache folder 0777', (d) => chmodSync(join(d.cache, 'code-cache', KEY), 0o777)],
+        ['cache folder 0770', (d) => chmodSync(join(d.cache, 'code-cache', KEY), 0o770)],
+        ['code-cache folder 0757', (d) => chmodSync(join(d.cache, 'code-cache'), 0o757)],
+        ['BK_CACHE_DIR 0775', (d) => chmodSync(d.cache, 0o775)],
+        ['cache file 0666', (d) => chmodSync(cacheFileIn(d.cache), 0o666)],
+        ['cache file 0620', (d) => chmodSync(cacheFileIn(d.cache), 0o620)],
+        ['key 0640', (d) => chmodSync(join(d.config, 'code-cache.key'), 0o640)],
+        ['key 0604', (d) => chmodSync(join(d.config, 'code-cache.key'), 0o604)],
+      ]
+      for (const [name, spoil] of cases) {
+        const dirs = await withKey()
+        // Authenticated with the user's own key: only the mode stands between it and V8.
+        plant(dirs, keyOf(dirs), code)
+        spoil(dirs)
+        await helpWorksAndMarkerAbsent(dirs, marker).catch((e: Error) => {
+          throw new Error(`${name}: ${e.message}`)
+        })
+      }
+    },
+    LOOP_TIMEOUT,
+  )
 
   it.skipIf(!posix || process.getuid?.() !== 0)(
     'made by another user (a folder or file they own): passed over',
@@ -137,5 +143,6 @@ describe('a planted code cache', () => {
         })
       }
     },
+    LOOP_TIMEOUT,
   )
 })

@@ -18,11 +18,11 @@ const fx = useCommandFixture()
 describe('bk transactions get', () => {
   const id = DEMO_RECORD_IDS.transaction
 
-  it('shows a readable view with amounts as sent, and the whole object with --json', async () => {
+  it('shows a readable view with amounts as the tables write them, and the whole object with --json', async () => {
     const view = await runBk(['transactions', 'get', DEMO_RECORD_IDS.expenseTransaction], {env: envFor(fx.emulator)})
     expect(view.code, view.stderr).toBe(0)
     expect(view.stdout).toContain(`Transaction ${DEMO_RECORD_IDS.expenseTransaction}`)
-    expect(view.stdout).toMatch(/Amount\s+-120\.5\n/)
+    expect(view.stdout).toMatch(/Amount\s+-120\.50\n/)
     expect(view.stdout).toMatch(/Office supplies\s+100\.00/)
     expect(view.stdout).toMatch(/Sales tax\s+20\.50/)
     expect(view.stdout).toMatch(/Status\s+confirmed \(posted, not reviewed\)/)

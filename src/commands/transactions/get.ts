@@ -56,7 +56,11 @@ export default class TransactionsGet extends BaseCommand<typeof TransactionsGet>
     }
     if (!this.jsonEnabled()) {
       const {formatTransaction} = await import('../../records/transaction-view.js')
-      process.stdout.write(formatTransaction(txn))
+      const {colorWanted, terminalWidth} = await import('../../output/terminal.js')
+      const tty = Boolean(process.stdout.isTTY)
+      process.stdout.write(
+        formatTransaction(txn, {width: tty ? terminalWidth() : Number.POSITIVE_INFINITY, color: tty && colorWanted()}),
+      )
     }
     return txn
   }

@@ -88,7 +88,7 @@ const lookupRows = file(
 const lookupWithin = file(
   'lookup-15mb.csv',
   'name,id\n' +
-    Array.from({length: 350_000}, (_, i) => `Vendor number ${i} with a long name,ven_${i}`).join('\n') +
+    Array.from({length: 300_000}, (_, i) => `Vendor number ${i} with a long name,ven_${i}`).join('\n') +
     '\n',
 )
 const offline = {

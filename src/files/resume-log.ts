@@ -12,9 +12,10 @@ import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   ftruncateSync,
   openSync,
-  readFileSync,
+  readSync,
   rmSync,
   statSync,
   writeSync,
@@ -47,25 +48,53 @@ function refuseNonFile(file: string): void {
     })
 }
 
+/** A line longer than this is damaged (a record is a few hundred bytes); it is not kept in memory. */
+const MAX_LINE_BYTES = 1024 * 1024
+const CHUNK_BYTES = 1024 * 1024
+
 export function readResumeLogLines(file: string): ResumeLogLines {
   refuseNonFile(file)
-  // Read whole: a device (/dev/zero) would never end.
+  // Read piece by piece: a device (/dev/zero) would never end, and a huge file must not be held.
   if (statSync(file, {throwIfNoEntry: false})?.isFile() === false)
     throw new InputError(`The resume log ${file} is not a regular file`, {
       hint: 'Give --journal the path of a file (bk creates it), or leave --journal out to use FILE.bk-journal.',
       details: {path: file},
     })
-  const text = readFileSync(file, 'utf8')
-  // Whatever follows the last newline is a torn write: never recorded, so never read.
-  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n')
+  const fd = openSync(file, 'r')
   const records: unknown[] = []
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue
-    try {
-      records.push(JSON.parse(line))
-    } catch (error) {
-      return {records, damagedLine: i + 1, damage: (error as Error).message}
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES)
+    let pending: Buffer[] = []
+    let pendingBytes = 0
+    let overlong = false
+    let line = 0
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      let start = 0
+      for (let nl = chunk.indexOf(0x0a, start); nl !== -1 && nl < read; nl = chunk.indexOf(0x0a, start)) {
+        line++
+        // Whatever follows the last newline is a torn write: never recorded, so never read.
+        const text = overlong ? '' : Buffer.concat([...pending, chunk.subarray(start, nl)]).toString('utf8')
+        if (overlong) return {records, damagedLine: line, damage: `the line is longer than ${MAX_LINE_BYTES} bytes`}
+        pending = []
+        pendingBytes = 0
+        start = nl + 1
+        if (text.trim() === '') continue
+        try {
+          records.push(JSON.parse(text))
+        } catch (error) {
+          return {records, damagedLine: line, damage: (error as Error).message}
+        }
+      }
+      if (start < read && !overlong) {
+        pendingBytes += read - start
+        if (pendingBytes > MAX_LINE_BYTES) {
+          overlong = true
+          pending = []
+        } else pending.push(Buffer.from(chunk.subarray(start, read)))
+      }
     }
+  } finally {
+    closeSync(fd)
   }
   return {records}
 }
@@ -99,12 +128,21 @@ export class ResumeLogFile {
   }
 }
 
+/** Cuts the file after its last newline, found by reading back from the end (the file is never held whole). */
 function cutTornTail(file: string): void {
-  const data = readFileSync(file)
-  const end = data.lastIndexOf(0x0a) + 1
-  if (end === data.length) return
   const fd = openSync(file, 'r+')
   try {
+    const size = fstatSync(fd).size
+    const chunk = Buffer.alloc(CHUNK_BYTES)
+    let end = 0
+    for (let at = size; at > 0 && end === 0;) {
+      const from = Math.max(0, at - CHUNK_BYTES)
+      const read = readSync(fd, chunk, 0, at - from, from)
+      const nl = chunk.subarray(0, read).lastIndexOf(0x0a)
+      if (nl !== -1) end = from + nl + 1
+      at = from
+    }
+    if (end === size) return
     ftruncateSync(fd, end)
     fdatasyncSync(fd)
   } finally {

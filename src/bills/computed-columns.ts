@@ -33,7 +33,8 @@ export interface KeyedLookup {
 
 const BILL_LEVEL = /^(business_id|number|vendor_id|description|issued_at|due_at|currency|metadata(:.*)?|tag:.*)$/
 const QUANTITY_HEADER = /^\W*(qty|quantity)\b/i
-const DISCOUNT_HEADER = /discount|\bdisc\b|rabatt|skonto/i
+// A cash discount for early payment (Skonto) changes the payment, not the bill: not listed.
+const DISCOUNT_HEADER = /discount|\bdisc\b|rabatt/i
 const TAX_AMOUNT_HEADER = /(tax|vat|gst)\s*(amount|amt)/i
 /** Source columns that change an amount: declared in a map, each must be read by the amount it changes. */
 const AMOUNT_CHANGING = ['quantity', 'discount', 'line_tax'] as const
@@ -128,7 +129,7 @@ export function guardAmountColumns(
     throw new InputError(
       `${map.source}: "${label}" (${meaning}) is dropped${map.ignoreAllOthers ? ' (ignore: all-others)' : ''} while the line amount is computed: a line would be sent without it`,
       {
-        hint: `Use [${label}] in compute: line_amount, e.g. line_amount: "[Quantity] * [Unit Price] * (1 - [${label}] / 100)"; or keep it as line_metadata:${label.replace(/\W+/g, '_').toLowerCase()} if it truly does not change the amount.`,
+        hint: `Use [${label}] in compute: line_amount, e.g. line_amount: "[Quantity] * [Unit Price] * (1 - [${label}] / 100)"; or keep it as line_metadata:${label.replace(/\W+/g, '_').replace(/^_|_$/g, '').toLowerCase()} if it truly does not change the amount.`,
       },
     )
   })

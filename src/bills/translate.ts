@@ -111,6 +111,8 @@ export class ExportTranslator {
   private readonly lineMeta = new Map<string, string>()
   private readonly billMeta = new Map<string, string>()
   private readonly yearSource: YearSource | undefined
+  /** The translated first row of the current bill, for its continuation rows. */
+  private billRow: string[] | undefined
 
   /** `header`: the export's header row, or undefined when the map says it has none (`width` columns). */
   constructor(
@@ -261,6 +263,7 @@ export class ExportTranslator {
       ...[...map.lookupKeys.values()].flat(),
       ...(map.skip ? [map.skip.column] : []),
       ...(map.continuation ? [map.continuation.column] : []),
+      ...(map.rows ? [map.rows.column] : []),
     ]
     const out = new Set<number>()
     for (const name of names) {
@@ -328,7 +331,9 @@ export class ExportTranslator {
     this.computed = compileComputed(map, context)
     this.keyed = keyedLookups(map, this.lookups, context, fileLabel)
     const amount = this.computed.find((c) => c.target === 'line_amount')
-    const usedByRecipe = this.recipe !== undefined && this.recipe.kind !== 'direct'
+    // A unit price multiplied by a quantity is where a dropped discount or tax hides; a line total
+    // (line_net, line_gross) is the package's own sum, already after them.
+    const usedByRecipe = this.recipe?.kind === 'product'
     const reads = amount ? new Set(amount.reads) : usedByRecipe ? new Set<number>() : undefined
     if (usedByRecipe) this.source.forEach((i) => reads!.add(i))
     guardAmountColumns(map, this.targets, this.labels, this.outputHeader !== undefined, reads, false)
@@ -550,7 +555,7 @@ export class ExportTranslator {
       }
     }
     if (this.computed.length > 0 || this.keyed.length > 0 || this.lineMeta.size + this.billMeta.size > 0)
-      this.applyLanguage(cells, out, fail, failed)
+      this.applyLanguage(cells, out, fail, failed, continues)
     if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
       const currency = out[this.at.currency] || this.map.defaults.currency
       out[this.at.line_amount] = this.computeAmount(amounts, currency)
@@ -590,7 +595,11 @@ export class ExportTranslator {
     out: string[],
     fail: (target: string, i: number, value: string, message: string) => void,
     failed: Set<string> | undefined,
+    continues: boolean,
   ): void {
+    // A continuation row carries its bill's values: those the map language made from the bill's first row.
+    const first = continues ? this.billRow : undefined
+    if (!continues) this.billRow = out
     for (const step of this.keyed) {
       const {key, value} = lookUpRow(step, cells)
       if (key.every((k) => k === '')) continue
@@ -604,7 +613,11 @@ export class ExportTranslator {
         )
     }
     for (const step of this.computed) {
-      if (step.billLevel && step.reads.every((i) => (cells[i] ?? '').trim() === '')) continue
+      if (step.billLevel && step.reads.every((i) => (cells[i] ?? '').trim() === '')) {
+        const at = this.position.get(step.target)
+        if (first && at !== undefined) out[at] = first[at] ?? ''
+        continue
+      }
       if (step.reads.some((i) => failed?.has(this.targets[i] ?? ''))) continue
       try {
         const value = step.run(cells)
@@ -623,8 +636,12 @@ export class ExportTranslator {
       [this.lineMeta, 'line_metadata'],
       [this.billMeta, 'metadata'],
     ] as const) {
-      if (meta.size === 0) continue
-      out[this.position.get(column)!] = JSON.stringify(Object.fromEntries(meta))
+      const at = this.position.get(column)!
+      if (meta.size === 0) {
+        if (first && column === 'metadata') out[at] = first[at] ?? ''
+        continue
+      }
+      out[at] = JSON.stringify(Object.fromEntries(meta))
       meta.clear()
     }
   }

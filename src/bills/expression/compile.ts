@@ -254,9 +254,10 @@ class Compiler {
 
   /** `=` and `<>` compare texts (ignoring case, as a spreadsheet does), numbers or dates; `<` and `>` numbers or dates. */
   private comparison(node: Extract<Node, {type: 'binary'}>): Compiled<boolean> {
-    const type = this.infer(node.left) ?? this.infer(node.right) ?? 'text'
-    if (type === 'bool' || type === 'days') this.fail(node, `cannot compare ${DESCRIBE[type]}`)
     const ordered = node.op !== '=' && node.op !== '<>'
+    // Two cells compared: `=` compares their text, `<` and `>` their numbers.
+    const type = this.infer(node.left) ?? this.infer(node.right) ?? (ordered ? 'number' : 'text')
+    if (type === 'bool' || type === 'days') this.fail(node, `cannot compare ${DESCRIBE[type]}`)
     if (ordered && type === 'text') this.fail(node, `${node.op} compares numbers or dates, not texts`)
     const left = this.compile(node.left, type)
     const right = this.compile(node.right, type)
@@ -322,7 +323,7 @@ class Compiler {
         return (cells) => roundMoney(x(cells), places)
       }
       case 'text': {
-        if (args.length === 0) arity(1, Infinity)
+        if (args.length === 0) this.fail(node, 'text() takes one argument or more')
         const parts = args.map((a) => this.compile(a, 'text') as Compiled<string>)
         return (cells) => parts.map((p) => p(cells)).join('')
       }
@@ -335,7 +336,7 @@ class Compiler {
       }
       case 'and':
       case 'or': {
-        if (args.length === 0) arity(1, Infinity)
+        if (args.length === 0) this.fail(node, `${node.name}() takes one condition or more`)
         const parts = args.map((a) => this.compile(a, 'bool') as Compiled<boolean>)
         return node.name === 'and'
           ? (cells) => parts.every((p) => p(cells))

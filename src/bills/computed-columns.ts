@@ -71,17 +71,26 @@ export function computedText(step: ComputedStep, value: unknown, currency: strin
 }
 
 /** The lookups the map keys by several columns, resolved against the file. */
-export function keyedLookups(map: BillMap, lookups: Lookups, context: ComputeContext, fileLabel: string): KeyedLookup[] {
+export function keyedLookups(
+  map: BillMap,
+  lookups: Lookups,
+  context: ComputeContext,
+  fileLabel: string,
+): KeyedLookup[] {
   const out: KeyedLookup[] = []
   for (const [target, key] of map.lookupKeys) {
     const lookup = lookups.get(target)
     if (!lookup)
-      throw new InputError(`${map.source}: lookups: ${target} is keyed by ${key.map((k) => `"${k}"`).join(', ')}, but no --lookup ${target}=FILE.csv is given`, {
-        hint: `Pass --lookup ${target}=FILE.csv, a CSV whose columns are ${key.join(', ')}, then the id.`,
-      })
+      throw new InputError(
+        `${map.source}: lookups: ${target} is keyed by ${key.map((k) => `"${k}"`).join(', ')}, but no --lookup ${target}=FILE.csv is given`,
+        {
+          hint: `Pass --lookup ${target}=FILE.csv, a CSV whose columns are ${key.join(', ')}, then the id.`,
+        },
+      )
     const columns = key.map((name) => {
       const i = context.column(name)
-      if (i === undefined) throw new InputError(`${map.source}: lookups: ${target}: "${name}" is not a column of ${fileLabel}`)
+      if (i === undefined)
+        throw new InputError(`${map.source}: lookups: ${target}: "${name}" is not a column of ${fileLabel}`)
       return i
     })
     out.push({target, lookup, columns})
@@ -106,18 +115,18 @@ export function guardAmountColumns(
   labels: string[],
   header: boolean,
   amountReads: ReadonlySet<number> | undefined,
-  usedByRecipe: boolean,
+  used: ReadonlySet<number>,
 ): void {
   if (amountReads === undefined) return
   targets.forEach((t, i) => {
     const label = labels[i]!
-    if (t !== null && (AMOUNT_CHANGING as readonly string[]).includes(t) && !amountReads.has(i) && !usedByRecipe) {
+    if (t !== null && (AMOUNT_CHANGING as readonly string[]).includes(t) && !amountReads.has(i)) {
       throw new InputError(
         `${map.source}: "${label}" is declared as ${t}, but the line amount does not read it: a line would be sent without it`,
         {hint: `Use [${label}] in compute: line_amount (docs/bills.md "The map language").`},
       )
     }
-    if (t !== null || !header || amountReads.has(i)) return
+    if (t !== null || !header || amountReads.has(i) || used.has(i)) return
     const meaning = QUANTITY_HEADER.test(label)
       ? 'a quantity'
       : DISCOUNT_HEADER.test(label)
@@ -140,13 +149,17 @@ export function checkComputeTargets(map: BillMap, fedBy: ReadonlyMap<string, num
   for (const {target} of map.compute) {
     const column = fedBy.get(target)
     if (column !== undefined)
-      throw new InputError(`${map.source}: ${target} is computed and also fed by the column "${labels[column]}": keep one`)
+      throw new InputError(
+        `${map.source}: ${target} is computed and also fed by the column "${labels[column]}": keep one`,
+      )
     if (map.lookupKeys.has(target))
       throw new InputError(`${map.source}: ${target} is computed and also looked up (lookups:): keep one`)
   }
   for (const target of map.lookupKeys.keys()) {
     const column = fedBy.get(target)
     if (column !== undefined)
-      throw new InputError(`${map.source}: ${target} is looked up by several columns (lookups:) and also fed by "${labels[column]}": keep one`)
+      throw new InputError(
+        `${map.source}: ${target} is looked up by several columns (lookups:) and also fed by "${labels[column]}": keep one`,
+      )
   }
 }

@@ -50,7 +50,8 @@ export function datePattern(format: string): DateShape | string {
   let source = '^'
   let group = 0
   const shape = {day: 0, month: 0, year: 0, shortYear: false}
-  const problem = (why: string) => `"${format}" is not a date pattern: ${why} (tokens D, DD, M, MM, YY, YYYY, DDMM; separators / - . or none)`
+  const problem = (why: string) =>
+    `"${format}" is not a date pattern: ${why} (tokens D, DD, M, MM, YY, YYYY, DDMM; separators / - . or none)`
   while (rest !== '') {
     const token = TOKEN.exec(rest)?.[1]
     if (!token) {
@@ -71,7 +72,8 @@ export function datePattern(format: string): DateShape | string {
       shape.month = ++group
       continue
     }
-    if ((token === 'D' || token === 'M') && !separated) return problem(`${token} needs a separator after it (or write ${token}${token})`)
+    if ((token === 'D' || token === 'M') && !separated)
+      return problem(`${token} needs a separator after it (or write ${token}${token})`)
     const width = token === 'YYYY' ? '4' : token.length === 2 && !separated ? '2' : token.startsWith('Y') ? '2' : '1,2'
     source += `(\\d{${width}})`
     shape[part] = ++group

@@ -17,12 +17,11 @@ const columnValues = (what: string) =>
 
 /** The schema of the map language's keys, spread into the map's schema. */
 export const MAP_LANGUAGE_KEYS = {
-  compute: z.record(z.string(), z.string({error: 'expected an expression, such as "[Quantity] * [Unit Price]"'})).optional(),
+  compute: z
+    .record(z.string(), z.string({error: 'expected an expression, such as "[Quantity] * [Unit Price]"'}))
+    .optional(),
   lookups: z
-    .record(
-      z.string(),
-      z.object({key: names}, {error: 'expected {key: [column, column, ...]}'}).strict(),
-    )
+    .record(z.string(), z.object({key: names}, {error: 'expected {key: [column, column, ...]}'}).strict())
     .optional(),
   skip_lines: z.number().int().min(0).max(1000).optional(),
   year_from: z
@@ -103,7 +102,10 @@ export function mapLanguage(m: MapKeys, where: (offset: number | undefined) => s
   }
   const lookupKeys = new Map<string, string[]>()
   for (const [field, {key}] of Object.entries(m.lookups ?? {})) {
-    lookupKeys.set(canonicalTarget(field), key.map((k) => k.trim()))
+    lookupKeys.set(
+      canonicalTarget(field),
+      key.map((k) => k.trim()),
+    )
   }
   let yearFrom: MapLanguage['yearFrom']
   if (m.year_from) {

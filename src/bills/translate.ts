@@ -66,6 +66,8 @@ interface PlanStep {
 }
 
 const NO_ERRORS: readonly RowError[] = []
+const AMBIGUOUS_CONTINUATION =
+  'is empty on a row that repeats the bill above: a line of that bill, or a bill without a number? Name the column that marks a line of the bill above (continuation: in the map), or give the bill a number'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -127,30 +129,7 @@ export class ExportTranslator {
     this.numberFormat = map.numberFormat ?? '1234.56'
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
-    const unknown: string[] = []
-    const referenced = this.referencedColumns(cells, fileLabel)
-    this.targets = cells.map((cell, i) => {
-      const name = cell.trim()
-      const mapped = map.columns.get(name.toLowerCase())
-      if (mapped !== undefined) return mapped
-      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
-      if (referenced.has(i) || map.ignoreAllOthers) return null
-      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
-      if (own) return own
-      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
-      return null
-    })
-    if (unknown.length > 0) {
-      const many = unknown.length > 1
-      throw new InputError(
-        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
-        {
-          hint:
-            (header && noHeaderHint(header)) ??
-            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
-        },
-      )
-    }
+    this.targets = this.mapColumns(cells, header, fileLabel)
     KNOWN_COLUMNS.forEach((c, i) => this.position.set(c, i))
     const tags: ColumnLayout['tags'] = []
     const index = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, -1])) as Record<Column, number>
@@ -215,6 +194,44 @@ export class ExportTranslator {
       : -1
     this.yearSource = this.yearOf(preamble, fileLabel)
     this.compileLanguage(cells, fileLabel, computesAmount)
+    this.buildPlan(computesAmount)
+    const names = layoutLabels.map((_, i) =>
+      i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
+    )
+    this.layout = {header: layoutLabels, index, tags, defaults, names}
+  }
+
+  /** Each column of the file to its target, or null when dropped; an unknown column is an error naming it. */
+  private mapColumns(cells: string[], header: string[] | undefined, fileLabel: string): Array<Target | null> {
+    const unknown: string[] = []
+    const referenced = this.referencedColumns(cells, fileLabel)
+    const targets = cells.map((cell, i) => {
+      const name = cell.trim()
+      const mapped = this.map.columns.get(name.toLowerCase())
+      if (mapped !== undefined) return mapped
+      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
+      if (referenced.has(i) || this.map.ignoreAllOthers) return null
+      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
+      if (own) return own
+      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
+      return null
+    })
+    if (unknown.length > 0) {
+      const many = unknown.length > 1
+      throw new InputError(
+        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${this.map.source}`,
+        {
+          hint:
+            (header && noHeaderHint(header)) ??
+            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
+        },
+      )
+    }
+    return targets
+  }
+
+  /** What each mapped column of the file does, decided once. */
+  private buildPlan(computesAmount: boolean): void {
     this.targets.forEach((target, index) => {
       if (target === null || target === 'credit_marker' || target === 'discount') return
       if (computesAmount && AMOUNT_SOURCES.includes(target)) return
@@ -223,7 +240,7 @@ export class ExportTranslator {
         return
       }
       const at = this.position.get(target) ?? -1
-      const lookup = lookups.get(target)
+      const lookup = this.lookups.get(target)
       const prefix = ID_PREFIX[target]
       const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
         ? 'amount-source'
@@ -238,10 +255,6 @@ export class ExportTranslator {
                 : 'text'
       this.plan.push({index, target, kind, at, lookup, prefix})
     })
-    const names = layoutLabels.map((_, i) =>
-      i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
-    )
-    this.layout = {header: layoutLabels, index, tags, defaults, names}
   }
 
   /** A column the map names, by header (any case) or, in a file without one, by position. */
@@ -336,7 +349,9 @@ export class ExportTranslator {
     const usedByRecipe = this.recipe?.kind === 'product'
     const reads = amount ? new Set(amount.reads) : usedByRecipe ? new Set<number>() : undefined
     if (usedByRecipe) this.source.forEach((i) => reads!.add(i))
-    guardAmountColumns(map, this.targets, this.labels, this.outputHeader !== undefined, reads, false)
+    // A column another expression or a keyed lookup reads is used, not dropped.
+    const used = new Set([...this.computed.flatMap((c) => c.reads), ...this.keyed.flatMap((k) => k.columns)])
+    guardAmountColumns(map, this.targets, this.labels, this.outputHeader !== undefined, reads, used)
     if (!computesAmount && this.targets.includes('discount'))
       throw new InputError(`${map.source}: a column is declared as discount, but no compute: line_amount reads it`, {
         hint: 'Write the line amount as an expression: compute: {line_amount: "[Quantity] * [Unit Price] * (1 - [Discount] / 100)"}.',
@@ -475,13 +490,45 @@ export class ExportTranslator {
       ;(errors ??= []).push({line, column: i === -1 ? target : this.columnLabel(i, target), value, message})
       ;(failed ??= new Set()).add(target)
     }
-    if (ambiguous)
-      fail(
-        'number',
-        this.numberSource,
-        '',
-        'is empty on a row that repeats the bill above: a line of that bill, or a bill without a number? Name the column that marks a line of the bill above (continuation: in the map), or give the bill a number',
-      )
+    if (ambiguous) fail('number', this.numberSource, '', AMBIGUOUS_CONTINUATION)
+    const amounts = this.readCells(cells, out, fail)
+    if (this.computed.length > 0 || this.keyed.length > 0 || this.lineMeta.size + this.billMeta.size > 0)
+      this.applyLanguage(cells, out, fail, failed, continues)
+    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
+      const currency = out[this.at.currency] || this.map.defaults.currency
+      out[this.at.line_amount] = this.computeAmount(amounts, currency)
+    }
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
+      const issued = out[this.at.issued_at]
+      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
+    }
+    if (this.rowsIndex !== -1) {
+      const kind = (cells[this.rowsIndex] ?? '').trim()
+      const allowed = this.map.rows!.values
+      if (!allowed.includes(kind)) {
+        ;(errors ??= []).push({
+          line,
+          column: this.labels[this.rowsIndex],
+          value: kind,
+          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
+        })
+      }
+    }
+    if (this.creditIndex !== -1) {
+      const mark = (cells[this.creditIndex] ?? '').trim()
+      if (this.map.credit!.values.includes(mark)) {
+        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
+      }
+    }
+    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /** The mapped cells of a row into bk's columns (dates, numbers, lookups), and the amount sources. */
+  private readCells(
+    cells: readonly string[],
+    out: string[],
+    fail: (target: string, i: number, value: string, message: string) => void,
+  ): Map<string, string> {
     const amounts = this.amountTexts
     amounts.clear()
     for (const step of this.plan) {
@@ -554,35 +601,7 @@ export class ExportTranslator {
           break
       }
     }
-    if (this.computed.length > 0 || this.keyed.length > 0 || this.lineMeta.size + this.billMeta.size > 0)
-      this.applyLanguage(cells, out, fail, failed, continues)
-    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
-      const currency = out[this.at.currency] || this.map.defaults.currency
-      out[this.at.line_amount] = this.computeAmount(amounts, currency)
-    }
-    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
-      const issued = out[this.at.issued_at]
-      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
-    }
-    if (this.rowsIndex !== -1) {
-      const kind = (cells[this.rowsIndex] ?? '').trim()
-      const allowed = this.map.rows!.values
-      if (!allowed.includes(kind)) {
-        ;(errors ??= []).push({
-          line,
-          column: this.labels[this.rowsIndex],
-          value: kind,
-          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
-        })
-      }
-    }
-    if (this.creditIndex !== -1) {
-      const mark = (cells[this.creditIndex] ?? '').trim()
-      if (this.map.credit!.values.includes(mark)) {
-        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
-      }
-    }
-    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+    return amounts
   }
 
   private metaOf(target: string): Map<string, string> {
@@ -662,10 +681,10 @@ export class ExportTranslator {
     let continues: boolean
     let ambiguous = false
     if (marked) {
-      continues = cur !== undefined && this.map.continuation!.values.includes((record[this.continuationIndex] ?? '').trim())
-    } else {
       continues =
-        cur !== undefined && (numberBlank || this.keySources.every((i) => i === -1 || blank(i) || same(i)))
+        cur !== undefined && this.map.continuation!.values.includes((record[this.continuationIndex] ?? '').trim())
+    } else {
+      continues = cur !== undefined && (numberBlank || this.keySources.every((i) => i === -1 || blank(i) || same(i)))
       // A blank number on a row that repeats the bill's values (its vendor, its date) is as likely
       // a bill exported without a number as a line of the bill above: never merged silently.
       ambiguous =

@@ -95,7 +95,8 @@ export function billReadingFlags() {
       multiple: true,
     }),
     'date-format': Flags.string({
-      summary: 'How the file writes dates (beats the map): DD/MM/YYYY, MM/DD/YYYY, DD.MM.YYYY, YYYY-MM-DD or a pattern.',
+      summary:
+        'How the file writes dates (beats the map): DD/MM/YYYY, MM/DD/YYYY, DD.MM.YYYY, YYYY-MM-DD or a pattern.',
       description:
         'A pattern is made of D, DD, M, MM, YY (20YY), YYYY and DDMM, with / - . or nothing between them, such as DD-MM-YYYY or MM/DD/YY.',
       helpValue: 'PATTERN',

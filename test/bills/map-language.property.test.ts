@@ -100,8 +100,7 @@ describe('date patterns', () => {
   })
 
   it('refuses what is not a pattern', () => {
-    for (const bad of ['DD/DD/YYYY', 'DMYYYY', 'YYYY', 'DD//MM'])
-      expect(typeof datePattern(bad)).toBe('string')
+    for (const bad of ['DD/DD/YYYY', 'DMYYYY', 'YYYY', 'DD//MM']) expect(typeof datePattern(bad)).toBe('string')
   })
 })
 
@@ -137,7 +136,9 @@ describe('expressions agree with the fixed vocabulary on the same rows (real bin
         {cwd: dir},
       )
       expect(result.code, result.stderr).toBe(0)
-      amounts[name] = (JSON.parse(result.stdout) as Array<{lines: Array<{amount: number}>}>).map((b) => b.lines[0]!.amount)
+      amounts[name] = (JSON.parse(result.stdout) as Array<{lines: Array<{amount: number}>}>).map(
+        (b) => b.lines[0]!.amount,
+      )
     }
     expect(amounts['product-expr.yaml']).toEqual(amounts['product.yaml'])
     expect(amounts['gross-expr.yaml']).toEqual(amounts['gross.yaml'])

@@ -61,15 +61,19 @@ describe('the silent wrongs of issue 27', () => {
   it('two suppliers with one last name are two vendors (a lookup keyed by two columns)', async () => {
     const dir = tempDir('bk-maplang-')
     copyFileSync(ex('myob', 'bills.csv'), join(dir, 'bills.csv'))
-    const result = await runBk(
-      ['bills', 'import', 'bills.csv', '--map', ex('myob', 'map.yaml'), ...lookups('myob')],
-      {env: env(), cwd: dir},
-    )
+    const result = await runBk(['bills', 'import', 'bills.csv', '--map', ex('myob', 'map.yaml'), ...lookups('myob')], {
+      env: env(),
+      cwd: dir,
+    })
     expect(result.code).toBe(0)
     const vendors = (sent() as Array<{number: string; vendor_id: string; lines: unknown[]}>).map(
       (b) => `${b.number} ${b.vendor_id} ${b.lines.length}`,
     )
-    expect(vendors).toEqual(['LN-2026-07 ven_demo_office 2', 'LN-2026-07 ven_demo_travel 1', 'CH-8812 ven_demo_cloud 1'])
+    expect(vendors).toEqual([
+      'LN-2026-07 ven_demo_office 2',
+      'LN-2026-07 ven_demo_travel 1',
+      'CH-8812 ven_demo_cloud 1',
+    ])
   })
 
   it('a name pair missing from a two-column lookup is an error naming the row, nothing sent', async () => {
@@ -166,10 +170,10 @@ describe('the silent wrongs of issue 27', () => {
   })
 
   it('the same map refused when the discount is dropped by ignore: all-others', async () => {
-    const result = await importFiles(discount(['  Quantity: quantity', '  Unit Price: unit_price', 'ignore: all-others']), [
-      '--map',
-      'map.yaml',
-    ])
+    const result = await importFiles(
+      discount(['  Quantity: quantity', '  Unit Price: unit_price', 'ignore: all-others']),
+      ['--map', 'map.yaml'],
+    )
     expect(result.stderr).toContain('"Discount (%)" (a discount) is dropped (ignore: all-others)')
     expect(result.code).toBe(2)
     expect(billPosts()).toEqual([])
@@ -207,9 +211,11 @@ describe('the silent wrongs of issue 27', () => {
 
 describe('mistakes name the map or the row', () => {
   const files = (compute: string, extra = '') => ({
-    'bills.csv': ['Vendor,Ref,Date,Account,Qty,Price', 'ven_demo_office,NW-1,03-02-2026,ldg_demo_expenses,3,abc', ''].join(
-      '\n',
-    ),
+    'bills.csv': [
+      'Vendor,Ref,Date,Account,Qty,Price',
+      'ven_demo_office,NW-1,03-02-2026,ldg_demo_expenses,3,abc',
+      '',
+    ].join('\n'),
     'map.yaml': [
       'date_format: DD-MM-YYYY',
       'columns:',

@@ -338,9 +338,7 @@ class Compiler {
       case 'or': {
         if (args.length === 0) this.fail(node, `${node.name}() takes one condition or more`)
         const parts = args.map((a) => this.compile(a, 'bool') as Compiled<boolean>)
-        return node.name === 'and'
-          ? (cells) => parts.every((p) => p(cells))
-          : (cells) => parts.some((p) => p(cells))
+        return node.name === 'and' ? (cells) => parts.every((p) => p(cells)) : (cells) => parts.some((p) => p(cells))
       }
       case 'not': {
         arity(1)

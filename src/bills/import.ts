@@ -186,10 +186,16 @@ async function scan(
   let translator: ExportTranslator | undefined
   let header: string[] = []
   let rows = 0
+  // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
+  const preamble: string[][] = []
   try {
     for await (const record of input.parser as AsyncIterable<string[]>) {
       const line = input.advance(record)
       if (record.length === 1 && record[0] === '') continue
+      if (map && preamble.length < map.skipLines) {
+        preamble.push(record)
+        continue
+      }
       if (!assembler) {
         const named = map?.header !== false
         // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
@@ -204,6 +210,7 @@ async function scan(
             map,
             options.lookups ?? new Map(),
             input.label,
+            preamble,
           )
         }
         const layout = translator ? translator.layout : layoutFor(record, input.label)
@@ -226,6 +233,7 @@ async function scan(
       let done: BillDraft | undefined
       if (translator) {
         const t = translator.translate(record, line)
+        if (t.skipped) continue
         done = assembler.push(t.row, extra, t.errors)
       } else done = assembler.push({line, cells: record}, extra)
       if (done) {

@@ -15,14 +15,23 @@ import {z} from 'zod'
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
 import {BILL_COLUMNS, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
-import {DATE_FORMATS, NUMBER_FORMATS, type DateFormat, type NumberFormat} from './formats.js'
+import {NUMBER_FORMATS, datePattern, type DateFormat, type NumberFormat} from './formats.js'
 import {unreadableBecause} from '../files/file-errors.js'
+import {MAP_LANGUAGE_KEYS, METADATA_TARGET, canonicalTarget, mapLanguage, type MapLanguage} from './map-language.js'
 
 /** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
-export const SOURCE_COLUMNS = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross', 'credit_marker'] as const
+export const SOURCE_COLUMNS = [
+  'quantity',
+  'unit_price',
+  'line_net',
+  'line_tax',
+  'line_gross',
+  'credit_marker',
+  'discount',
+] as const
 export type SourceColumn = (typeof SOURCE_COLUMNS)[number]
 /** What a column of the file may feed: one of bk's columns, a tag, or a source-only column. */
-export type Target = Column | SourceColumn | `tag:${string}`
+export type Target = Column | SourceColumn | `tag:${string}` | `metadata:${string}` | `line_metadata:${string}`
 
 export const ENCODINGS = ['utf-8', 'windows-1252', 'latin1'] as const
 export type Encoding = (typeof ENCODINGS)[number]
@@ -30,7 +39,7 @@ export const DELIMITERS = {',': ',', ';': ';', tab: '\t', '\t': '\t'} as const
 export type AmountBasis = 'net' | 'gross'
 
 /** A map, checked. Flags (`--date-format` …) are applied on top by `withOverrides`. */
-export interface BillMap {
+export interface BillMap extends MapLanguage {
   /** The file the map came from, or `preset NAME`, for messages. */
   source: string
   /** The preset's name when `--map NAME` named one. */
@@ -68,12 +77,14 @@ export interface MapOverrides {
   currency?: string | undefined
   amounts?: string | undefined
   dueDays?: number | undefined
+  year?: number | undefined
 }
 
 const isTarget = (v: string) =>
   KNOWN_COLUMNS.includes(v.toLowerCase()) ||
   (SOURCE_COLUMNS as readonly string[]).includes(v.toLowerCase()) ||
-  /^tag:\s*\S/i.test(v)
+  /^tag:\s*\S/i.test(v) ||
+  METADATA_TARGET.test(v)
 /** Columns a default may fill: bk's, and the source columns of a computed amount (GnuCash: a blank quantity is 1). */
 const DEFAULTABLE = [...KNOWN_COLUMNS, 'quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
 const defaultable = z
@@ -92,7 +103,10 @@ const MapSchema = z
       .optional(),
     encoding: oneOf(ENCODINGS, 'an encoding').optional(),
     header: z.boolean({error: 'expected true or false'}).optional(),
-    date_format: oneOf(DATE_FORMATS, 'a date format').optional(),
+    date_format: z
+      .string()
+      .refine((v) => typeof datePattern(v) !== 'string', {message: 'expected a date pattern, such as DD-MM-YYYY'})
+      .optional(),
     number_format: oneOf(NUMBER_FORMATS, 'a number format').optional(),
     currency_symbols: z.boolean({error: 'expected true or false'}).optional(),
     negative_parentheses: z.boolean({error: 'expected true or false'}).optional(),
@@ -107,7 +121,11 @@ const MapSchema = z
           .nullable(),
       )
       .optional(),
-    ignore: z.array(z.string({error: 'expected a column name'})).optional(),
+    ignore: z
+      .union([z.array(z.string({error: 'expected a column name'})), z.literal('all-others')], {
+        error: 'expected a list of column names, or all-others',
+      })
+      .optional(),
     defaults: z
       .record(defaultable, z.union([z.string(), z.number(), z.boolean()], {error: 'expected a plain value'}))
       .optional(),
@@ -140,6 +158,7 @@ const MapSchema = z
       .optional(),
     case_insensitive_lookups: z.array(z.string()).optional(),
     due_days: z.number().int().min(0).max(3650).optional(),
+    ...MAP_LANGUAGE_KEYS,
   })
   .strict()
 
@@ -254,9 +273,9 @@ function toBillMap(
   const columns = new Map<string, Target | null>()
   for (const [from, to] of Object.entries(m.columns ?? {})) {
     if (from === '') throw new InputError(`${at(['columns'])}: an empty column name`)
-    columns.set(from.toLowerCase(), to === null ? null : canonicalTarget(to))
+    columns.set(from.toLowerCase(), to === null ? null : (canonicalTarget(to) as Target))
   }
-  for (const from of m.ignore ?? []) {
+  for (const from of Array.isArray(m.ignore) ? m.ignore : []) {
     const key = from.trim().toLowerCase()
     if (columns.get(key)) {
       throw new InputError(`${at(['ignore'])}: "${from}" is both mapped (to ${columns.get(key)}) and ignored`, {
@@ -295,13 +314,8 @@ function toBillMap(
     credits: m.credits ?? 'refuse',
     caseInsensitiveLookups: m.case_insensitive_lookups ?? [],
     dueDays: m.due_days,
+    ...mapLanguage(m, where, doc),
   }
-}
-
-function canonicalTarget(to: string): Target {
-  const t = to.trim()
-  if (/^tag:/i.test(t)) return `tag:${t.slice(4).trim()}`
-  return t.toLowerCase() as Target
 }
 
 /** The map bk uses when none is given: bk's own format, with the flags applied. */
@@ -320,6 +334,10 @@ export function plainMap(): BillMap {
     key: ['vendor_id', 'number'],
     credits: 'refuse',
     caseInsensitiveLookups: [],
+    compute: [],
+    lookupKeys: new Map(),
+    skipLines: 0,
+    ignoreAllOthers: false,
   }
 }
 
@@ -331,7 +349,11 @@ export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
       throw new InputError(`--${flag} ${value}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`)
     return value as T
   }
-  if (flags.dateFormat) out.dateFormat = check('date-format', flags.dateFormat, DATE_FORMATS)
+  if (flags.dateFormat) {
+    const shape = datePattern(flags.dateFormat)
+    if (typeof shape === 'string') throw new InputError(`--date-format ${shape}`)
+    out.dateFormat = flags.dateFormat
+  }
   if (flags.numberFormat) out.numberFormat = check('number-format', flags.numberFormat, NUMBER_FORMATS)
   if (flags.encoding) out.encoding = check('encoding', flags.encoding.toLowerCase(), ENCODINGS)
   if (flags.amounts) out.amounts = check('amounts', flags.amounts, ['net', 'gross'] as const)
@@ -345,6 +367,7 @@ export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
     out.defaults.currency = flags.currency
   }
   if (flags.dueDays !== undefined) out.dueDays = flags.dueDays
+  if (flags.year !== undefined) out.year = {year: flags.year, from: '--year'}
   return out
 }
 
@@ -361,6 +384,8 @@ export function isPlain(map: BillMap): boolean {
     map.fillDown.length === 0 &&
     map.dueDays === undefined &&
     !map.credit &&
-    !map.rows
+    !map.rows &&
+    map.compute.length === 0 &&
+    map.skipLines === 0
   )
 }

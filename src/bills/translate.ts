@@ -18,14 +18,37 @@ import {
   type Column,
   type ColumnLayout,
 } from './columns.js'
-import {DATE_FORMATS, addDays, minorUnit, parseDateAs, parseNumberAs, roundMoney, type NumberFormat} from './formats.js'
+import {
+  DATE_FORMATS,
+  addDays,
+  minorUnit,
+  parseDateAs,
+  parseNumberAs,
+  roundMoney,
+  type NumberFormat,
+  type YearSource,
+} from './formats.js'
+import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
 import type {BillMap, SourceColumn, Target} from './map-file.js'
+import {
+  checkComputeTargets,
+  compileComputed,
+  computedText,
+  guardAmountColumns,
+  keyedLookups,
+  lookUpRow,
+  RowFailure,
+  type ComputedStep,
+  type KeyedLookup,
+} from './computed-columns.js'
 
 /** A translated row, and the problems translation found (each names the export's column). */
 export interface TranslatedRow {
   row: SourceRow
   errors: readonly RowError[]
+  /** A row the map's `skip:` drops without a word. */
+  skipped?: boolean
 }
 
 const AMOUNT_SOURCES: readonly string[] = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
@@ -36,13 +59,15 @@ const UNIT_PRICE_HEADER = /unit|price|rate/i
 interface PlanStep {
   index: number
   target: Target
-  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text'
+  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text' | 'meta'
   at: number
   lookup?: Lookup | undefined
   prefix?: string | undefined
 }
 
 const NO_ERRORS: readonly RowError[] = []
+const AMBIGUOUS_CONTINUATION =
+  'is empty on a row that repeats the bill above: a line of that bill, or a bill without a number? Name the column that marks a line of the bill above (continuation: in the map), or give the bill a number'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -79,6 +104,17 @@ export class ExportTranslator {
   /** This row's amount-source texts (reused: no allocation per row). */
   private readonly amountTexts = new Map<string, string>()
   private readonly decimals = new Map<string, {text: string; value: Money}>()
+  /** The map language's computed values, lookups keyed by several columns, and structure columns. */
+  private computed: ComputedStep[] = []
+  private keyed: KeyedLookup[] = []
+  private readonly skipIndex: number
+  private readonly continuationIndex: number
+  /** Metadata keys (`line_metadata:KEY`, `metadata:KEY`) this map fills, per row. */
+  private readonly lineMeta = new Map<string, string>()
+  private readonly billMeta = new Map<string, string>()
+  private readonly yearSource: YearSource | undefined
+  /** The translated first row of the current bill, for its continuation rows. */
+  private billRow: string[] | undefined
 
   /** `header`: the export's header row, or undefined when the map says it has none (`width` columns). */
   constructor(
@@ -87,33 +123,13 @@ export class ExportTranslator {
     private readonly map: BillMap,
     private readonly lookups: Lookups,
     fileLabel: string,
+    preamble: readonly string[][] = [],
   ) {
     this.outputHeader = header
     this.numberFormat = map.numberFormat ?? '1234.56'
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
-    const unknown: string[] = []
-    this.targets = cells.map((cell, i) => {
-      const name = cell.trim()
-      const mapped = map.columns.get(name.toLowerCase())
-      if (mapped !== undefined) return mapped
-      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
-      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
-      if (own) return own
-      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
-      return null
-    })
-    if (unknown.length > 0) {
-      const many = unknown.length > 1
-      throw new InputError(
-        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
-        {
-          hint:
-            (header && noHeaderHint(header)) ??
-            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
-        },
-      )
-    }
+    this.targets = this.mapColumns(cells, header, fileLabel)
     KNOWN_COLUMNS.forEach((c, i) => this.position.set(c, i))
     const tags: ColumnLayout['tags'] = []
     const index = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, -1])) as Record<Column, number>
@@ -130,6 +146,7 @@ export class ExportTranslator {
           },
         )
       fedBy.set(t, i)
+      if (t === 'discount' || /^(line_)?metadata:/.test(t)) return
       if ((AMOUNT_SOURCES as readonly string[]).includes(t) || t === 'credit_marker') {
         this.source.set(t as SourceColumn, i)
         return
@@ -144,8 +161,11 @@ export class ExportTranslator {
       index[t as Column] = this.position.get(t)!
       layoutLabels[this.position.get(t)!] = this.labels[i]!
     })
+    checkComputeTargets(map, fedBy, this.labels)
+    this.fedByLanguage(fedBy, index, tags, layoutLabels)
     this.width = KNOWN_COLUMNS.length + tags.length
-    this.recipe = this.amountRecipe(fileLabel, fedBy)
+    const computesAmount = map.compute.some((c) => c.target === 'line_amount')
+    this.recipe = computesAmount ? undefined : this.amountRecipe(fileLabel, fedBy)
     if (this.recipe && this.recipe.kind !== 'direct') {
       index.line_amount = this.position.get('line_amount')!
       layoutLabels[index.line_amount] = this.recipeLabel()
@@ -168,10 +188,59 @@ export class ExportTranslator {
       return i
     })
     this.at = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, this.position.get(c)!])) as Record<Column, number>
+    this.skipIndex = map.skip ? this.columnNamed(cells, map.skip.column, 'skip.column', fileLabel) : -1
+    this.continuationIndex = map.continuation
+      ? this.columnNamed(cells, map.continuation.column, 'continuation.column', fileLabel)
+      : -1
+    this.yearSource = this.yearOf(preamble, fileLabel)
+    this.compileLanguage(cells, fileLabel, computesAmount)
+    this.buildPlan(computesAmount)
+    const names = layoutLabels.map((_, i) =>
+      i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
+    )
+    this.layout = {header: layoutLabels, index, tags, defaults, names}
+  }
+
+  /** Each column of the file to its target, or null when dropped; an unknown column is an error naming it. */
+  private mapColumns(cells: string[], header: string[] | undefined, fileLabel: string): Array<Target | null> {
+    const unknown: string[] = []
+    const referenced = this.referencedColumns(cells, fileLabel)
+    const targets = cells.map((cell, i) => {
+      const name = cell.trim()
+      const mapped = this.map.columns.get(name.toLowerCase())
+      if (mapped !== undefined) return mapped
+      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
+      if (referenced.has(i) || this.map.ignoreAllOthers) return null
+      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
+      if (own) return own
+      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
+      return null
+    })
+    if (unknown.length > 0) {
+      const many = unknown.length > 1
+      throw new InputError(
+        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${this.map.source}`,
+        {
+          hint:
+            (header && noHeaderHint(header)) ??
+            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
+        },
+      )
+    }
+    return targets
+  }
+
+  /** What each mapped column of the file does, decided once. */
+  private buildPlan(computesAmount: boolean): void {
     this.targets.forEach((target, index) => {
-      if (target === null || target === 'credit_marker') return
+      if (target === null || target === 'credit_marker' || target === 'discount') return
+      if (computesAmount && AMOUNT_SOURCES.includes(target)) return
+      if (/^(line_)?metadata:/.test(target)) {
+        this.plan.push({index, target, kind: 'meta', at: -1})
+        return
+      }
       const at = this.position.get(target) ?? -1
-      const lookup = lookups.get(target)
+      const lookup = this.lookups.get(target)
       const prefix = ID_PREFIX[target]
       const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
         ? 'amount-source'
@@ -186,10 +255,123 @@ export class ExportTranslator {
                 : 'text'
       this.plan.push({index, target, kind, at, lookup, prefix})
     })
-    const names = layoutLabels.map((_, i) =>
-      i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
-    )
-    this.layout = {header: layoutLabels, index, tags, defaults, names}
+  }
+
+  /** A column the map names, by header (any case) or, in a file without one, by position. */
+  private columnIndex(cells: readonly string[], name: string): number | undefined {
+    const lower = name.trim().toLowerCase()
+    const i = this.outputHeader
+      ? cells.findIndex((c) => c.trim().toLowerCase() === lower)
+      : /^\d+$/.test(lower)
+        ? Number(lower) - 1
+        : -1
+    return i >= 0 && i < cells.length ? i : undefined
+  }
+
+  /** Columns the map language reads (expressions, keyed lookups, skip and continuation): not unknown. */
+  private referencedColumns(cells: readonly string[], fileLabel: string): Set<number> {
+    const map = this.map
+    const names = [
+      ...map.compute.flatMap((c) => columnsOf(c.expression.ast).map((r) => r.name)),
+      ...[...map.lookupKeys.values()].flat(),
+      ...(map.skip ? [map.skip.column] : []),
+      ...(map.continuation ? [map.continuation.column] : []),
+      ...(map.rows ? [map.rows.column] : []),
+    ]
+    const out = new Set<number>()
+    for (const name of names) {
+      const i = this.columnIndex(cells, name)
+      if (i !== undefined) out.add(i)
+    }
+    for (const rule of map.compute) {
+      for (const ref of columnsOf(rule.expression.ast)) {
+        if (this.columnIndex(cells, ref.name) === undefined)
+          throw new InputError(`${rule.expression.where(ref.at)}: [${ref.name}] is not a column of ${fileLabel}`, {
+            hint: `The columns of ${fileLabel}: ${cells.map((c) => c.trim()).join(', ')}.`,
+          })
+      }
+    }
+    return out
+  }
+
+  /** bk's columns the map language feeds (computed, looked up by several columns, metadata keys): in the layout. */
+  private fedByLanguage(
+    fedBy: Map<string, number>,
+    index: Record<Column, number>,
+    tags: ColumnLayout['tags'],
+    layoutLabels: string[],
+  ): void {
+    const map = this.map
+    const fed = [
+      ...map.compute.map((c) => ({target: c.target, label: `${c.target} = ${c.expression.text}`})),
+      ...[...map.lookupKeys].map(([target, key]) => ({target, label: key.join(' + ')})),
+    ]
+    const targets = [...fed.map((f) => f.target), ...this.targets.filter((t): t is Target => t !== null)]
+    for (const kind of ['line_metadata', 'metadata'] as const) {
+      if (!targets.some((t) => t.startsWith(`${kind}:`))) continue
+      const direct = fedBy.get(kind)
+      if (direct !== undefined)
+        throw new InputError(
+          `${map.source}: "${this.labels[direct]}" feeds ${kind}, and the map also fills ${kind}:KEY: keep one`,
+        )
+      fed.push({target: kind, label: `${kind} (${kind}:KEY)`})
+    }
+    for (const {target, label} of fed) {
+      if (/^(line_)?metadata:/.test(target)) continue
+      if (target.startsWith('tag:') && !this.position.has(target)) {
+        const at = KNOWN_COLUMNS.length + tags.length
+        tags.push({field: target.slice(4), index: at})
+        this.position.set(target, at)
+        layoutLabels.push(label)
+        continue
+      }
+      const at = this.position.get(target)!
+      if (!target.startsWith('tag:')) index[target as Column] = at
+      layoutLabels[at] = label
+    }
+  }
+
+  /** Compiles the map's expressions and keyed lookups against this file's columns, and guards the amount. */
+  private compileLanguage(cells: readonly string[], fileLabel: string, computesAmount: boolean): void {
+    const map = this.map
+    const context = {
+      labels: this.labels,
+      column: (name: string) => this.columnIndex(cells, name),
+      number: (text: string) => this.number(text),
+      date: (text: string) => this.date(text.trim()),
+      currency: map.defaults.currency,
+    }
+    this.computed = compileComputed(map, context)
+    this.keyed = keyedLookups(map, this.lookups, context, fileLabel)
+    const amount = this.computed.find((c) => c.target === 'line_amount')
+    // A unit price multiplied by a quantity is where a dropped discount or tax hides; a line total
+    // (line_net, line_gross) is the package's own sum, already after them.
+    const usedByRecipe = this.recipe?.kind === 'product'
+    const reads = amount ? new Set(amount.reads) : usedByRecipe ? new Set<number>() : undefined
+    if (usedByRecipe) this.source.forEach((i) => reads!.add(i))
+    // A column another expression or a keyed lookup reads is used, not dropped.
+    const used = new Set([...this.computed.flatMap((c) => c.reads), ...this.keyed.flatMap((k) => k.columns)])
+    guardAmountColumns(map, this.targets, this.labels, this.outputHeader !== undefined, reads, used)
+    if (!computesAmount && this.targets.includes('discount'))
+      throw new InputError(`${map.source}: a column is declared as discount, but no compute: line_amount reads it`, {
+        hint: 'Write the line amount as an expression: compute: {line_amount: "[Quantity] * [Unit Price] * (1 - [Discount] / 100)"}.',
+      })
+  }
+
+  /** The year of dates written without one: --year, or a field of the file's preamble (`year_from:`). */
+  private yearOf(preamble: readonly string[][], fileLabel: string): YearSource | undefined {
+    const from = this.map.yearFrom
+    if (this.map.year || !from) return this.map.year
+    const text = (preamble[from.line - 1]?.[from.field - 1] ?? '').trim()
+    const where = `${fileLabel}:${from.line}: field ${from.field} of the preamble (year_from: in ${this.map.source})`
+    if (from.pattern === 'YYYY') {
+      if (!/^\d{4}$/.test(text)) throw new InputError(`${where}: "${text}" is not a year (YYYY)`)
+      return {year: Number(text), from: where}
+    }
+    const d = parseDateAs(text, from.pattern)
+    if (!d.ok) throw new InputError(`${where}: "${text}" ${d.reason}`)
+    const [year, month, day] = d.value.slice(0, 10).split('-').map(Number) as [number, number, number]
+    return {year, from: where, fiscalStart: from.fiscalYearStart ? {month, day} : undefined}
   }
 
   /** How the line amount is made, checked once against the columns the file has. */
@@ -298,14 +480,55 @@ export class ExportTranslator {
   /** One record of the export as a row in bk's layout. */
   translate(record: string[], line: number): TranslatedRow {
     const raw = record
-    const {cells, continues} = this.fillDown(record)
+    if (this.skipIndex !== -1 && this.map.skip!.values.includes((record[this.skipIndex] ?? '').trim()))
+      return {row: {line, cells: record, raw}, errors: NO_ERRORS, skipped: true}
+    const {cells, continues, ambiguous} = this.fillDown(record)
     const out = new Array<string>(this.width).fill('')
     let errors: RowError[] | undefined
     let failed: Set<string> | undefined
     const fail = (target: string, i: number, value: string, message: string) => {
-      ;(errors ??= []).push({line, column: this.columnLabel(i, target), value, message})
+      ;(errors ??= []).push({line, column: i === -1 ? target : this.columnLabel(i, target), value, message})
       ;(failed ??= new Set()).add(target)
     }
+    if (ambiguous) fail('number', this.numberSource, '', AMBIGUOUS_CONTINUATION)
+    const amounts = this.readCells(cells, out, fail)
+    if (this.computed.length > 0 || this.keyed.length > 0 || this.lineMeta.size + this.billMeta.size > 0)
+      this.applyLanguage(cells, out, fail, failed, continues)
+    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
+      const currency = out[this.at.currency] || this.map.defaults.currency
+      out[this.at.line_amount] = this.computeAmount(amounts, currency)
+    }
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
+      const issued = out[this.at.issued_at]
+      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
+    }
+    if (this.rowsIndex !== -1) {
+      const kind = (cells[this.rowsIndex] ?? '').trim()
+      const allowed = this.map.rows!.values
+      if (!allowed.includes(kind)) {
+        ;(errors ??= []).push({
+          line,
+          column: this.labels[this.rowsIndex],
+          value: kind,
+          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
+        })
+      }
+    }
+    if (this.creditIndex !== -1) {
+      const mark = (cells[this.creditIndex] ?? '').trim()
+      if (this.map.credit!.values.includes(mark)) {
+        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
+      }
+    }
+    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /** The mapped cells of a row into bk's columns (dates, numbers, lookups), and the amount sources. */
+  private readCells(
+    cells: readonly string[],
+    out: string[],
+    fail: (target: string, i: number, value: string, message: string) => void,
+  ): Map<string, string> {
     const amounts = this.amountTexts
     amounts.clear()
     for (const step of this.plan) {
@@ -373,35 +596,73 @@ export class ExportTranslator {
         case 'text':
           if (trimmed !== '') out[step.at] = text
           break
+        case 'meta':
+          if (trimmed !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), trimmed)
+          break
       }
     }
-    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
-      const currency = out[this.at.currency] || this.map.defaults.currency
-      out[this.at.line_amount] = this.computeAmount(amounts, currency)
+    return amounts
+  }
+
+  private metaOf(target: string): Map<string, string> {
+    return target.startsWith('line_') ? this.lineMeta : this.billMeta
+  }
+
+  /** Keyed lookups, computed values and metadata keys into the translated row. */
+  private applyLanguage(
+    cells: readonly string[],
+    out: string[],
+    fail: (target: string, i: number, value: string, message: string) => void,
+    failed: Set<string> | undefined,
+    continues: boolean,
+  ): void {
+    // A continuation row carries its bill's values: those the map language made from the bill's first row.
+    const first = continues ? this.billRow : undefined
+    if (!continues) this.billRow = out
+    for (const step of this.keyed) {
+      const {key, value} = lookUpRow(step, cells)
+      if (key.every((k) => k === '')) continue
+      if (value !== undefined) out[this.position.get(step.target)!] = value
+      else
+        fail(
+          step.target,
+          step.columns[0]!,
+          key.join(', '),
+          `is not in the lookup file ${step.lookup.file} (keyed by ${step.columns.map((i) => `"${this.labels[i]}"`).join(', ')}): add a row "${key.join(',')},<id>" to it`,
+        )
     }
-    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
-      const issued = out[this.at.issued_at]
-      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
-    }
-    if (this.rowsIndex !== -1) {
-      const kind = (cells[this.rowsIndex] ?? '').trim()
-      const allowed = this.map.rows!.values
-      if (!allowed.includes(kind)) {
-        ;(errors ??= []).push({
-          line,
-          column: this.labels[this.rowsIndex],
-          value: kind,
-          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
-        })
+    for (const step of this.computed) {
+      if (step.billLevel && step.reads.every((i) => (cells[i] ?? '').trim() === '')) {
+        const at = this.position.get(step.target)
+        if (first && at !== undefined) out[at] = first[at] ?? ''
+        continue
+      }
+      if (step.reads.some((i) => failed?.has(this.targets[i] ?? ''))) continue
+      try {
+        const value = step.run(cells)
+        const currency = out[this.at.currency] || this.map.defaults.currency
+        const text = computedText(step, value, currency)
+        if (/^(line_)?metadata:/.test(step.target)) {
+          if (text !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), text)
+        } else out[this.position.get(step.target)!] = text
+      } catch (error) {
+        if (!(error instanceof RowFailure)) throw error
+        const i = error.column ?? -1
+        fail(step.target, i, error.value, i === -1 ? `${error.message} (compute: ${step.target})` : error.message)
       }
     }
-    if (this.creditIndex !== -1) {
-      const mark = (cells[this.creditIndex] ?? '').trim()
-      if (this.map.credit!.values.includes(mark)) {
-        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
+    for (const [meta, column] of [
+      [this.lineMeta, 'line_metadata'],
+      [this.billMeta, 'metadata'],
+    ] as const) {
+      const at = this.position.get(column)!
+      if (meta.size === 0) {
+        if (first && column === 'metadata') out[at] = first[at] ?? ''
+        continue
       }
+      out[at] = JSON.stringify(Object.fromEntries(meta))
+      meta.clear()
     }
-    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
   }
 
   /**
@@ -409,25 +670,38 @@ export class ExportTranslator {
    * whose key cells are blank or the bill's; one that leaves a filled-down number blank continues
    * the bill whatever else it says (a different vendor there is an error, not a new bill).
    */
-  private fillDown(record: string[]): {cells: string[]; continues: boolean} {
-    if (this.fillSources.length === 0) return {cells: record, continues: false}
+  private fillDown(record: string[]): {cells: string[]; continues: boolean; ambiguous: boolean} {
+    const marked = this.continuationIndex !== -1
+    if (this.fillSources.length === 0 && !marked) return {cells: record, continues: false, ambiguous: false}
     const cur = this.current
     const blank = (i: number) => (record[i] ?? '').trim() === ''
+    const same = (i: number) => (record[i] ?? '').trim() === (cur?.[i] ?? '').trim()
     const numberBlank =
       this.numberSource !== -1 && this.fillSources.includes(this.numberSource) && blank(this.numberSource)
-    const continues =
-      cur !== undefined &&
-      (numberBlank ||
-        this.keySources.every((i) => i === -1 || blank(i) || (record[i] ?? '').trim() === (cur[i] ?? '').trim()))
+    let continues: boolean
+    let ambiguous = false
+    if (marked) {
+      continues =
+        cur !== undefined && this.map.continuation!.values.includes((record[this.continuationIndex] ?? '').trim())
+    } else {
+      continues = cur !== undefined && (numberBlank || this.keySources.every((i) => i === -1 || blank(i) || same(i)))
+      // A blank number on a row that repeats the bill's values (its vendor, its date) is as likely
+      // a bill exported without a number as a line of the bill above: never merged silently.
+      ambiguous =
+        continues &&
+        numberBlank &&
+        this.fillSources.some((i) => i !== this.numberSource && !blank(i)) &&
+        this.fillSources.every((i) => blank(i) || same(i))
+    }
     if (!continues) {
       this.current = record
-      return {cells: record, continues: false}
+      return {cells: record, continues: false, ambiguous: false}
     }
     let filled: string[] | undefined
     for (const i of this.fillSources) {
-      if (blank(i) && (cur[i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur[i]!
+      if (blank(i) && (cur![i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur![i]!
     }
-    return {cells: filled ?? record, continues: numberBlank}
+    return {cells: filled ?? record, continues: marked || numberBlank, ambiguous}
   }
 
   private computeAmount(texts: Map<string, string>, currency: string | undefined): string {
@@ -482,7 +756,7 @@ export class ExportTranslator {
     let d = this.dateCache.get(text)
     if (d) return d
     const format = this.map.dateFormat
-    if (format) d = parseDateAs(text, format)
+    if (format) d = parseDateAs(text, format, this.yearSource)
     else if (/^\d{4}-\d{2}-\d{2}/.test(text)) d = {ok: true, value: text}
     else
       d = {

@@ -63,6 +63,10 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
   {file: 'examples/exports/quickbooks-online/bills.csv', args: QBO},
   {file: 'examples/exports/gnucash/bills.csv', args: GNUCASH},
   {file: 'examples/exports/sage50/bills.csv', args: SAGE},
+  ...['myob', 'odoo', 'datev'].map((pkg) => ({
+    file: `examples/exports/${pkg}/bills.csv`,
+    args: ['--map', `examples/exports/${pkg}/map.yaml`, ...lookups(pkg)],
+  })),
   {
     file: 'test/fixtures/exports/xero-ambiguous-date.csv',
     args: XERO.filter((a, i, all) => a !== '--date-format' && all[i - 1] !== '--date-format'),

@@ -229,6 +229,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       map: flags.map,
       lookup: flags.lookup,
       dateFormat: flags['date-format'],
+      year: flags.year,
       numberFormat: flags['number-format'],
       delimiter: flags.delimiter,
       encoding: flags.encoding,

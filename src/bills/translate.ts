@@ -11,7 +11,9 @@ import {Decimal, type Money} from '../shared/money.js'
 import {creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
+  headerKey,
   IGNORED_COLUMN,
+  nearestName,
   noHeaderHint,
   KNOWN_COLUMNS,
   REQUIRED_COLUMNS,
@@ -20,7 +22,7 @@ import {
 } from './columns.js'
 import {DATE_FORMATS, addDays, minorUnit, parseDateAs, parseNumberAs, roundMoney, type NumberFormat} from './formats.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
-import type {BillMap, SourceColumn, Target} from './map-file.js'
+import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
 
 /** A translated row, and the problems translation found (each names the export's column). */
 export interface TranslatedRow {
@@ -36,7 +38,7 @@ const UNIT_PRICE_HEADER = /unit|price|rate/i
 interface PlanStep {
   index: number
   target: Target
-  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text'
+  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text' | 'guard'
   at: number
   lookup?: Lookup | undefined
   prefix?: string | undefined
@@ -93,27 +95,18 @@ export class ExportTranslator {
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
     const unknown: string[] = []
+    const columns = columnsForLayout(map, header)
     this.targets = cells.map((cell, i) => {
-      const name = cell.trim()
-      const mapped = map.columns.get(name.toLowerCase())
+      const name = cell.replace(/^\uFEFF/, '').trim()
+      const mapped = columns.get(headerKey(name))
       if (mapped !== undefined) return mapped
-      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
+      if (header && headerKey(name) === IGNORED_COLUMN) return null
       const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
       if (own) return own
       unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
       return null
     })
-    if (unknown.length > 0) {
-      const many = unknown.length > 1
-      throw new InputError(
-        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
-        {
-          hint:
-            (header && noHeaderHint(header)) ??
-            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
-        },
-      )
-    }
+    if (unknown.length > 0) throw unknownColumns(unknown, header, map, fileLabel)
     KNOWN_COLUMNS.forEach((c, i) => this.position.set(c, i))
     const tags: ColumnLayout['tags'] = []
     const index = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, -1])) as Record<Column, number>
@@ -130,6 +123,7 @@ export class ExportTranslator {
           },
         )
       fedBy.set(t, i)
+      if ((GUARD_COLUMNS as readonly string[]).includes(t)) return
       if ((AMOUNT_SOURCES as readonly string[]).includes(t) || t === 'credit_marker') {
         this.source.set(t as SourceColumn, i)
         return
@@ -157,6 +151,7 @@ export class ExportTranslator {
         hint: `Map a column of the file to ${missing.join(', ')}${missing.includes('line_amount') ? ' (or quantity and unit_price, or line_net/line_gross and line_tax)' : ''}.`,
       })
     }
+    this.dueDaysTarget(index, layoutLabels, fedBy, fileLabel)
     this.creditIndex = this.creditColumn(cells, fileLabel)
     this.rowsIndex = map.rows ? this.columnNamed(cells, map.rows.column, 'rows.column', fileLabel) : -1
     this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
@@ -175,15 +170,17 @@ export class ExportTranslator {
       const prefix = ID_PREFIX[target]
       const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
         ? 'amount-source'
-        : target === 'issued_at' || target === 'due_at'
-          ? 'date'
-          : target === 'line_amount'
-            ? 'amount'
-            : lookup
-              ? 'lookup'
-              : prefix
-                ? 'id'
-                : 'text'
+        : (GUARD_COLUMNS as readonly string[]).includes(target)
+          ? 'guard'
+          : target === 'issued_at' || target === 'due_at'
+            ? 'date'
+            : target === 'line_amount'
+              ? 'amount'
+              : lookup
+                ? 'lookup'
+                : prefix
+                  ? 'id'
+                  : 'text'
       this.plan.push({index, target, kind, at, lookup, prefix})
     })
     const names = layoutLabels.map((_, i) =>
@@ -281,6 +278,28 @@ export class ExportTranslator {
     }
   }
 
+  /**
+   * `due_days` computes a due date from the issue date: it goes to the due date column of the
+   * translated row even when no column of the file feeds one, and needs an issue date to start from.
+   */
+  private dueDaysTarget(
+    index: Record<Column, number>,
+    labels: string[],
+    fedBy: Map<string, number>,
+    fileLabel: string,
+  ): void {
+    const days = this.map.dueDays
+    if (days === undefined) return
+    if (!fedBy.has('issued_at'))
+      throw new InputError(
+        `${this.map.source}: due_days (--due-days ${days}) computes a due date from the issue date, but no column of ${fileLabel} feeds issued_at`,
+        {hint: 'Map the issue date column to issued_at, or drop due_days.'},
+      )
+    if (index.due_at !== -1) return
+    index.due_at = this.position.get('due_at')!
+    labels[index.due_at] = `${this.labels[fedBy.get('issued_at')!]} + ${days} days`
+  }
+
   private creditColumn(cells: string[], fileLabel: string): number {
     const credit = this.map.credit
     if (!credit) return -1
@@ -290,7 +309,11 @@ export class ExportTranslator {
 
   /** The index of a column the map names by header (or by position when the file has none). */
   private columnNamed(cells: string[], name: string, key: string, fileLabel: string): number {
-    const i = cells.findIndex((c, j) => c.trim().toLowerCase() === name.toLowerCase() || this.labels[j] === name)
+    const want = headerKey(name)
+    const i = cells.findIndex((c, j) => {
+      const k = headerKey(c)
+      return k === want || this.map.aliasOf.get(k) === want || this.labels[j] === name
+    })
     if (i === -1) throw new InputError(`${this.map.source}: ${key} "${name}" is not a column of ${fileLabel}`)
     return i
   }
@@ -373,6 +396,19 @@ export class ExportTranslator {
         case 'text':
           if (trimmed !== '') out[step.at] = text
           break
+        case 'guard': {
+          // A discount changes the amount and bk cannot apply it yet: the row is refused, never sent without it.
+          if (trimmed === '') break
+          const n = this.number(text)
+          if (n.ok && /^-?0*(\.0*)?$/.test(n.value)) break
+          fail(
+            step.target,
+            i,
+            text,
+            'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell',
+          )
+          break
+        }
       }
     }
     if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
@@ -381,7 +417,11 @@ export class ExportTranslator {
     }
     if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
       const issued = out[this.at.issued_at]
-      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
+      // A date without a time is midnight UTC; one that does not parse is reported by the issued_at check.
+      if (issued) {
+        const at = /^\d{4}-\d{2}-\d{2}$/.test(issued.trim()) ? `${issued.trim()}T00:00:00Z` : issued
+        if (!Number.isNaN(Date.parse(at))) out[this.at.due_at] = addDays(at, this.map.dueDays)
+      }
     }
     if (this.rowsIndex !== -1) {
       const kind = (cells[this.rowsIndex] ?? '').trim()
@@ -396,12 +436,29 @@ export class ExportTranslator {
       }
     }
     if (this.creditIndex !== -1) {
-      const mark = (cells[this.creditIndex] ?? '').trim()
-      if (this.map.credit!.values.includes(mark)) {
-        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
-      }
+      const problem = this.creditMark(cells, line)
+      if (problem) (errors ??= []).push(problem)
     }
     return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /**
+   * The type column: a credit type sets the document aside (or refuses it), a bill type passes,
+   * and a value in neither closed list is not a bill (compared without case or surrounding spaces).
+   */
+  private creditMark(cells: string[], line: number): RowError | undefined {
+    const credit = this.map.credit!
+    const mark = (cells[this.creditIndex] ?? '').trim()
+    const is = (list: readonly string[]) => list.some((v) => v.toLowerCase() === mark.toLowerCase())
+    const column = this.labels[this.creditIndex]!
+    if (is(credit.values)) return creditNote(line, column, mark, this.map.credits === 'skip')
+    if (!credit.bills || is(credit.bills)) return undefined
+    return {
+      line,
+      column,
+      value: mark,
+      message: `is neither a bill type (${credit.bills.join(', ')}) nor a credit type (${credit.values.join(', ')}) in ${this.map.source}: export only bills and credit notes, or remove the row`,
+    }
   }
 
   /**
@@ -475,6 +532,7 @@ export class ExportTranslator {
     return parseNumberAs(text, this.numberFormat, {
       currencySymbols: this.map.currencySymbols,
       negativeParentheses: this.map.negativeParentheses,
+      negative: this.map.negative,
     })
   }
 
@@ -498,4 +556,66 @@ export class ExportTranslator {
     const label = this.labels[i]!
     return label === target ? label : `"${label}" (${target})`
   }
+}
+
+/** Unknown (or unmapped) columns: the file does not fit the map; the nearest header the map knows is the likeliest fix. */
+function unknownColumns(unknown: string[], header: string[] | undefined, map: BillMap, fileLabel: string): InputError {
+  const many = unknown.length > 1
+  const near = header
+    ? unknown.flatMap((u) => {
+        const n = nearestName(u.replace(/^"|"$/g, ''), map.spellings.values())
+        return n ? [`${u} is not "${n}"`] : []
+      })
+    : []
+  return new InputError(
+    `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
+    {
+      hint:
+        (header && noHeaderHint(header)) ??
+        (near.length > 0 ? `The nearest headers the map knows: ${near.join('; ')}. Rename the header, or ` : '') +
+          `${near.length > 0 ? 'map' : 'Map'} ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
+    },
+  )
+}
+
+/**
+ * What a file's first record is, by the map: a header (its cells), or a data row. A layout the
+ * package writes without a header (`header: false`) may still start with a row naming its
+ * documented fields (`field_order:`): that row is skipped. A layout with a header that the
+ * package also writes in its documented fixed order without one (`field_order:` again) is read
+ * by those names when the first row has no header the map knows and holds data.
+ */
+export function readFirstRow(
+  map: BillMap | undefined,
+  record: string[],
+): {header: string[] | undefined; isData: boolean} {
+  const order = map?.fieldOrder
+  if (!map || !order) return {header: map?.header === false ? undefined : record, isData: map?.header === false}
+  const documented = new Set(order.map(headerKey))
+  const names = (cell: string) => {
+    const k = headerKey(cell)
+    return documented.has(k) || documented.has(map.aliasOf.get(k) ?? '')
+  }
+  const filled = record.filter((c) => c.trim() !== '')
+  if (map.header === false) {
+    const named = filled.filter(names).length
+    return {header: undefined, isData: !(named >= 2 && named * 2 >= filled.length)}
+  }
+  const known = record.some((c) => map.columns.has(headerKey(c)) || canonicalColumn(c) !== undefined)
+  const data = filled.some((c) => /\d/.test(c))
+  if (known || !data || record.length > order.length) return {header: record, isData: false}
+  return {header: order.slice(0, record.length), isData: true}
+}
+
+/** The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes what others mean. */
+function columnsForLayout(map: BillMap, header: string[] | undefined): Map<string, Target | null> {
+  if (!header || map.whenColumn.size === 0) return map.columns
+  const keys = new Set(header.map(headerKey))
+  let columns = map.columns
+  for (const [trigger, meanings] of map.whenColumn) {
+    if (!keys.has(trigger)) continue
+    columns = new Map(columns)
+    for (const [k, target] of meanings) columns.set(k, target)
+  }
+  return columns
 }

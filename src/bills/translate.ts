@@ -45,6 +45,9 @@ interface PlanStep {
 }
 
 const NO_ERRORS: readonly RowError[] = []
+/** A discount changes the amount and bk cannot apply one: the row is refused, never sent without it. */
+const DISCOUNT_REFUSED =
+  'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -94,19 +97,7 @@ export class ExportTranslator {
     this.numberFormat = map.numberFormat ?? '1234.56'
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
-    const unknown: string[] = []
-    const columns = columnsForLayout(map, header)
-    this.targets = cells.map((cell, i) => {
-      const name = cell.replace(/^\uFEFF/, '').trim()
-      const mapped = columns.get(headerKey(name))
-      if (mapped !== undefined) return mapped
-      if (header && headerKey(name) === IGNORED_COLUMN) return null
-      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
-      if (own) return own
-      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
-      return null
-    })
-    if (unknown.length > 0) throw unknownColumns(unknown, header, map, fileLabel)
+    this.targets = targetsOf(cells, header, map, fileLabel)
     KNOWN_COLUMNS.forEach((c, i) => this.position.set(c, i))
     const tags: ColumnLayout['tags'] = []
     const index = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, -1])) as Record<Column, number>
@@ -396,50 +387,48 @@ export class ExportTranslator {
         case 'text':
           if (trimmed !== '') out[step.at] = text
           break
-        case 'guard': {
-          // A discount changes the amount and bk cannot apply it yet: the row is refused, never sent without it.
-          if (trimmed === '') break
-          const n = this.number(text)
-          if (n.ok && /^-?0*(\.0*)?$/.test(n.value)) break
-          fail(
-            step.target,
-            i,
-            text,
-            'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell',
-          )
+        case 'guard':
+          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, DISCOUNT_REFUSED)
           break
-        }
       }
     }
     if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
       const currency = out[this.at.currency] || this.map.defaults.currency
       out[this.at.line_amount] = this.computeAmount(amounts, currency)
     }
-    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
-      const issued = out[this.at.issued_at]
-      // A date without a time is midnight UTC; one that does not parse is reported by the issued_at check.
-      if (issued) {
-        const at = /^\d{4}-\d{2}-\d{2}$/.test(issued.trim()) ? `${issued.trim()}T00:00:00Z` : issued
-        if (!Number.isNaN(Date.parse(at))) out[this.at.due_at] = addDays(at, this.map.dueDays)
-      }
-    }
-    if (this.rowsIndex !== -1) {
-      const kind = (cells[this.rowsIndex] ?? '').trim()
-      const allowed = this.map.rows!.values
-      if (!allowed.includes(kind)) {
-        ;(errors ??= []).push({
-          line,
-          column: this.labels[this.rowsIndex],
-          value: kind,
-          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
-        })
-      }
-    }
-    if (this.creditIndex !== -1) {
-      const problem = this.creditMark(cells, line)
-      if (problem) (errors ??= []).push(problem)
-    }
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) this.dueDate(out)
+    const kind = this.rowsIndex !== -1 ? this.rowKind(cells, line) : undefined
+    if (kind) (errors ??= []).push(kind)
+    const credit = this.creditIndex !== -1 ? this.creditMark(cells, line) : undefined
+    if (credit) (errors ??= []).push(credit)
     return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /** `due_days`: the issue date plus N days. A date without a time is midnight UTC; one that does not parse is reported by the issued_at check. */
+  private dueDate(out: string[]): void {
+    const issued = out[this.at.issued_at]?.trim()
+    if (!issued) return
+    const at = /^\d{4}-\d{2}-\d{2}$/.test(issued) ? `${issued}T00:00:00Z` : issued
+    if (!Number.isNaN(Date.parse(at))) out[this.at.due_at] = addDays(at, this.map.dueDays!)
+  }
+
+  /** A guard column's blank-equivalent: a number that is zero (`0`, `0.00`). */
+  private isZero(text: string): boolean {
+    const n = this.number(text)
+    return n.ok && /^-?0*(\.0*)?$/.test(n.value)
+  }
+
+  /** `rows:`: only rows whose column holds a listed value are bill rows. */
+  private rowKind(cells: string[], line: number): RowError | undefined {
+    const kind = (cells[this.rowsIndex] ?? '').trim()
+    const allowed = this.map.rows!.values
+    if (allowed.includes(kind)) return undefined
+    return {
+      line,
+      column: this.labels[this.rowsIndex],
+      value: kind,
+      message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
+    }
   }
 
   /**
@@ -605,6 +594,29 @@ export function readFirstRow(
   const data = filled.some((c) => /\d/.test(c))
   if (known || !data || record.length > order.length) return {header: record, isData: false}
   return {header: order.slice(0, record.length), isData: true}
+}
+
+/** What each column of the file feeds (null: ignored); an unknown column refuses the file. */
+function targetsOf(
+  cells: string[],
+  header: string[] | undefined,
+  map: BillMap,
+  fileLabel: string,
+): Array<Target | null> {
+  const unknown: string[] = []
+  const columns = columnsForLayout(map, header)
+  const targets = cells.map((cell, i) => {
+    const name = cell.replace(/^\uFEFF/, '').trim()
+    const mapped = columns.get(headerKey(name))
+    if (mapped !== undefined) return mapped
+    if (header && headerKey(name) === IGNORED_COLUMN) return null
+    const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
+    if (own) return own
+    unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
+    return null
+  })
+  if (unknown.length > 0) throw unknownColumns(unknown, header, map, fileLabel)
+  return targets
 }
 
 /** The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes what others mean. */

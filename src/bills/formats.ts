@@ -102,7 +102,8 @@ function readNumber(text: string, format: NumberFormat, options: NumberOptions, 
         ok: false,
         reason: `has a currency symbol, which the map does not allow (currency_symbols: true): ${expected}`,
       }
-    if (/^[-+]/.test(s)) return {ok: false, reason: `has a sign in a form the map does not list: ${expected}`}
+    if (s[0] === '-' || s[0] === '+')
+      return {ok: false, reason: `has a sign in a form the map does not list: ${expected}`}
   } else if (options.negativeParentheses && s.startsWith('(') && s.endsWith(')')) {
     negative = true
     s = s.slice(1, -1).trim()
@@ -154,10 +155,13 @@ const FORM_PATTERNS: Array<[NegativeForm, RegExp]> = [
   ['-1', /^-\s*(.*)$/],
 ]
 
+const isDigit = (code: number) => code >= 48 && code <= 57
+
 /** Which negative form a number is written in, checked against the map's list; its body without the sign. */
 function negativeForm(s: string, allowed: readonly NegativeForm[]): Parsed<{body: string; negative: boolean}> {
   // Most numbers start and end with a digit: positive, nothing to look at.
-  if (/^\d/.test(s) && /\d$/.test(s)) return {ok: true, value: {body: s, negative: false}}
+  if (isDigit(s.charCodeAt(0)) && isDigit(s.charCodeAt(s.length - 1)))
+    return {ok: true, value: {body: s, negative: false}}
   for (const [form, pattern] of FORM_PATTERNS) {
     const m = pattern.exec(s)
     if (!m) continue

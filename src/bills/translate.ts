@@ -76,6 +76,8 @@ export class ExportTranslator {
   private readonly fillSources: number[]
   private current: string[] | undefined
   private readonly numberFormat: NumberFormat
+  /** The map's negative forms; undefined where they mean what the plain reading does (`-1` only). */
+  private readonly negative: BillMap['negative']
   private readonly dateCache = new Map<string, ReturnType<typeof parseDateAs>>()
   /** What each mapped column of the file does, decided once. */
   private readonly plan: PlanStep[] = []
@@ -95,6 +97,8 @@ export class ExportTranslator {
   ) {
     this.outputHeader = header
     this.numberFormat = map.numberFormat ?? '1234.56'
+    const plainMinus = map.negative?.length === 1 && map.negative[0] === '-1'
+    this.negative = plainMinus && !map.currencySymbols && !map.negativeParentheses ? undefined : map.negative
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
     this.targets = targetsOf(cells, header, map, fileLabel)
@@ -521,7 +525,7 @@ export class ExportTranslator {
     return parseNumberAs(text, this.numberFormat, {
       currencySymbols: this.map.currencySymbols,
       negativeParentheses: this.map.negativeParentheses,
-      negative: this.map.negative,
+      negative: this.negative,
     })
   }
 

@@ -129,11 +129,20 @@ function pad(n: number): string {
   return n < 10 ? `0${n}` : String(n)
 }
 
+/**
+ * The ways packages write a negative number, named by how they write -1 (`$` stands for any
+ * currency symbol or code): a map lists those its file uses, and only those are read.
+ */
+export const NEGATIVE_FORMS = ['-1', '-$1', '$-1', '(1)', '($1)', '1-', '1 CR'] as const
+export type NegativeForm = (typeof NEGATIVE_FORMS)[number]
+
 export interface NumberOptions {
   /** A currency symbol or ISO code before or after the number is accepted (and dropped). */
   currencySymbols?: boolean
   /** `(12.50)` means -12.50, as accounting reports write negatives. */
   negativeParentheses?: boolean
+  /** The negative forms allowed; when given, it replaces the legacy `-`/parentheses rules. */
+  negative?: readonly NegativeForm[] | undefined
 }
 
 const SEPARATORS: Record<NumberFormat, {group: string; decimal: string}> = {
@@ -161,7 +170,19 @@ function readNumber(text: string, format: NumberFormat, options: NumberOptions, 
   const expected = `expected a number written ${format}${options.negativeParentheses ? ' (or (1234.56) for a negative)' : ''}`
   if (s === '') return {ok: false, reason: `is empty: ${expected}`}
   let negative = false
-  if (options.negativeParentheses && s.startsWith('(') && s.endsWith(')')) {
+  if (options.negative) {
+    const signed = negativeForm(s, options.negative)
+    if (!signed.ok) return signed
+    ;({body: s, negative} = signed.value)
+    if (options.currencySymbols) s = s.replace(SYMBOL_AROUND, '')
+    else if (/[$£€¥₹]/.test(s))
+      return {
+        ok: false,
+        reason: `has a currency symbol, which the map does not allow (currency_symbols: true): ${expected}`,
+      }
+    if (s[0] === '-' || s[0] === '+')
+      return {ok: false, reason: `has a sign in a form the map does not list: ${expected}`}
+  } else if (options.negativeParentheses && s.startsWith('(') && s.endsWith(')')) {
     negative = true
     s = s.slice(1, -1).trim()
   }
@@ -199,6 +220,37 @@ function readNumber(text: string, format: NumberFormat, options: NumberOptions, 
     return {ok: false, reason: `is not a number: ${expected}${other}`}
   }
   return {ok: true, value: `${negative ? '-' : ''}${whole === '' ? '0' : whole}${fraction ? `.${fraction}` : ''}`}
+}
+
+const SYMBOL = '(?:[A-Z]{3}|[$\u00a3\u20ac\u00a5\u20b9])'
+const FORM_PATTERNS: Array<[NegativeForm, RegExp]> = [
+  ['($1)', new RegExp(`^\\(\\s*(${SYMBOL}\\s*[^)]*|[^)]*?\\s*${SYMBOL})\\s*\\)$`)],
+  ['(1)', /^\(\s*([^)]*?)\s*\)$/],
+  ['1 CR', /^(.*?)\s*CR$/],
+  ['1-', /^(.*?\d)\s*-$/],
+  ['-$1', new RegExp(`^-\\s*(${SYMBOL}.*)$`)],
+  ['$-1', new RegExp(`^(${SYMBOL})\\s*-\\s*(.*)$`)],
+  ['-1', /^-\s*(.*)$/],
+]
+
+const isDigit = (code: number) => code >= 48 && code <= 57
+
+/** Which negative form a number is written in, checked against the map's list; its body without the sign. */
+function negativeForm(s: string, allowed: readonly NegativeForm[]): Parsed<{body: string; negative: boolean}> {
+  // Most numbers start and end with a digit: positive, nothing to look at.
+  if (isDigit(s.charCodeAt(0)) && isDigit(s.charCodeAt(s.length - 1)))
+    return {ok: true, value: {body: s, negative: false}}
+  for (const [form, pattern] of FORM_PATTERNS) {
+    const m = pattern.exec(s)
+    if (!m) continue
+    if (!allowed.includes(form))
+      return {
+        ok: false,
+        reason: `is a negative number written in the form "${form}", which the map does not list (negative: ${allowed.map((f) => `"${f}"`).join(', ')})`,
+      }
+    return {ok: true, value: {body: m.slice(1).join(''), negative: true}}
+  }
+  return {ok: true, value: {body: s.replace(/^\+/, ''), negative: false}}
 }
 
 /** When a value reads cleanly in another format, say so: it is the likeliest fix. */

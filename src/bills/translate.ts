@@ -11,7 +11,9 @@ import {Decimal, type Money} from '../shared/money.js'
 import {creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
+  headerKey,
   IGNORED_COLUMN,
+  nearestName,
   noHeaderHint,
   KNOWN_COLUMNS,
   REQUIRED_COLUMNS,
@@ -30,7 +32,7 @@ import {
 } from './formats.js'
 import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
-import type {BillMap, SourceColumn, Target} from './map-file.js'
+import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
 import {
   checkComputeTargets,
   compileComputed,
@@ -59,7 +61,7 @@ const UNIT_PRICE_HEADER = /unit|price|rate/i
 interface PlanStep {
   index: number
   target: Target
-  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text' | 'meta'
+  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text' | 'meta' | 'guard'
   at: number
   lookup?: Lookup | undefined
   prefix?: string | undefined
@@ -68,6 +70,9 @@ interface PlanStep {
 const NO_ERRORS: readonly RowError[] = []
 const AMBIGUOUS_CONTINUATION =
   'is empty on a row that repeats the bill above: a line of that bill, or a bill without a number? Name the column that marks a line of the bill above (continuation: in the map), or give the bill a number'
+/** A discount changes the amount and bk cannot apply one: the row is refused, never sent without it. */
+const DISCOUNT_REFUSED =
+  'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -96,6 +101,8 @@ export class ExportTranslator {
   private readonly fillSources: number[]
   private current: string[] | undefined
   private readonly numberFormat: NumberFormat
+  /** The map's negative forms; undefined where they mean what the plain reading does (`-1` only). */
+  private readonly negative: BillMap['negative']
   private readonly dateCache = new Map<string, ReturnType<typeof parseDateAs>>()
   /** What each mapped column of the file does, decided once. */
   private readonly plan: PlanStep[] = []
@@ -127,6 +134,8 @@ export class ExportTranslator {
   ) {
     this.outputHeader = header
     this.numberFormat = map.numberFormat ?? '1234.56'
+    const plainMinus = map.negative?.length === 1 && map.negative[0] === '-1'
+    this.negative = plainMinus && !map.currencySymbols && !map.negativeParentheses ? undefined : map.negative
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
     this.targets = this.mapColumns(cells, header, fileLabel)
@@ -146,7 +155,7 @@ export class ExportTranslator {
           },
         )
       fedBy.set(t, i)
-      if (t === 'discount' || /^(line_)?metadata:/.test(t)) return
+      if (t === 'discount' || /^(line_)?metadata:/.test(t) || (GUARD_COLUMNS as readonly string[]).includes(t)) return
       if ((AMOUNT_SOURCES as readonly string[]).includes(t) || t === 'credit_marker') {
         this.source.set(t as SourceColumn, i)
         return
@@ -177,6 +186,7 @@ export class ExportTranslator {
         hint: `Map a column of the file to ${missing.join(', ')}${missing.includes('line_amount') ? ' (or quantity and unit_price, or line_net/line_gross and line_tax)' : ''}.`,
       })
     }
+    this.dueDaysTarget(index, layoutLabels, fedBy, fileLabel)
     this.creditIndex = this.creditColumn(cells, fileLabel)
     this.rowsIndex = map.rows ? this.columnNamed(cells, map.rows.column, 'rows.column', fileLabel) : -1
     this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
@@ -205,28 +215,19 @@ export class ExportTranslator {
   private mapColumns(cells: string[], header: string[] | undefined, fileLabel: string): Array<Target | null> {
     const unknown: string[] = []
     const referenced = this.referencedColumns(cells, fileLabel)
+    const columns = columnsForLayout(this.map, header)
     const targets = cells.map((cell, i) => {
-      const name = cell.trim()
-      const mapped = this.map.columns.get(name.toLowerCase())
+      const name = cell.replace(/^\uFEFF/, '').trim()
+      const mapped = columns.get(headerKey(name))
       if (mapped !== undefined) return mapped
-      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
+      if (header && headerKey(name) === IGNORED_COLUMN) return null
       if (referenced.has(i) || this.map.ignoreAllOthers) return null
       const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
       if (own) return own
       unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
       return null
     })
-    if (unknown.length > 0) {
-      const many = unknown.length > 1
-      throw new InputError(
-        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${this.map.source}`,
-        {
-          hint:
-            (header && noHeaderHint(header)) ??
-            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
-        },
-      )
-    }
+    if (unknown.length > 0) throw unknownColumns(unknown, header, this.map, fileLabel)
     return targets
   }
 
@@ -244,15 +245,17 @@ export class ExportTranslator {
       const prefix = ID_PREFIX[target]
       const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
         ? 'amount-source'
-        : target === 'issued_at' || target === 'due_at'
-          ? 'date'
-          : target === 'line_amount'
-            ? 'amount'
-            : lookup
-              ? 'lookup'
-              : prefix
-                ? 'id'
-                : 'text'
+        : (GUARD_COLUMNS as readonly string[]).includes(target)
+          ? 'guard'
+          : target === 'issued_at' || target === 'due_at'
+            ? 'date'
+            : target === 'line_amount'
+              ? 'amount'
+              : lookup
+                ? 'lookup'
+                : prefix
+                  ? 'id'
+                  : 'text'
       this.plan.push({index, target, kind, at, lookup, prefix})
     })
   }
@@ -463,6 +466,28 @@ export class ExportTranslator {
     }
   }
 
+  /**
+   * `due_days` computes a due date from the issue date: it goes to the due date column of the
+   * translated row even when no column of the file feeds one, and needs an issue date to start from.
+   */
+  private dueDaysTarget(
+    index: Record<Column, number>,
+    labels: string[],
+    fedBy: Map<string, number>,
+    fileLabel: string,
+  ): void {
+    const days = this.map.dueDays
+    if (days === undefined) return
+    if (!fedBy.has('issued_at'))
+      throw new InputError(
+        `${this.map.source}: due_days (--due-days ${days}) computes a due date from the issue date, but no column of ${fileLabel} feeds issued_at`,
+        {hint: 'Map the issue date column to issued_at, or drop due_days.'},
+      )
+    if (index.due_at !== -1) return
+    index.due_at = this.position.get('due_at')!
+    labels[index.due_at] = `${this.labels[fedBy.get('issued_at')!]} + ${days} days`
+  }
+
   private creditColumn(cells: string[], fileLabel: string): number {
     const credit = this.map.credit
     if (!credit) return -1
@@ -472,7 +497,11 @@ export class ExportTranslator {
 
   /** The index of a column the map names by header (or by position when the file has none). */
   private columnNamed(cells: string[], name: string, key: string, fileLabel: string): number {
-    const i = cells.findIndex((c, j) => c.trim().toLowerCase() === name.toLowerCase() || this.labels[j] === name)
+    const want = headerKey(name)
+    const i = cells.findIndex((c, j) => {
+      const k = headerKey(c)
+      return k === want || this.map.aliasOf.get(k) === want || this.labels[j] === name
+    })
     if (i === -1) throw new InputError(`${this.map.source}: ${key} "${name}" is not a column of ${fileLabel}`)
     return i
   }
@@ -498,28 +527,11 @@ export class ExportTranslator {
       const currency = out[this.at.currency] || this.map.defaults.currency
       out[this.at.line_amount] = this.computeAmount(amounts, currency)
     }
-    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
-      const issued = out[this.at.issued_at]
-      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
-    }
-    if (this.rowsIndex !== -1) {
-      const kind = (cells[this.rowsIndex] ?? '').trim()
-      const allowed = this.map.rows!.values
-      if (!allowed.includes(kind)) {
-        ;(errors ??= []).push({
-          line,
-          column: this.labels[this.rowsIndex],
-          value: kind,
-          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
-        })
-      }
-    }
-    if (this.creditIndex !== -1) {
-      const mark = (cells[this.creditIndex] ?? '').trim()
-      if (this.map.credit!.values.includes(mark)) {
-        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
-      }
-    }
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) this.dueDate(out)
+    const kind = this.rowsIndex !== -1 ? this.rowKind(cells, line) : undefined
+    if (kind) (errors ??= []).push(kind)
+    const credit = this.creditIndex !== -1 ? this.creditMark(cells, line) : undefined
+    if (credit) (errors ??= []).push(credit)
     return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
   }
 
@@ -599,6 +611,9 @@ export class ExportTranslator {
         case 'meta':
           if (trimmed !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), trimmed)
           break
+        case 'guard':
+          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, DISCOUNT_REFUSED)
+          break
       }
     }
     return amounts
@@ -662,6 +677,52 @@ export class ExportTranslator {
       }
       out[at] = JSON.stringify(Object.fromEntries(meta))
       meta.clear()
+    }
+  }
+
+  /** `due_days`: the issue date plus N days. A date without a time is midnight UTC; one that does not parse is reported by the issued_at check. */
+  private dueDate(out: string[]): void {
+    const issued = out[this.at.issued_at]?.trim()
+    if (!issued) return
+    const at = /^\d{4}-\d{2}-\d{2}$/.test(issued) ? `${issued}T00:00:00Z` : issued
+    if (!Number.isNaN(Date.parse(at))) out[this.at.due_at] = addDays(at, this.map.dueDays!)
+  }
+
+  /** A guard column's blank-equivalent: a number that is zero (`0`, `0.00`). */
+  private isZero(text: string): boolean {
+    const n = this.number(text)
+    return n.ok && /^-?0*(\.0*)?$/.test(n.value)
+  }
+
+  /** `rows:`: only rows whose column holds a listed value are bill rows. */
+  private rowKind(cells: string[], line: number): RowError | undefined {
+    const kind = (cells[this.rowsIndex] ?? '').trim()
+    const allowed = this.map.rows!.values
+    if (allowed.includes(kind)) return undefined
+    return {
+      line,
+      column: this.labels[this.rowsIndex],
+      value: kind,
+      message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
+    }
+  }
+
+  /**
+   * The type column: a credit type sets the document aside (or refuses it), a bill type passes,
+   * and a value in neither closed list is not a bill (compared without case or surrounding spaces).
+   */
+  private creditMark(cells: string[], line: number): RowError | undefined {
+    const credit = this.map.credit!
+    const mark = (cells[this.creditIndex] ?? '').trim()
+    const is = (list: readonly string[]) => list.some((v) => v.toLowerCase() === mark.toLowerCase())
+    const column = this.labels[this.creditIndex]!
+    if (is(credit.values)) return creditNote(line, column, mark, this.map.credits === 'skip')
+    if (!credit.bills || is(credit.bills)) return undefined
+    return {
+      line,
+      column,
+      value: mark,
+      message: `is neither a bill type (${credit.bills.join(', ')}) nor a credit type (${credit.values.join(', ')}) in ${this.map.source}: export only bills and credit notes, or remove the row`,
     }
   }
 
@@ -749,6 +810,7 @@ export class ExportTranslator {
     return parseNumberAs(text, this.numberFormat, {
       currencySymbols: this.map.currencySymbols,
       negativeParentheses: this.map.negativeParentheses,
+      negative: this.negative,
     })
   }
 
@@ -772,4 +834,66 @@ export class ExportTranslator {
     const label = this.labels[i]!
     return label === target ? label : `"${label}" (${target})`
   }
+}
+
+/** Unknown (or unmapped) columns: the file does not fit the map; the nearest header the map knows is the likeliest fix. */
+function unknownColumns(unknown: string[], header: string[] | undefined, map: BillMap, fileLabel: string): InputError {
+  const many = unknown.length > 1
+  const near = header
+    ? unknown.flatMap((u) => {
+        const n = nearestName(u.replace(/^"|"$/g, ''), map.spellings.values())
+        return n ? [`${u} is not "${n}"`] : []
+      })
+    : []
+  return new InputError(
+    `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
+    {
+      hint:
+        (header && noHeaderHint(header)) ??
+        (near.length > 0 ? `The nearest headers the map knows: ${near.join('; ')}. Rename the header, or ` : '') +
+          `${near.length > 0 ? 'map' : 'Map'} ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
+    },
+  )
+}
+
+/**
+ * What a file's first record is, by the map: a header (its cells), or a data row. A layout the
+ * package writes without a header (`header: false`) may still start with a row naming its
+ * documented fields (`field_order:`): that row is skipped. A layout with a header that the
+ * package also writes in its documented fixed order without one (`field_order:` again) is read
+ * by those names when the first row has no header the map knows and holds data.
+ */
+export function readFirstRow(
+  map: BillMap | undefined,
+  record: string[],
+): {header: string[] | undefined; isData: boolean} {
+  const order = map?.fieldOrder
+  if (!map || !order) return {header: map?.header === false ? undefined : record, isData: map?.header === false}
+  const documented = new Set(order.map(headerKey))
+  const names = (cell: string) => {
+    const k = headerKey(cell)
+    return documented.has(k) || documented.has(map.aliasOf.get(k) ?? '')
+  }
+  const filled = record.filter((c) => c.trim() !== '')
+  if (map.header === false) {
+    const named = filled.filter(names).length
+    return {header: undefined, isData: !(named >= 2 && named * 2 >= filled.length)}
+  }
+  const known = record.some((c) => map.columns.has(headerKey(c)) || canonicalColumn(c) !== undefined)
+  const data = filled.some((c) => /\d/.test(c))
+  if (known || !data || record.length > order.length) return {header: record, isData: false}
+  return {header: order.slice(0, record.length), isData: true}
+}
+
+/** The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes what others mean. */
+function columnsForLayout(map: BillMap, header: string[] | undefined): Map<string, Target | null> {
+  if (!header || map.whenColumn.size === 0) return map.columns
+  const keys = new Set(header.map(headerKey))
+  let columns = map.columns
+  for (const [trigger, meanings] of map.whenColumn) {
+    if (!keys.has(trigger)) continue
+    columns = new Map(columns)
+    for (const [k, target] of meanings) columns.set(k, target)
+  }
+  return columns
 }

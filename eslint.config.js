@@ -76,7 +76,7 @@ const boundaries = {
 }
 
 export default tseslint.config(
-  {ignores: ['dist/', 'node_modules/', 'coverage/', 'test/fixtures/']},
+  {ignores: ['dist/', 'node_modules/', 'coverage/', 'test/fixtures/', 'src/**/*.generated.ts']},
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

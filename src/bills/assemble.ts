@@ -68,8 +68,8 @@ export function creditNote(line: number, column: string, value: string, skip: bo
     column,
     value,
     message: skip
-      ? 'is a credit note: not sent (bk creates bills only; enter credit notes in the service)'
-      : 'marks a credit note, which bk cannot create: the API has no vendor credits, and sending it as a bill would post it the wrong way. Remove its rows, or set credits: skip in the map to set credit notes aside in the rejects file',
+      ? 'is a credit note: bk cannot create vendor credits through the API; enter it in the service'
+      : 'marks a credit note: bk cannot create vendor credits through the API, and sending it as a bill would post it the wrong way. Remove its rows, or pass --credits skip (credits: skip in the map) to set credit notes aside in the rejects file',
     ...(skip ? {skip: true} : {}),
   }
 }

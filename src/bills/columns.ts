@@ -41,15 +41,54 @@ const TAG_PREFIX = /^tag:/i
 /** Ignored on input: the reason column of bk's own rejects and unconfirmed files. */
 export const IGNORED_COLUMN = 'error'
 
-/** Our canonical name for a column name (case-insensitive; a tag field keeps its own case). */
+/**
+ * A header as compared: what cannot mislead is forgiven (case, a BOM, surrounding and repeated
+ * inner spaces, a trailing `.` or `:`, a leading `*` as Xero marks its required columns). Any
+ * other difference is another column.
+ */
+export function headerKey(name: string): string {
+  return name
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .replace(/^\*\s*/, '')
+    .replace(/\s*[.:]$/, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase()
+}
+
+/** The known name nearest to an unknown header (edit distance on the compared form), if close. */
+export function nearestName(header: string, known: Iterable<string>): string | undefined {
+  const key = headerKey(header)
+  let best: string | undefined
+  let bestDistance = Infinity
+  for (const name of known) {
+    const d = editDistance(key, headerKey(name))
+    if (d < bestDistance) [best, bestDistance] = [name, d]
+  }
+  // Close means at most a third of the name differs: beyond that the "fix" would be a guess.
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({length: b.length + 1}, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    prev = row
+  }
+  return prev[b.length]!
+}
+
+/** Our canonical name for a column name (matched by `headerKey`; a tag field keeps its own case). */
 export function canonicalColumn(name: string): string | undefined {
-  const trimmed = name.trim()
+  const trimmed = name.replace(/^\uFEFF/, '').trim()
   if (TAG_PREFIX.test(trimmed)) {
     const field = trimmed.slice(4).trim()
     return field ? `tag:${field}` : undefined
   }
-  const lower = trimmed.toLowerCase()
-  return KNOWN_COLUMNS.includes(lower) ? lower : undefined
+  const key = headerKey(trimmed)
+  return KNOWN_COLUMNS.includes(key) ? key : undefined
 }
 
 /** When a header row looks like data, or like one cell of another delimiter, say what to change. */
@@ -78,7 +117,7 @@ export function layoutFor(header: string[], fileLabel: string): ColumnLayout {
   header.forEach((cell, i) => {
     const label = cell.trim()
     // The `error` column bk adds to rejects and unconfirmed files: those files import again as they are.
-    if (label.toLowerCase() === IGNORED_COLUMN) {
+    if (headerKey(label) === IGNORED_COLUMN) {
       names.push(undefined)
       return
     }
@@ -99,9 +138,17 @@ export function layoutFor(header: string[], fileLabel: string): ColumnLayout {
     else index[name as Column] = i
   })
   if (unknown.length > 0) {
+    const near = unknown
+      .map((u) => [u, nearestName(u.replace(/^"|"$/g, ''), KNOWN_COLUMNS)] as const)
+      .find(([, n]) => n)
     throw new InputError(
       `${fileLabel}:1: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${KNOWN_COLUMNS.join(', ')} or tag:<field>`,
-      {hint: noHeaderHint(header) ?? 'Rename the header, or pass --map FILE.yaml (see docs/bills.md).'},
+      {
+        hint:
+          noHeaderHint(header) ??
+          (near ? `Did you mean "${near[1]}" for ${near[0]}? ` : '') +
+            'Rename the header, or pass --map FILE.yaml (see docs/bills.md).',
+      },
     )
   }
   const defaults = {}

@@ -30,7 +30,7 @@ import {ImportOutputs} from './outputs.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
-import {ExportTranslator} from './translate.js'
+import {ExportTranslator, readFirstRow} from './translate.js'
 
 export interface ImportProgress {
   rows: number
@@ -186,24 +186,33 @@ async function scan(
   let translator: ExportTranslator | undefined
   let header: string[] = []
   let rows = 0
+  // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
+  const preamble: string[][] = []
   try {
     for await (const record of input.parser as AsyncIterable<string[]>) {
       const line = input.advance(record)
       if (record.length === 1 && record[0] === '') continue
+      if (map && preamble.length < map.skipLines) {
+        preamble.push(record)
+        continue
+      }
       if (!assembler) {
-        const named = map?.header !== false
+        // The first record: a header, or (by the map) a data row or a row naming the fields to skip.
+        const first = readFirstRow(map, record)
+        const named = first.header !== undefined
         // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
         // same mistake, and it would end up in every message and output file.
-        const bad = named ? unreadableCell(record, record, line) : undefined
+        const bad = named && !first.isData ? unreadableCell(record, record, line) : undefined
         if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
-        header = named ? record : record.map((_, i) => `column ${i + 1}`)
+        header = first.header ?? record.map((_, i) => `column ${i + 1}`)
         if (map) {
           translator = new ExportTranslator(
-            named ? record : undefined,
+            first.header,
             record.length,
             map,
             options.lookups ?? new Map(),
             input.label,
+            preamble,
           )
         }
         const layout = translator ? translator.layout : layoutFor(record, input.label)
@@ -212,8 +221,8 @@ async function scan(
           key: map?.key,
           negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
         })
-        onHeader?.(named ? record : undefined)
-        if (named) continue
+        onHeader?.(first.header)
+        if (!first.isData) continue
       }
       rows++
       const extra: RowError | undefined =
@@ -226,6 +235,7 @@ async function scan(
       let done: BillDraft | undefined
       if (translator) {
         const t = translator.translate(record, line)
+        if (t.skipped) continue
         done = assembler.push(t.row, extra, t.errors)
       } else done = assembler.push({line, cells: record}, extra)
       if (done) {

@@ -19,12 +19,21 @@ export interface Lookup {
   caseInsensitive: boolean
   /** The export's value (trimmed; lower-cased when case-insensitive) to the bk value. */
   values: Map<string, string>
+  /** The key's columns in the file (1, or more for a lookup the map keys by several columns, `lookups:`). */
+  width: number
 }
 
 export type Lookups = Map<string, Lookup>
 
-/** Parses each `FIELD=FILE` and reads the files. `caseInsensitive` lists fields the map marks so. */
-export async function loadLookups(specs: readonly string[], caseInsensitive: readonly string[] = []): Promise<Lookups> {
+/**
+ * Parses each `FIELD=FILE` and reads the files. `caseInsensitive` lists fields the map marks so;
+ * `keys` the fields the map keys by several columns (`lookups:`), with their key columns.
+ */
+export async function loadLookups(
+  specs: readonly string[],
+  caseInsensitive: readonly string[] = [],
+  keys: ReadonlyMap<string, readonly string[]> = new Map(),
+): Promise<Lookups> {
   const lookups: Lookups = new Map()
   for (const spec of specs) {
     const eq = spec.indexOf('=')
@@ -37,7 +46,7 @@ export async function loadLookups(specs: readonly string[], caseInsensitive: rea
     }
     if (lookups.has(field))
       throw new InputError(`--lookup ${field} is given twice (${lookups.get(field)!.file} and ${file})`)
-    lookups.set(field, await readLookup(field, file, caseInsensitive.includes(field)))
+    lookups.set(field, await readLookup(field, file, caseInsensitive.includes(field), keys.get(field)?.length ?? 1))
   }
   return lookups
 }
@@ -48,7 +57,7 @@ function canonicalField(name: string): string | undefined {
   return (LOOKUP_FIELDS as readonly string[]).includes(lower) ? lower : undefined
 }
 
-async function readLookup(field: string, file: string, caseInsensitive: boolean): Promise<Lookup> {
+async function readLookup(field: string, file: string, caseInsensitive: boolean, width: number): Promise<Lookup> {
   const bytes = await readBoundedFile(file, `--lookup ${field}:`, SIZE_LIMITS.lookup)
   const values = new Map<string, string>()
   const lineOf = new Map<string, number>()
@@ -56,12 +65,16 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean)
   // Each row is taken as it is parsed (on_record, which keeps none), with the line it ends on
   // (context.lines), so a message names the right line past empty lines and quoted line breaks.
   const take = (row: string[], line: number): void => {
-    if (row.length !== 2)
+    if (row.length !== width + 1)
       throw new InputError(
-        `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`,
+        width === 1
+          ? `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`
+          : `${file}:${line}: expected ${width + 1} columns (the ${width} key columns the map's lookups: names for ${field}, then the bk id), found ${row.length}`,
       )
-    const from = row[0]!.trim()
-    const to = row[1]!.trim()
+    const parts = row.slice(0, width).map((p) => p.trim())
+    // A blank part of a key of several columns matches a blank cell (an individual has no first name).
+    const from = width === 1 ? parts[0]! : parts.every((p) => p === '') ? '' : keyText(parts)
+    const to = row[width]!.trim()
     if (from === '' || to === '') throw new InputError(`${file}:${line}: an empty ${from === '' ? 'value' : 'id'}`)
     const key = caseInsensitive ? from.toLowerCase() : from
     const earlier = values.get(key)
@@ -94,7 +107,16 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean)
   }
   if (problem) throw problem
   if (values.size === 0) throw new InputError(`--lookup ${field}: ${file} has no rows after its header`)
-  return {field, file, caseInsensitive, values}
+  return {field, file, caseInsensitive, values, width}
+}
+
+/** The lookup key of several cells: joined by a character no cell of a CSV export holds. */
+const keyText = (parts: readonly string[]) => parts.join('\u0000')
+
+/** The bk value for a key of several cells, or undefined when the lookup lacks it. */
+export function lookUpKey(lookup: Lookup, parts: readonly string[]): string | undefined {
+  const key = keyText(parts.map((p) => p.trim()))
+  return lookup.values.get(lookup.caseInsensitive ? key.toLowerCase() : key)
 }
 
 /** The bk value for an export's value, or undefined when the lookup lacks it. */

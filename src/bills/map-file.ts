@@ -13,16 +13,32 @@ import {z} from 'zod'
 
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
-import {BILL_COLUMNS, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
-import {DATE_FORMATS, NUMBER_FORMATS, type DateFormat, type NumberFormat} from './formats.js'
+import {BILL_COLUMNS, headerKey, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
+import {
+  NEGATIVE_FORMS,
+  NUMBER_FORMATS,
+  datePattern,
+  type DateFormat,
+  type NegativeForm,
+  type NumberFormat,
+} from './formats.js'
 import {unreadableBecause} from '../files/file-errors.js'
 import {firstDuplicateKey, readBoundedFile, SIZE_LIMITS, yamlToJs} from '../files/input-limits.js'
+import {MAP_LANGUAGE_KEYS, METADATA_TARGET, canonicalTarget, mapLanguage, type MapLanguage} from './map-language.js'
 
 /** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
-export const SOURCE_COLUMNS = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross', 'credit_marker'] as const
+export const SOURCE_COLUMNS = [
+  'quantity',
+  'unit_price',
+  'line_net',
+  'line_tax',
+  'line_gross',
+  'credit_marker',
+  'discount',
+] as const
 export type SourceColumn = (typeof SOURCE_COLUMNS)[number]
 /** What a column of the file may feed: one of bk's columns, a tag, or a source-only column. */
-export type Target = Column | SourceColumn | `tag:${string}`
+export type Target = Column | SourceColumn | `tag:${string}` | `metadata:${string}` | `line_metadata:${string}`
 
 export const ENCODINGS = ['utf-8', 'windows-1252', 'latin1'] as const
 export type Encoding = (typeof ENCODINGS)[number]
@@ -30,7 +46,7 @@ export const DELIMITERS = {',': ',', ';': ';', tab: '\t', '\t': '\t'} as const
 export type AmountBasis = 'net' | 'gross'
 
 /** A map, checked. Flags (`--date-format` …) are applied on top by `withOverrides`. */
-export interface BillMap {
+export interface BillMap extends MapLanguage {
   /** The file the map came from, or `preset NAME`, for messages. */
   source: string
   /** The preset's name when `--map NAME` named one. */
@@ -50,13 +66,28 @@ export interface BillMap {
   unitPrices: AmountBasis
   fillDown: BillColumn[]
   key: BillColumn[]
-  /** Credit notes: rows whose `column` holds one of `values`, and/or bills whose total is negative. */
-  credit?: {column?: string | undefined; values: string[]; negativeTotal: boolean} | undefined
+  /**
+   * Credit notes: rows whose `column` holds one of `values` (a closed list with `bills`, the bill
+   * types: a value in neither is refused), and/or bills whose total is negative.
+   */
+  credit?:
+    {column?: string | undefined; values: string[]; bills?: string[] | undefined; negativeTotal: boolean} | undefined
   /** Only rows whose `column` holds one of `values` are bill rows; any other is an error. */
   rows?: {column: string; values: string[]} | undefined
   credits: 'refuse' | 'skip'
   caseInsensitiveLookups: string[]
   dueDays?: number | undefined
+  // Spellings, negatives and header forms (see `spellingsOf`).
+  /** Each header the map names, by its compared form (`headerKey`), as the map spells it. */
+  spellings: Map<string, string>
+  /** An alias's compared form to the compared form of the header it stands for. */
+  aliasOf: Map<string, string>
+  /** The negative number forms the file writes; undefined: `-1`, and the legacy switches. */
+  negative?: NegativeForm[] | undefined
+  /** The documented fields in order: a headerless layout's header row to skip, or a header layout's fixed-order form. */
+  fieldOrder?: string[] | undefined
+  /** Layout rules: when a file has the header (compared form), these headers mean something else. */
+  whenColumn: Map<string, Map<string, Target | null>>
 }
 
 /** The flags that beat the map. */
@@ -68,12 +99,18 @@ export interface MapOverrides {
   currency?: string | undefined
   amounts?: string | undefined
   dueDays?: number | undefined
+  year?: number | undefined
+  credits?: string | undefined
 }
 
 const isTarget = (v: string) =>
   KNOWN_COLUMNS.includes(v.toLowerCase()) ||
   (SOURCE_COLUMNS as readonly string[]).includes(v.toLowerCase()) ||
-  /^tag:\s*\S/i.test(v)
+  /^tag:\s*\S/i.test(v) ||
+  METADATA_TARGET.test(v)
+/** Source-only columns that guard an amount: a row where one holds a value is refused (bk cannot apply it). */
+export const GUARD_COLUMNS = ['line_discount'] as const
+const isGuard = (v: string) => (GUARD_COLUMNS as readonly string[]).includes(v.trim().toLowerCase())
 /** Columns a default may fill: bk's, and the source columns of a computed amount (GnuCash: a blank quantity is 1). */
 const DEFAULTABLE = [...KNOWN_COLUMNS, 'quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
 const defaultable = z
@@ -92,7 +129,10 @@ const MapSchema = z
       .optional(),
     encoding: oneOf(ENCODINGS, 'an encoding').optional(),
     header: z.boolean({error: 'expected true or false'}).optional(),
-    date_format: oneOf(DATE_FORMATS, 'a date format').optional(),
+    date_format: z
+      .string()
+      .refine((v) => typeof datePattern(v) !== 'string', {message: 'expected a date pattern, such as DD-MM-YYYY'})
+      .optional(),
     number_format: oneOf(NUMBER_FORMATS, 'a number format').optional(),
     currency_symbols: z.boolean({error: 'expected true or false'}).optional(),
     negative_parentheses: z.boolean({error: 'expected true or false'}).optional(),
@@ -101,13 +141,17 @@ const MapSchema = z
         z.string(),
         z
           .string()
-          .refine(isTarget, {
-            message: `expected one of bk's columns (${KNOWN_COLUMNS.join(', ')}), tag:<field>, a source column (${SOURCE_COLUMNS.join(', ')}), or ~ to drop the column`,
+          .refine((v) => isTarget(v) || isGuard(v), {
+            message: `expected one of bk's columns (${KNOWN_COLUMNS.join(', ')}), tag:<field>, a source column (${[...SOURCE_COLUMNS, ...GUARD_COLUMNS].join(', ')}), or ~ to drop the column`,
           })
           .nullable(),
       )
       .optional(),
-    ignore: z.array(z.string({error: 'expected a column name'})).optional(),
+    ignore: z
+      .union([z.array(z.string({error: 'expected a column name'})), z.literal('all-others')], {
+        error: 'expected a list of column names, or all-others',
+      })
+      .optional(),
     defaults: z
       .record(defaultable, z.union([z.string(), z.number(), z.boolean()], {error: 'expected a plain value'}))
       .optional(),
@@ -124,6 +168,7 @@ const MapSchema = z
         {
           column: z.string().optional(),
           values: z.array(z.string()).min(1).optional(),
+          bills: z.array(z.string()).min(1).optional(),
           negative_total: z.boolean().optional(),
         },
         {error: 'expected {column, values} and/or {negative_total: true}'},
@@ -140,6 +185,17 @@ const MapSchema = z
       .optional(),
     case_insensitive_lookups: z.array(z.string()).optional(),
     due_days: z.number().int().min(0).max(3650).optional(),
+    ...MAP_LANGUAGE_KEYS,
+    // Spellings, negatives and header forms: one place, see spellingsOf.
+    aliases: z.record(z.string(), z.array(z.string({error: 'expected a header'})).min(1)).optional(),
+    negative: z.array(oneOf(NEGATIVE_FORMS, 'a negative form')).min(1).optional(),
+    field_order: z
+      .array(z.string({error: 'expected a field name'}))
+      .min(1)
+      .optional(),
+    when_column: z
+      .record(z.string(), z.record(z.string(), z.string().nullable(), {error: 'expected header: target pairs'}))
+      .optional(),
   })
   .strict()
 
@@ -259,10 +315,16 @@ function toBillMap(
   const columns = new Map<string, Target | null>()
   for (const [from, to] of Object.entries(m.columns ?? {})) {
     if (from === '') throw new InputError(`${at(['columns'])}: an empty column name`)
-    columns.set(from.toLowerCase(), to === null ? null : canonicalTarget(to))
+    const key = headerKey(from)
+    const target = to === null ? null : (canonicalTarget(to) as Target)
+    if (columns.has(key) && columns.get(key) !== target)
+      throw new InputError(
+        `${at(['columns', from])}: "${from}" is the same header as another key of columns: (headers are compared without case, *, a trailing . or :)`,
+      )
+    columns.set(key, target)
   }
-  for (const from of m.ignore ?? []) {
-    const key = from.trim().toLowerCase()
+  for (const from of Array.isArray(m.ignore) ? m.ignore : []) {
+    const key = headerKey(from)
     if (columns.get(key)) {
       throw new InputError(`${at(['ignore'])}: "${from}" is both mapped (to ${columns.get(key)}) and ignored`, {
         hint: 'Keep one of the two.',
@@ -275,8 +337,10 @@ function toBillMap(
   const credit = m.credit && {
     column: m.credit.column?.trim(),
     values: (m.credit.values ?? []).map((v) => v.trim()),
+    bills: m.credit.bills?.map((v) => v.trim()),
     negativeTotal: m.credit.negative_total ?? false,
   }
+  const spelt = spellingsOf(m, columns, at)
   if (credit && credit.values.length > 0 && !credit.column && ![...columns.values()].includes('credit_marker')) {
     throw new InputError(`${at(['credit'])}: credit needs a column: name it here, or map a column to credit_marker`)
   }
@@ -300,13 +364,64 @@ function toBillMap(
     credits: m.credits ?? 'refuse',
     caseInsensitiveLookups: m.case_insensitive_lookups ?? [],
     dueDays: m.due_days,
+    ...spelt,
+    ...mapLanguage(m, where, doc),
   }
 }
 
-function canonicalTarget(to: string): Target {
-  const t = to.trim()
-  if (/^tag:/i.test(t)) return `tag:${t.slice(4).trim()}`
-  return t.toLowerCase() as Target
+/**
+ * Spellings, negatives and header forms, checked: `aliases:` gives a header named in `columns:`
+ * or `ignore:` its other spellings (one target, many headers); `negative:` lists the forms of a
+ * negative number the file writes; `field_order:` the documented fields in order. A credit marked
+ * by a type column lists the bill types too (`credit.bills`, or `rows:`), so that the types are a
+ * closed list.
+ */
+function spellingsOf(
+  m: MapDocument,
+  columns: Map<string, Target | null>,
+  at: (path: string[]) => string,
+): Pick<BillMap, 'spellings' | 'aliasOf' | 'negative' | 'fieldOrder' | 'whenColumn'> {
+  const spellings = new Map<string, string>()
+  for (const name of [...Object.keys(m.columns ?? {}), ...(Array.isArray(m.ignore) ? m.ignore : [])])
+    spellings.set(headerKey(name), name.trim())
+  const aliasOf = new Map<string, string>()
+  for (const [name, alternatives] of Object.entries(m.aliases ?? {})) {
+    const key = headerKey(name)
+    if (!columns.has(key))
+      throw new InputError(`${at(['aliases', name])}: "${name}" is not a header of columns: or ignore:`, {
+        hint: 'Aliases are other spellings of a header the map names: name it under columns: (or ignore:) first.',
+      })
+    for (const alternative of alternatives) {
+      const alt = headerKey(alternative)
+      if (columns.has(alt) && columns.get(alt) !== columns.get(key))
+        throw new InputError(
+          `${at(['aliases', name])}: "${alternative}" is an alias of "${name}" (${columns.get(key) ?? 'ignored'}) and also maps to ${columns.get(alt) ?? 'ignored'}`,
+        )
+      columns.set(alt, columns.get(key)!)
+      aliasOf.set(alt, key)
+      spellings.set(alt, alternative.trim())
+    }
+  }
+  const negative = m.negative as NegativeForm[] | undefined
+  if (negative?.some((f) => f.includes('$')) && !m.currency_symbols)
+    throw new InputError(`${at(['negative'])}: a form with a currency symbol ($) needs currency_symbols: true`)
+  if (m.credit?.values && !m.credit.bills && !m.rows)
+    throw new InputError(`${at(['credit'])}: credit notes marked by a type column need the bill types too`, {
+      hint: 'List them as credit.bills: a type in neither list is then refused, never read as a bill.',
+    })
+  const whenColumn = new Map<string, Map<string, Target | null>>()
+  for (const [trigger, meanings] of Object.entries(m.when_column ?? {})) {
+    const inThisLayout = new Map<string, Target | null>()
+    for (const [header, to] of Object.entries(meanings)) {
+      if (to !== null && to !== '' && !isTarget(to) && !isGuard(to))
+        throw new InputError(
+          `${at(['when_column', trigger, header])}: "${header}" maps to "${to}", not one of bk's columns`,
+        )
+      inThisLayout.set(headerKey(header), to === null || to === '' ? null : (canonicalTarget(to) as Target))
+    }
+    whenColumn.set(headerKey(trigger), inThisLayout)
+  }
+  return {spellings, aliasOf, negative, fieldOrder: m.field_order?.map((f) => f.trim()), whenColumn}
 }
 
 /** The map bk uses when none is given: bk's own format, with the flags applied. */
@@ -325,6 +440,13 @@ export function plainMap(): BillMap {
     key: ['vendor_id', 'number'],
     credits: 'refuse',
     caseInsensitiveLookups: [],
+    compute: [],
+    lookupKeys: new Map(),
+    skipLines: 0,
+    ignoreAllOthers: false,
+    spellings: new Map(),
+    aliasOf: new Map(),
+    whenColumn: new Map(),
   }
 }
 
@@ -336,7 +458,11 @@ export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
       throw new InputError(`--${flag} ${value}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`)
     return value as T
   }
-  if (flags.dateFormat) out.dateFormat = check('date-format', flags.dateFormat, DATE_FORMATS)
+  if (flags.dateFormat) {
+    const shape = datePattern(flags.dateFormat)
+    if (typeof shape === 'string') throw new InputError(`--date-format ${shape}`)
+    out.dateFormat = flags.dateFormat
+  }
   if (flags.numberFormat) out.numberFormat = check('number-format', flags.numberFormat, NUMBER_FORMATS)
   if (flags.encoding) out.encoding = check('encoding', flags.encoding.toLowerCase(), ENCODINGS)
   if (flags.amounts) out.amounts = check('amounts', flags.amounts, ['net', 'gross'] as const)
@@ -350,6 +476,8 @@ export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
     out.defaults.currency = flags.currency
   }
   if (flags.dueDays !== undefined) out.dueDays = flags.dueDays
+  if (flags.year !== undefined) out.year = {year: flags.year, from: '--year'}
+  if (flags.credits) out.credits = check('credits', flags.credits, ['skip', 'refuse'] as const)
   return out
 }
 
@@ -366,6 +494,8 @@ export function isPlain(map: BillMap): boolean {
     map.fillDown.length === 0 &&
     map.dueDays === undefined &&
     !map.credit &&
-    !map.rows
+    !map.rows &&
+    map.compute.length === 0 &&
+    map.skipLines === 0
   )
 }

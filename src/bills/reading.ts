@@ -15,7 +15,7 @@ export interface ReadingFlags extends MapOverrides {
 export async function readingOptions(flags: ReadingFlags): Promise<{map: BillMap | undefined; lookups: Lookups}> {
   const base = flags.map ? await loadBillMap(flags.map) : plainMap()
   const map = withOverrides(base, flags)
-  const lookups = await loadLookups(flags.lookup ?? [], map.caseInsensitiveLookups)
+  const lookups = await loadLookups(flags.lookup ?? [], map.caseInsensitiveLookups, map.lookupKeys)
   const plain = !flags.map && isPlain(map) && lookups.size === 0 && !flags.amounts
   return {map: plain ? undefined : map, lookups}
 }

@@ -11,21 +11,46 @@ import {Decimal, type Money} from '../shared/money.js'
 import {creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
+  headerKey,
   IGNORED_COLUMN,
+  nearestName,
   noHeaderHint,
   KNOWN_COLUMNS,
   REQUIRED_COLUMNS,
   type Column,
   type ColumnLayout,
 } from './columns.js'
-import {DATE_FORMATS, addDays, minorUnit, parseDateAs, parseNumberAs, roundMoney, type NumberFormat} from './formats.js'
+import {
+  DATE_FORMATS,
+  addDays,
+  minorUnit,
+  parseDateAs,
+  parseNumberAs,
+  roundMoney,
+  type NumberFormat,
+  type YearSource,
+} from './formats.js'
+import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
-import type {BillMap, SourceColumn, Target} from './map-file.js'
+import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
+import {
+  checkComputeTargets,
+  compileComputed,
+  computedText,
+  guardAmountColumns,
+  keyedLookups,
+  lookUpRow,
+  RowFailure,
+  type ComputedStep,
+  type KeyedLookup,
+} from './computed-columns.js'
 
 /** A translated row, and the problems translation found (each names the export's column). */
 export interface TranslatedRow {
   row: SourceRow
   errors: readonly RowError[]
+  /** A row the map's `skip:` drops without a word. */
+  skipped?: boolean
 }
 
 const AMOUNT_SOURCES: readonly string[] = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
@@ -36,13 +61,18 @@ const UNIT_PRICE_HEADER = /unit|price|rate/i
 interface PlanStep {
   index: number
   target: Target
-  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text'
+  kind: 'amount-source' | 'date' | 'amount' | 'lookup' | 'id' | 'text' | 'meta' | 'guard'
   at: number
   lookup?: Lookup | undefined
   prefix?: string | undefined
 }
 
 const NO_ERRORS: readonly RowError[] = []
+const AMBIGUOUS_CONTINUATION =
+  'is empty on a row that repeats the bill above: a line of that bill, or a bill without a number? Name the column that marks a line of the bill above (continuation: in the map), or give the bill a number'
+/** A discount changes the amount and bk cannot apply one: the row is refused, never sent without it. */
+const DISCOUNT_REFUSED =
+  'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -71,6 +101,8 @@ export class ExportTranslator {
   private readonly fillSources: number[]
   private current: string[] | undefined
   private readonly numberFormat: NumberFormat
+  /** The map's negative forms; undefined where they mean what the plain reading does (`-1` only). */
+  private readonly negative: BillMap['negative']
   private readonly dateCache = new Map<string, ReturnType<typeof parseDateAs>>()
   /** What each mapped column of the file does, decided once. */
   private readonly plan: PlanStep[] = []
@@ -79,6 +111,17 @@ export class ExportTranslator {
   /** This row's amount-source texts (reused: no allocation per row). */
   private readonly amountTexts = new Map<string, string>()
   private readonly decimals = new Map<string, {text: string; value: Money}>()
+  /** The map language's computed values, lookups keyed by several columns, and structure columns. */
+  private computed: ComputedStep[] = []
+  private keyed: KeyedLookup[] = []
+  private readonly skipIndex: number
+  private readonly continuationIndex: number
+  /** Metadata keys (`line_metadata:KEY`, `metadata:KEY`) this map fills, per row. */
+  private readonly lineMeta = new Map<string, string>()
+  private readonly billMeta = new Map<string, string>()
+  private readonly yearSource: YearSource | undefined
+  /** The translated first row of the current bill, for its continuation rows. */
+  private billRow: string[] | undefined
 
   /** `header`: the export's header row, or undefined when the map says it has none (`width` columns). */
   constructor(
@@ -87,33 +130,15 @@ export class ExportTranslator {
     private readonly map: BillMap,
     private readonly lookups: Lookups,
     fileLabel: string,
+    preamble: readonly string[][] = [],
   ) {
     this.outputHeader = header
     this.numberFormat = map.numberFormat ?? '1234.56'
+    const plainMinus = map.negative?.length === 1 && map.negative[0] === '-1'
+    this.negative = plainMinus && !map.currencySymbols && !map.negativeParentheses ? undefined : map.negative
     const cells = header ?? Array.from({length: width}, (_, i) => String(i + 1))
     this.labels = cells.map((c, i) => (header ? c.trim() : `column ${i + 1}`))
-    const unknown: string[] = []
-    this.targets = cells.map((cell, i) => {
-      const name = cell.trim()
-      const mapped = map.columns.get(name.toLowerCase())
-      if (mapped !== undefined) return mapped
-      if (header && name.toLowerCase() === IGNORED_COLUMN) return null
-      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
-      if (own) return own
-      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
-      return null
-    })
-    if (unknown.length > 0) {
-      const many = unknown.length > 1
-      throw new InputError(
-        `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
-        {
-          hint:
-            (header && noHeaderHint(header)) ??
-            `Map ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
-        },
-      )
-    }
+    this.targets = this.mapColumns(cells, header, fileLabel)
     KNOWN_COLUMNS.forEach((c, i) => this.position.set(c, i))
     const tags: ColumnLayout['tags'] = []
     const index = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, -1])) as Record<Column, number>
@@ -130,6 +155,7 @@ export class ExportTranslator {
           },
         )
       fedBy.set(t, i)
+      if (t === 'discount' || /^(line_)?metadata:/.test(t) || (GUARD_COLUMNS as readonly string[]).includes(t)) return
       if ((AMOUNT_SOURCES as readonly string[]).includes(t) || t === 'credit_marker') {
         this.source.set(t as SourceColumn, i)
         return
@@ -144,8 +170,11 @@ export class ExportTranslator {
       index[t as Column] = this.position.get(t)!
       layoutLabels[this.position.get(t)!] = this.labels[i]!
     })
+    checkComputeTargets(map, fedBy, this.labels)
+    this.fedByLanguage(fedBy, index, tags, layoutLabels)
     this.width = KNOWN_COLUMNS.length + tags.length
-    this.recipe = this.amountRecipe(fileLabel, fedBy)
+    const computesAmount = map.compute.some((c) => c.target === 'line_amount')
+    this.recipe = computesAmount ? undefined : this.amountRecipe(fileLabel, fedBy)
     if (this.recipe && this.recipe.kind !== 'direct') {
       index.line_amount = this.position.get('line_amount')!
       layoutLabels[index.line_amount] = this.recipeLabel()
@@ -157,6 +186,7 @@ export class ExportTranslator {
         hint: `Map a column of the file to ${missing.join(', ')}${missing.includes('line_amount') ? ' (or quantity and unit_price, or line_net/line_gross and line_tax)' : ''}.`,
       })
     }
+    this.dueDaysTarget(index, layoutLabels, fedBy, fileLabel)
     this.creditIndex = this.creditColumn(cells, fileLabel)
     this.rowsIndex = map.rows ? this.columnNamed(cells, map.rows.column, 'rows.column', fileLabel) : -1
     this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
@@ -168,28 +198,183 @@ export class ExportTranslator {
       return i
     })
     this.at = Object.fromEntries(KNOWN_COLUMNS.map((c) => [c, this.position.get(c)!])) as Record<Column, number>
-    this.targets.forEach((target, index) => {
-      if (target === null || target === 'credit_marker') return
-      const at = this.position.get(target) ?? -1
-      const lookup = lookups.get(target)
-      const prefix = ID_PREFIX[target]
-      const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
-        ? 'amount-source'
-        : target === 'issued_at' || target === 'due_at'
-          ? 'date'
-          : target === 'line_amount'
-            ? 'amount'
-            : lookup
-              ? 'lookup'
-              : prefix
-                ? 'id'
-                : 'text'
-      this.plan.push({index, target, kind, at, lookup, prefix})
-    })
+    this.skipIndex = map.skip ? this.columnNamed(cells, map.skip.column, 'skip.column', fileLabel) : -1
+    this.continuationIndex = map.continuation
+      ? this.columnNamed(cells, map.continuation.column, 'continuation.column', fileLabel)
+      : -1
+    this.yearSource = this.yearOf(preamble, fileLabel)
+    this.compileLanguage(cells, fileLabel, computesAmount)
+    this.buildPlan(computesAmount)
     const names = layoutLabels.map((_, i) =>
       i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
     )
     this.layout = {header: layoutLabels, index, tags, defaults, names}
+  }
+
+  /** Each column of the file to its target, or null when dropped; an unknown column is an error naming it. */
+  private mapColumns(cells: string[], header: string[] | undefined, fileLabel: string): Array<Target | null> {
+    const unknown: string[] = []
+    const referenced = this.referencedColumns(cells, fileLabel)
+    const columns = columnsForLayout(this.map, header)
+    const targets = cells.map((cell, i) => {
+      const name = cell.replace(/^\uFEFF/, '').trim()
+      const mapped = columns.get(headerKey(name))
+      if (mapped !== undefined) return mapped
+      if (header && headerKey(name) === IGNORED_COLUMN) return null
+      if (referenced.has(i) || this.map.ignoreAllOthers) return null
+      const own = header ? (canonicalColumn(name) as Target | undefined) : undefined
+      if (own) return own
+      unknown.push(header ? (name === '' ? `(empty header in column ${i + 1})` : `"${name}"`) : `column ${i + 1}`)
+      return null
+    })
+    if (unknown.length > 0) throw unknownColumns(unknown, header, this.map, fileLabel)
+    return targets
+  }
+
+  /** What each mapped column of the file does, decided once. */
+  private buildPlan(computesAmount: boolean): void {
+    this.targets.forEach((target, index) => {
+      if (target === null || target === 'credit_marker' || target === 'discount') return
+      if (computesAmount && AMOUNT_SOURCES.includes(target)) return
+      if (/^(line_)?metadata:/.test(target)) {
+        this.plan.push({index, target, kind: 'meta', at: -1})
+        return
+      }
+      const at = this.position.get(target) ?? -1
+      const lookup = this.lookups.get(target)
+      const prefix = ID_PREFIX[target]
+      const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
+        ? 'amount-source'
+        : (GUARD_COLUMNS as readonly string[]).includes(target)
+          ? 'guard'
+          : target === 'issued_at' || target === 'due_at'
+            ? 'date'
+            : target === 'line_amount'
+              ? 'amount'
+              : lookup
+                ? 'lookup'
+                : prefix
+                  ? 'id'
+                  : 'text'
+      this.plan.push({index, target, kind, at, lookup, prefix})
+    })
+  }
+
+  /** A column the map names, by header (any case) or, in a file without one, by position. */
+  private columnIndex(cells: readonly string[], name: string): number | undefined {
+    const lower = name.trim().toLowerCase()
+    const i = this.outputHeader
+      ? cells.findIndex((c) => c.trim().toLowerCase() === lower)
+      : /^\d+$/.test(lower)
+        ? Number(lower) - 1
+        : -1
+    return i >= 0 && i < cells.length ? i : undefined
+  }
+
+  /** Columns the map language reads (expressions, keyed lookups, skip and continuation): not unknown. */
+  private referencedColumns(cells: readonly string[], fileLabel: string): Set<number> {
+    const map = this.map
+    const names = [
+      ...map.compute.flatMap((c) => columnsOf(c.expression.ast).map((r) => r.name)),
+      ...[...map.lookupKeys.values()].flat(),
+      ...(map.skip ? [map.skip.column] : []),
+      ...(map.continuation ? [map.continuation.column] : []),
+      ...(map.rows ? [map.rows.column] : []),
+    ]
+    const out = new Set<number>()
+    for (const name of names) {
+      const i = this.columnIndex(cells, name)
+      if (i !== undefined) out.add(i)
+    }
+    for (const rule of map.compute) {
+      for (const ref of columnsOf(rule.expression.ast)) {
+        if (this.columnIndex(cells, ref.name) === undefined)
+          throw new InputError(`${rule.expression.where(ref.at)}: [${ref.name}] is not a column of ${fileLabel}`, {
+            hint: `The columns of ${fileLabel}: ${cells.map((c) => c.trim()).join(', ')}.`,
+          })
+      }
+    }
+    return out
+  }
+
+  /** bk's columns the map language feeds (computed, looked up by several columns, metadata keys): in the layout. */
+  private fedByLanguage(
+    fedBy: Map<string, number>,
+    index: Record<Column, number>,
+    tags: ColumnLayout['tags'],
+    layoutLabels: string[],
+  ): void {
+    const map = this.map
+    const fed = [
+      ...map.compute.map((c) => ({target: c.target, label: `${c.target} = ${c.expression.text}`})),
+      ...[...map.lookupKeys].map(([target, key]) => ({target, label: key.join(' + ')})),
+    ]
+    const targets = [...fed.map((f) => f.target), ...this.targets.filter((t): t is Target => t !== null)]
+    for (const kind of ['line_metadata', 'metadata'] as const) {
+      if (!targets.some((t) => t.startsWith(`${kind}:`))) continue
+      const direct = fedBy.get(kind)
+      if (direct !== undefined)
+        throw new InputError(
+          `${map.source}: "${this.labels[direct]}" feeds ${kind}, and the map also fills ${kind}:KEY: keep one`,
+        )
+      fed.push({target: kind, label: `${kind} (${kind}:KEY)`})
+    }
+    for (const {target, label} of fed) {
+      if (/^(line_)?metadata:/.test(target)) continue
+      if (target.startsWith('tag:') && !this.position.has(target)) {
+        const at = KNOWN_COLUMNS.length + tags.length
+        tags.push({field: target.slice(4), index: at})
+        this.position.set(target, at)
+        layoutLabels.push(label)
+        continue
+      }
+      const at = this.position.get(target)!
+      if (!target.startsWith('tag:')) index[target as Column] = at
+      layoutLabels[at] = label
+    }
+  }
+
+  /** Compiles the map's expressions and keyed lookups against this file's columns, and guards the amount. */
+  private compileLanguage(cells: readonly string[], fileLabel: string, computesAmount: boolean): void {
+    const map = this.map
+    const context = {
+      labels: this.labels,
+      column: (name: string) => this.columnIndex(cells, name),
+      number: (text: string) => this.number(text),
+      date: (text: string) => this.date(text.trim()),
+      currency: map.defaults.currency,
+    }
+    this.computed = compileComputed(map, context)
+    this.keyed = keyedLookups(map, this.lookups, context, fileLabel)
+    const amount = this.computed.find((c) => c.target === 'line_amount')
+    // A unit price multiplied by a quantity is where a dropped discount or tax hides; a line total
+    // (line_net, line_gross) is the package's own sum, already after them.
+    const usedByRecipe = this.recipe?.kind === 'product'
+    const reads = amount ? new Set(amount.reads) : usedByRecipe ? new Set<number>() : undefined
+    if (usedByRecipe) this.source.forEach((i) => reads!.add(i))
+    // A column another expression or a keyed lookup reads is used, not dropped.
+    const used = new Set([...this.computed.flatMap((c) => c.reads), ...this.keyed.flatMap((k) => k.columns)])
+    guardAmountColumns(map, this.targets, this.labels, this.outputHeader !== undefined, reads, used)
+    if (!computesAmount && this.targets.includes('discount'))
+      throw new InputError(`${map.source}: a column is declared as discount, but no compute: line_amount reads it`, {
+        hint: 'Write the line amount as an expression: compute: {line_amount: "[Quantity] * [Unit Price] * (1 - [Discount] / 100)"}.',
+      })
+  }
+
+  /** The year of dates written without one: --year, or a field of the file's preamble (`year_from:`). */
+  private yearOf(preamble: readonly string[][], fileLabel: string): YearSource | undefined {
+    const from = this.map.yearFrom
+    if (this.map.year || !from) return this.map.year
+    const text = (preamble[from.line - 1]?.[from.field - 1] ?? '').trim()
+    const where = `${fileLabel}:${from.line}: field ${from.field} of the preamble (year_from: in ${this.map.source})`
+    if (from.pattern === 'YYYY') {
+      if (!/^\d{4}$/.test(text)) throw new InputError(`${where}: "${text}" is not a year (YYYY)`)
+      return {year: Number(text), from: where}
+    }
+    const d = parseDateAs(text, from.pattern)
+    if (!d.ok) throw new InputError(`${where}: "${text}" ${d.reason}`)
+    const [year, month, day] = d.value.slice(0, 10).split('-').map(Number) as [number, number, number]
+    return {year, from: where, fiscalStart: from.fiscalYearStart ? {month, day} : undefined}
   }
 
   /** How the line amount is made, checked once against the columns the file has. */
@@ -281,6 +466,28 @@ export class ExportTranslator {
     }
   }
 
+  /**
+   * `due_days` computes a due date from the issue date: it goes to the due date column of the
+   * translated row even when no column of the file feeds one, and needs an issue date to start from.
+   */
+  private dueDaysTarget(
+    index: Record<Column, number>,
+    labels: string[],
+    fedBy: Map<string, number>,
+    fileLabel: string,
+  ): void {
+    const days = this.map.dueDays
+    if (days === undefined) return
+    if (!fedBy.has('issued_at'))
+      throw new InputError(
+        `${this.map.source}: due_days (--due-days ${days}) computes a due date from the issue date, but no column of ${fileLabel} feeds issued_at`,
+        {hint: 'Map the issue date column to issued_at, or drop due_days.'},
+      )
+    if (index.due_at !== -1) return
+    index.due_at = this.position.get('due_at')!
+    labels[index.due_at] = `${this.labels[fedBy.get('issued_at')!]} + ${days} days`
+  }
+
   private creditColumn(cells: string[], fileLabel: string): number {
     const credit = this.map.credit
     if (!credit) return -1
@@ -290,7 +497,11 @@ export class ExportTranslator {
 
   /** The index of a column the map names by header (or by position when the file has none). */
   private columnNamed(cells: string[], name: string, key: string, fileLabel: string): number {
-    const i = cells.findIndex((c, j) => c.trim().toLowerCase() === name.toLowerCase() || this.labels[j] === name)
+    const want = headerKey(name)
+    const i = cells.findIndex((c, j) => {
+      const k = headerKey(c)
+      return k === want || this.map.aliasOf.get(k) === want || this.labels[j] === name
+    })
     if (i === -1) throw new InputError(`${this.map.source}: ${key} "${name}" is not a column of ${fileLabel}`)
     return i
   }
@@ -298,14 +509,38 @@ export class ExportTranslator {
   /** One record of the export as a row in bk's layout. */
   translate(record: string[], line: number): TranslatedRow {
     const raw = record
-    const {cells, continues} = this.fillDown(record)
+    if (this.skipIndex !== -1 && this.map.skip!.values.includes((record[this.skipIndex] ?? '').trim()))
+      return {row: {line, cells: record, raw}, errors: NO_ERRORS, skipped: true}
+    const {cells, continues, ambiguous} = this.fillDown(record)
     const out = new Array<string>(this.width).fill('')
     let errors: RowError[] | undefined
     let failed: Set<string> | undefined
     const fail = (target: string, i: number, value: string, message: string) => {
-      ;(errors ??= []).push({line, column: this.columnLabel(i, target), value, message})
+      ;(errors ??= []).push({line, column: i === -1 ? target : this.columnLabel(i, target), value, message})
       ;(failed ??= new Set()).add(target)
     }
+    if (ambiguous) fail('number', this.numberSource, '', AMBIGUOUS_CONTINUATION)
+    const amounts = this.readCells(cells, out, fail)
+    if (this.computed.length > 0 || this.keyed.length > 0 || this.lineMeta.size + this.billMeta.size > 0)
+      this.applyLanguage(cells, out, fail, failed, continues)
+    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
+      const currency = out[this.at.currency] || this.map.defaults.currency
+      out[this.at.line_amount] = this.computeAmount(amounts, currency)
+    }
+    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) this.dueDate(out)
+    const kind = this.rowsIndex !== -1 ? this.rowKind(cells, line) : undefined
+    if (kind) (errors ??= []).push(kind)
+    const credit = this.creditIndex !== -1 ? this.creditMark(cells, line) : undefined
+    if (credit) (errors ??= []).push(credit)
+    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /** The mapped cells of a row into bk's columns (dates, numbers, lookups), and the amount sources. */
+  private readCells(
+    cells: readonly string[],
+    out: string[],
+    fail: (target: string, i: number, value: string, message: string) => void,
+  ): Map<string, string> {
     const amounts = this.amountTexts
     amounts.clear()
     for (const step of this.plan) {
@@ -373,35 +608,122 @@ export class ExportTranslator {
         case 'text':
           if (trimmed !== '') out[step.at] = text
           break
+        case 'meta':
+          if (trimmed !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), trimmed)
+          break
+        case 'guard':
+          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, DISCOUNT_REFUSED)
+          break
       }
     }
-    if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
-      const currency = out[this.at.currency] || this.map.defaults.currency
-      out[this.at.line_amount] = this.computeAmount(amounts, currency)
+    return amounts
+  }
+
+  private metaOf(target: string): Map<string, string> {
+    return target.startsWith('line_') ? this.lineMeta : this.billMeta
+  }
+
+  /** Keyed lookups, computed values and metadata keys into the translated row. */
+  private applyLanguage(
+    cells: readonly string[],
+    out: string[],
+    fail: (target: string, i: number, value: string, message: string) => void,
+    failed: Set<string> | undefined,
+    continues: boolean,
+  ): void {
+    // A continuation row carries its bill's values: those the map language made from the bill's first row.
+    const first = continues ? this.billRow : undefined
+    if (!continues) this.billRow = out
+    for (const step of this.keyed) {
+      const {key, value} = lookUpRow(step, cells)
+      if (key.every((k) => k === '')) continue
+      if (value !== undefined) out[this.position.get(step.target)!] = value
+      else
+        fail(
+          step.target,
+          step.columns[0]!,
+          key.join(', '),
+          `is not in the lookup file ${step.lookup.file} (keyed by ${step.columns.map((i) => `"${this.labels[i]}"`).join(', ')}): add a row "${key.join(',')},<id>" to it`,
+        )
     }
-    if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) {
-      const issued = out[this.at.issued_at]
-      if (issued && /T00:00:00Z$/.test(issued)) out[this.at.due_at] = addDays(issued, this.map.dueDays)
-    }
-    if (this.rowsIndex !== -1) {
-      const kind = (cells[this.rowsIndex] ?? '').trim()
-      const allowed = this.map.rows!.values
-      if (!allowed.includes(kind)) {
-        ;(errors ??= []).push({
-          line,
-          column: this.labels[this.rowsIndex],
-          value: kind,
-          message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
-        })
+    for (const step of this.computed) {
+      if (step.billLevel && step.reads.every((i) => (cells[i] ?? '').trim() === '')) {
+        const at = this.position.get(step.target)
+        if (first && at !== undefined) out[at] = first[at] ?? ''
+        continue
+      }
+      if (step.reads.some((i) => failed?.has(this.targets[i] ?? ''))) continue
+      try {
+        const value = step.run(cells)
+        const currency = out[this.at.currency] || this.map.defaults.currency
+        const text = computedText(step, value, currency)
+        if (/^(line_)?metadata:/.test(step.target)) {
+          if (text !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), text)
+        } else out[this.position.get(step.target)!] = text
+      } catch (error) {
+        if (!(error instanceof RowFailure)) throw error
+        const i = error.column ?? -1
+        fail(step.target, i, error.value, i === -1 ? `${error.message} (compute: ${step.target})` : error.message)
       }
     }
-    if (this.creditIndex !== -1) {
-      const mark = (cells[this.creditIndex] ?? '').trim()
-      if (this.map.credit!.values.includes(mark)) {
-        ;(errors ??= []).push(creditNote(line, this.labels[this.creditIndex]!, mark, this.map.credits === 'skip'))
+    for (const [meta, column] of [
+      [this.lineMeta, 'line_metadata'],
+      [this.billMeta, 'metadata'],
+    ] as const) {
+      const at = this.position.get(column)!
+      if (meta.size === 0) {
+        if (first && column === 'metadata') out[at] = first[at] ?? ''
+        continue
       }
+      out[at] = JSON.stringify(Object.fromEntries(meta))
+      meta.clear()
     }
-    return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
+  }
+
+  /** `due_days`: the issue date plus N days. A date without a time is midnight UTC; one that does not parse is reported by the issued_at check. */
+  private dueDate(out: string[]): void {
+    const issued = out[this.at.issued_at]?.trim()
+    if (!issued) return
+    const at = /^\d{4}-\d{2}-\d{2}$/.test(issued) ? `${issued}T00:00:00Z` : issued
+    if (!Number.isNaN(Date.parse(at))) out[this.at.due_at] = addDays(at, this.map.dueDays!)
+  }
+
+  /** A guard column's blank-equivalent: a number that is zero (`0`, `0.00`). */
+  private isZero(text: string): boolean {
+    const n = this.number(text)
+    return n.ok && /^-?0*(\.0*)?$/.test(n.value)
+  }
+
+  /** `rows:`: only rows whose column holds a listed value are bill rows. */
+  private rowKind(cells: string[], line: number): RowError | undefined {
+    const kind = (cells[this.rowsIndex] ?? '').trim()
+    const allowed = this.map.rows!.values
+    if (allowed.includes(kind)) return undefined
+    return {
+      line,
+      column: this.labels[this.rowsIndex],
+      value: kind,
+      message: `is not a bill row: this map reads only ${allowed.join(', ')} rows. Export only those transactions, or remove the row`,
+    }
+  }
+
+  /**
+   * The type column: a credit type sets the document aside (or refuses it), a bill type passes,
+   * and a value in neither closed list is not a bill (compared without case or surrounding spaces).
+   */
+  private creditMark(cells: string[], line: number): RowError | undefined {
+    const credit = this.map.credit!
+    const mark = (cells[this.creditIndex] ?? '').trim()
+    const is = (list: readonly string[]) => list.some((v) => v.toLowerCase() === mark.toLowerCase())
+    const column = this.labels[this.creditIndex]!
+    if (is(credit.values)) return creditNote(line, column, mark, this.map.credits === 'skip')
+    if (!credit.bills || is(credit.bills)) return undefined
+    return {
+      line,
+      column,
+      value: mark,
+      message: `is neither a bill type (${credit.bills.join(', ')}) nor a credit type (${credit.values.join(', ')}) in ${this.map.source}: export only bills and credit notes, or remove the row`,
+    }
   }
 
   /**
@@ -409,25 +731,38 @@ export class ExportTranslator {
    * whose key cells are blank or the bill's; one that leaves a filled-down number blank continues
    * the bill whatever else it says (a different vendor there is an error, not a new bill).
    */
-  private fillDown(record: string[]): {cells: string[]; continues: boolean} {
-    if (this.fillSources.length === 0) return {cells: record, continues: false}
+  private fillDown(record: string[]): {cells: string[]; continues: boolean; ambiguous: boolean} {
+    const marked = this.continuationIndex !== -1
+    if (this.fillSources.length === 0 && !marked) return {cells: record, continues: false, ambiguous: false}
     const cur = this.current
     const blank = (i: number) => (record[i] ?? '').trim() === ''
+    const same = (i: number) => (record[i] ?? '').trim() === (cur?.[i] ?? '').trim()
     const numberBlank =
       this.numberSource !== -1 && this.fillSources.includes(this.numberSource) && blank(this.numberSource)
-    const continues =
-      cur !== undefined &&
-      (numberBlank ||
-        this.keySources.every((i) => i === -1 || blank(i) || (record[i] ?? '').trim() === (cur[i] ?? '').trim()))
+    let continues: boolean
+    let ambiguous = false
+    if (marked) {
+      continues =
+        cur !== undefined && this.map.continuation!.values.includes((record[this.continuationIndex] ?? '').trim())
+    } else {
+      continues = cur !== undefined && (numberBlank || this.keySources.every((i) => i === -1 || blank(i) || same(i)))
+      // A blank number on a row that repeats the bill's values (its vendor, its date) is as likely
+      // a bill exported without a number as a line of the bill above: never merged silently.
+      ambiguous =
+        continues &&
+        numberBlank &&
+        this.fillSources.some((i) => i !== this.numberSource && !blank(i)) &&
+        this.fillSources.every((i) => blank(i) || same(i))
+    }
     if (!continues) {
       this.current = record
-      return {cells: record, continues: false}
+      return {cells: record, continues: false, ambiguous: false}
     }
     let filled: string[] | undefined
     for (const i of this.fillSources) {
-      if (blank(i) && (cur[i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur[i]!
+      if (blank(i) && (cur![i] ?? '').trim() !== '') (filled ??= [...record])[i] = cur![i]!
     }
-    return {cells: filled ?? record, continues: numberBlank}
+    return {cells: filled ?? record, continues: marked || numberBlank, ambiguous}
   }
 
   private computeAmount(texts: Map<string, string>, currency: string | undefined): string {
@@ -475,6 +810,7 @@ export class ExportTranslator {
     return parseNumberAs(text, this.numberFormat, {
       currencySymbols: this.map.currencySymbols,
       negativeParentheses: this.map.negativeParentheses,
+      negative: this.negative,
     })
   }
 
@@ -482,7 +818,7 @@ export class ExportTranslator {
     let d = this.dateCache.get(text)
     if (d) return d
     const format = this.map.dateFormat
-    if (format) d = parseDateAs(text, format)
+    if (format) d = parseDateAs(text, format, this.yearSource)
     else if (/^\d{4}-\d{2}-\d{2}/.test(text)) d = {ok: true, value: text}
     else
       d = {
@@ -498,4 +834,66 @@ export class ExportTranslator {
     const label = this.labels[i]!
     return label === target ? label : `"${label}" (${target})`
   }
+}
+
+/** Unknown (or unmapped) columns: the file does not fit the map; the nearest header the map knows is the likeliest fix. */
+function unknownColumns(unknown: string[], header: string[] | undefined, map: BillMap, fileLabel: string): InputError {
+  const many = unknown.length > 1
+  const near = header
+    ? unknown.flatMap((u) => {
+        const n = nearestName(u.replace(/^"|"$/g, ''), map.spellings.values())
+        return n ? [`${u} is not "${n}"`] : []
+      })
+    : []
+  return new InputError(
+    `${fileLabel}:1: ${header ? `unknown column${many ? 's' : ''}` : `unmapped column${many ? 's' : ''}`} ${unknown.join(', ')}: not in ${map.source}`,
+    {
+      hint:
+        (header && noHeaderHint(header)) ??
+        (near.length > 0 ? `The nearest headers the map knows: ${near.join('; ')}. Rename the header, or ` : '') +
+          `${near.length > 0 ? 'map' : 'Map'} ${many ? 'them' : 'it'} in the map's columns: (or list ${many ? 'them' : 'it'} under ignore: to drop ${many ? 'them' : 'it'}).`,
+    },
+  )
+}
+
+/**
+ * What a file's first record is, by the map: a header (its cells), or a data row. A layout the
+ * package writes without a header (`header: false`) may still start with a row naming its
+ * documented fields (`field_order:`): that row is skipped. A layout with a header that the
+ * package also writes in its documented fixed order without one (`field_order:` again) is read
+ * by those names when the first row has no header the map knows and holds data.
+ */
+export function readFirstRow(
+  map: BillMap | undefined,
+  record: string[],
+): {header: string[] | undefined; isData: boolean} {
+  const order = map?.fieldOrder
+  if (!map || !order) return {header: map?.header === false ? undefined : record, isData: map?.header === false}
+  const documented = new Set(order.map(headerKey))
+  const names = (cell: string) => {
+    const k = headerKey(cell)
+    return documented.has(k) || documented.has(map.aliasOf.get(k) ?? '')
+  }
+  const filled = record.filter((c) => c.trim() !== '')
+  if (map.header === false) {
+    const named = filled.filter(names).length
+    return {header: undefined, isData: !(named >= 2 && named * 2 >= filled.length)}
+  }
+  const known = record.some((c) => map.columns.has(headerKey(c)) || canonicalColumn(c) !== undefined)
+  const data = filled.some((c) => /\d/.test(c))
+  if (known || !data || record.length > order.length) return {header: record, isData: false}
+  return {header: order.slice(0, record.length), isData: true}
+}
+
+/** The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes what others mean. */
+function columnsForLayout(map: BillMap, header: string[] | undefined): Map<string, Target | null> {
+  if (!header || map.whenColumn.size === 0) return map.columns
+  const keys = new Set(header.map(headerKey))
+  let columns = map.columns
+  for (const [trigger, meanings] of map.whenColumn) {
+    if (!keys.has(trigger)) continue
+    columns = new Map(columns)
+    for (const [k, target] of meanings) columns.set(k, target)
+  }
+  return columns
 }

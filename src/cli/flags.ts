@@ -95,8 +95,17 @@ export function billReadingFlags() {
       multiple: true,
     }),
     'date-format': Flags.string({
-      summary: 'How the file writes dates (beats the map).',
-      options: ['DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD'],
+      summary:
+        'How the file writes dates (beats the map): DD/MM/YYYY, MM/DD/YYYY, DD.MM.YYYY, YYYY-MM-DD or a pattern.',
+      description:
+        'A pattern is made of D, DD, M, MM, YY (20YY), YYYY and DDMM, with / - . or nothing between them, such as DD-MM-YYYY or MM/DD/YY.',
+      helpValue: 'PATTERN',
+    }),
+    year: Flags.integer({
+      summary: 'The year of dates the file writes without one (a date format such as DDMM).',
+      helpValue: 'YYYY',
+      min: 1900,
+      max: 2999,
     }),
     'number-format': Flags.string({
       summary: 'How the file writes numbers (beats the map).',

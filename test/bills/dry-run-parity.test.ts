@@ -63,6 +63,10 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
   {file: 'examples/exports/quickbooks-online/bills.csv', args: QBO},
   {file: 'examples/exports/gnucash/bills.csv', args: GNUCASH},
   {file: 'examples/exports/sage50/bills.csv', args: SAGE},
+  ...['myob', 'odoo', 'datev'].map((pkg) => ({
+    file: `examples/exports/${pkg}/bills.csv`,
+    args: ['--map', `examples/exports/${pkg}/map.yaml`, ...lookups(pkg)],
+  })),
   {
     file: 'test/fixtures/exports/xero-ambiguous-date.csv',
     args: XERO.filter((a, i, all) => a !== '--date-format' && all[i - 1] !== '--date-format'),
@@ -70,8 +74,22 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
   {file: 'test/fixtures/exports/xero-impossible-date.csv', args: XERO},
   {file: 'test/fixtures/exports/qbo-wrong-number-format.csv', args: QBO},
   {file: 'test/fixtures/exports/xero-vendor-missing.csv', args: XERO},
-  {file: 'test/fixtures/exports/sage50-credit-note.csv', args: SAGE},
-  {file: 'test/fixtures/exports/xero-credit-note.csv', args: XERO},
+  {file: 'test/fixtures/exports/sage50-credit-note.csv', args: [...SAGE, '--credits', 'refuse']},
+  {file: 'test/fixtures/exports/xero-credit-note.csv', args: [...XERO, '--credits', 'refuse']},
+  {file: 'examples/exports/xero/us-template.csv', args: [...XERO, '--date-format', 'MM/DD/YYYY', '--currency', 'USD']},
+  {file: 'examples/exports/xero/xero-export.csv', args: [...XERO, '--amounts', 'gross']},
+  {file: 'examples/exports/quickbooks-online/us-template.csv', args: QBO},
+  {file: 'examples/exports/quickbooks-online/transaction-pro.csv', args: [...QBO, '--date-format', 'DD/MM/YYYY']},
+  {
+    file: 'examples/exports/gnucash/field-names.csv',
+    args: [...GNUCASH, '--date-format', 'DD/MM/YYYY', '--number-format', '1234.56', '--delimiter', ','],
+  },
+  {
+    file: 'examples/exports/gnucash/us-repeated.csv',
+    args: [...GNUCASH, '--date-format', 'MM/DD/YYYY', '--number-format', '1234.56', '--delimiter', ','],
+  },
+  {file: 'examples/exports/sage50/current-template.csv', args: [...SAGE, '--due-days', '30']},
+  {file: 'examples/exports/sage50/no-header.csv', args: SAGE},
   {file: 'test/fixtures/exports/gnucash-continuation-conflict.csv', args: GNUCASH},
   {file: 'test/fixtures/exports/sage50-cp1252-as-utf8.csv', args: [...SAGE, '--encoding', 'utf-8']},
   {file: 'test/fixtures/exports/gnucash-no-header.csv', args: []},
@@ -143,7 +161,11 @@ describe('bk bills import --dry-run and the emulator', () => {
       const valid = dry.code === 0 || dry.stdout.includes('"shown"') ? shownKeys(dry) : []
       const real = await runBk(['bills', 'import', file, ...c.args, '--json'], {env})
       const created = createdKeys()
-      const sentAll = real.code === 0 && created.length === valid.length
+      // Credit notes a preset sets aside are not sent, and not a fault of the file: the run is partial.
+      const setAside = dry.code === 0 ? (JSON.parse(dry.stdout) as {skipped: number}).skipped : 0
+      const finished =
+        real.code === 0 || (real.code === 6 && (JSON.parse(real.stdout) as {failed: number}).failed === setAside)
+      const sentAll = finished && created.length === valid.length
       expect({dryRunAccepts: dry.code === 0, stderr: dry.stderr}).toEqual({dryRunAccepts: sentAll, stderr: dry.stderr})
       // Never a bill dry-run refused; through a map nothing unless dry-run accepted the whole file.
       for (const key of created) expect(valid).toContain(key)

@@ -167,13 +167,13 @@ describe('an export that does not read is refused whole: exit 2, row and column 
     )
   })
 
-  it('a credit note, marked by a column (Sage PC) or by negative amounts (Xero)', async () => {
+  it('with --credits refuse, a credit note, marked by a column (Sage PC) or by negative amounts (Xero)', async () => {
     await refused(
-      [fixture('sage50-credit-note.csv'), ...PRESETS.sage50!, ...lookups('sage50')],
+      [fixture('sage50-credit-note.csv'), ...PRESETS.sage50!, ...lookups('sage50'), '--credits', 'refuse'],
       'sage50-credit-note.csv:2: column Type: "PC" marks a credit note',
     )
     await refused(
-      xero(fixture('xero-credit-note.csv'), '--date-format', 'DD/MM/YYYY'),
+      xero(fixture('xero-credit-note.csv'), '--date-format', 'DD/MM/YYYY', '--credits', 'refuse'),
       'xero-credit-note.csv:2: column "*Quantity × *UnitAmount" (line_amount): "-',
       'marks a credit note',
     )
@@ -182,7 +182,7 @@ describe('an export that does not read is refused whole: exit 2, row and column 
   it('a row of another kind than a bill (a Sage sales invoice)', async () => {
     await refused(
       [fixture('sage50-sales-row.csv'), ...PRESETS.sage50!, ...lookups('sage50')],
-      'sage50-sales-row.csv:3: column Type: "SI" is not a bill row: this map reads only PI, PC rows',
+      'sage50-sales-row.csv:3: column Type: "SI" is neither a bill type (PI) nor a credit type (PC)',
     )
   })
 

@@ -36,6 +36,11 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       summary: 'Send line amounts before (net) or after (gross) tax, for layouts with tax columns.',
       options: ['net', 'gross'],
     }),
+    credits: Flags.string({
+      summary:
+        'Credit notes in an export: set them aside in the rejects file (skip) or refuse the file (beats the map).',
+      options: ['skip', 'refuse'],
+    }),
     'due-days': Flags.integer({
       summary: 'Due date for bills without one: this many days after the issue date.',
       min: 0,
@@ -229,12 +234,14 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       map: flags.map,
       lookup: flags.lookup,
       dateFormat: flags['date-format'],
+      year: flags.year,
       numberFormat: flags['number-format'],
       delimiter: flags.delimiter,
       encoding: flags.encoding,
       currency: flags.currency,
       amounts: flags.amounts,
       dueDays: flags['due-days'],
+      credits: flags.credits,
     })
   }
 

@@ -39,6 +39,7 @@ export default class EmulatorFixtures extends BaseCommand<typeof EmulatorFixture
       map: flags.map,
       lookup: flags.lookup,
       dateFormat: flags['date-format'],
+      year: flags.year,
       numberFormat: flags['number-format'],
       delimiter: flags.delimiter,
       encoding: flags.encoding,

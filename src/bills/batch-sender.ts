@@ -212,3 +212,33 @@ function outcomeOf(batch: BillDraft[], result: Exclude<BatchResult, {kind: 'not-
   }
   return outcome
 }
+
+/** Valid bills into batches of `size`; a batch never holds one number twice (see BatchSender). */
+export class Batcher {
+  private bills: BillDraft[] = []
+  private numbers = new Set<string>()
+
+  constructor(
+    private readonly size: number,
+    private readonly sender: BatchSender,
+  ) {}
+
+  get pending(): number {
+    return this.bills.length
+  }
+
+  async add(bill: BillDraft): Promise<void> {
+    if (this.numbers.has(bill.number)) await this.flush()
+    this.bills.push(bill)
+    this.numbers.add(bill.number)
+    if (this.bills.length >= this.size) await this.flush()
+  }
+
+  async flush(): Promise<void> {
+    if (this.bills.length === 0) return
+    const batch = this.bills
+    this.bills = []
+    this.numbers = new Set()
+    await this.sender.submit(batch)
+  }
+}

@@ -12,11 +12,11 @@
  * - --resume skips every bill the journal has an outcome for.
  */
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
-import type {RunLock} from '../files/run-lock.js'
 import {formatRowError, type BillDraft, type RowError} from './assemble.js'
 import {BatchSender, Batcher} from './batch-sender.js'
+import {readCreatedRecord, type CreatedRecord} from './created-record.js'
 import {heapGuard} from './heap-guard.js'
-import {openRun, type OpenRun} from './open-run.js'
+import {openRun, type Held, type OpenRun} from './open-run.js'
 import {openCsv} from './reader.js'
 import {onlySkipped, progressTimer, scan, shapeOf, type ScanOptions, type Scanned} from './scan.js'
 import {ImportTally, type ImportOutcome} from './tally.js'
@@ -26,6 +26,8 @@ export type {ImportOutcome, ImportSummary} from './tally.js'
 export {onlySkipped} from './scan.js'
 
 export interface DryRunOptions extends ScanOptions {
+  /** The record of created bills to count the bills it knows, when the business is known. */
+  record?: {folder: string; baseUrl: string; businessId: string} | undefined
   maxErrors: number
   /** --show N: keep the first N valid bills as they would be sent. */
   show?: number | undefined
@@ -39,6 +41,10 @@ export interface DryRunResult {
   invalid: number
   /** Credit notes the map skips (`credits: skip`): not sent, not a fault of the file. */
   skipped: number
+  /** Valid bills the record of created bills knows: an import skips them (see `record`). */
+  existing: number
+  /** The record read, or why none could be (no business known). */
+  record: {file: string | null; note?: string | undefined}
   errorCount: number
   /** The first `maxErrors` errors, in file order. */
   errors: Array<RowError & {text: string}>
@@ -75,10 +81,12 @@ export interface ImportOptions extends ScanOptions {
   resendDelayMs?: number
   /** Called when a batch the service did not act on (429, 503, no connection) waits to be sent again. */
   onResendWait?: (delayMs: number) => void
-  /** --skip-existing: the id of a bill an earlier import created, which is then not sent. */
-  skipExisting?: ((bill: BillDraft) => string | undefined) | undefined
-  /** Bills created, once the journal holds them (for the record --skip-existing reads). */
-  onCreated?: ((created: Array<{bill: BillDraft; id: string}>) => Promise<void>) | undefined
+  /** The folder of the records of created bills (src/bills/created-record.ts). */
+  recordFolder: string
+  /** --allow-duplicates: send a bill the record says an earlier import created. */
+  allowDuplicates?: boolean | undefined
+  /** --wait: how long to wait while another import into the business runs (ms; default 5 minutes). */
+  waitMs?: number | undefined
 }
 
 /** --dry-run: the whole file checked offline; nothing is sent. */
@@ -99,6 +107,11 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   }
   // A dry run's live set is small (the current bill and the index of numbers): a low bound keeps RSS flat.
   const checkHeap = heapGuard(24 * 1024 * 1024)
+  const known = await openDryRunRecord(options).catch((error: unknown) => {
+    input.close()
+    throw error
+  })
+  let existing = 0
   const result = await scan(
     input,
     options,
@@ -110,10 +123,13 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
       else if (bill.errors.length > 0) {
         invalid++
         for (const e of bill.errors) if (!e.skip) record(e)
-      } else if (shown && shown.length < options.show!) shown.push(bill.input)
+      } else {
+        if (known.record?.lookup(bill.key)) existing++
+        if (shown && shown.length < options.show!) shown.push(bill.input)
+      }
     },
     () => false,
-  )
+  ).finally(() => known.record?.close())
   if (result.fatal) record(result.fatal)
   stopProgress()
   errors.sort((a, b) => a.line - b.line)
@@ -124,6 +140,8 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     valid: bills - invalid - skipped,
     invalid,
     skipped,
+    existing,
+    record: known.result,
     errorCount,
     errors,
     ...(shown ? {shown} : {}),
@@ -140,18 +158,35 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   }
 }
 
+/** A dry run reads the record too (a local file), when it knows the business. */
+async function openDryRunRecord(
+  options: DryRunOptions,
+): Promise<{record: CreatedRecord | undefined; result: DryRunResult['record']}> {
+  if (!options.record)
+    return {
+      record: undefined,
+      result: {file: null, note: 'no business known (--business): the record of created bills was not read'},
+    }
+  const record = await readCreatedRecord(options.record)
+  if (record) return {record, result: {file: record.file}}
+  const where = `${options.record.businessId} at ${options.record.baseUrl}`
+  return {record, result: {file: null, note: `no record of created bills for ${where} in ${options.record.folder}`}}
+}
+
 export async function importBills(options: ImportOptions): Promise<ImportOutcome> {
-  // The resume log's lock is held for the whole run, so that two runs of one file cannot both send.
-  const held: {lock?: RunLock} = {}
+  // The locks are held for the whole run: the resume log's, so that two runs of one file cannot
+  // both send, and the business's, so that no other import sends while this one consults the record.
+  const held: Held = {locks: []}
   try {
     return await runImport(options, held)
   } finally {
-    held.lock?.release()
+    held.record?.close()
+    for (const lock of held.locks.reverse()) lock.release()
   }
 }
 
 /** Open the run, route each bill as it is read, finish once (files closed, counts final). */
-async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promise<ImportOutcome> {
+async function runImport(options: ImportOptions, held: Held): Promise<ImportOutcome> {
   const started = performance.now()
   const run = await openRun(options, held)
   const tally = new ImportTally(run.outputs, {
@@ -172,7 +207,8 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
     onResendWait: options.onResendWait,
     async settle(outcome) {
       await tally.settle(outcome)
-      await options.onCreated?.(outcome.created)
+      // Once the resume log holds them: the record is what every later import consults.
+      await run.record.add(outcome.created.map(({bill, id}) => ({key: bill.key, id})))
     },
   })
   const batcher = new Batcher(options.batchSize, sender)
@@ -216,8 +252,8 @@ function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, ba
     if (outcome?.kind === 'created') return tally.createdBefore(bill, outcome.id, false)
     if (outcome?.kind === 'failed') return tally.reject(bill, outcome.reason)
     if (outcome?.kind === 'unconfirmed') return tally.leaveUnconfirmed(bill, outcome.reason)
-    const earlier = options.skipExisting?.(bill)
-    if (earlier) return tally.createdBefore(bill, earlier, true)
+    const earlier = options.allowDuplicates ? undefined : run.record.lookup(bill.key)
+    if (earlier) return tally.createdEarlier(bill, earlier)
     await batcher.add(bill)
   }
 }

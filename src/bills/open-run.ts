@@ -3,16 +3,18 @@
  * resume log's lock taken and the log read (for --resume) or begun, stale output files removed.
  * Whatever fails here fails with nothing sent and nothing left open.
  */
-import {existsSync, statSync, type Stats} from 'node:fs'
+import {existsSync, mkdirSync, statSync, type Stats} from 'node:fs'
+import {hostname} from 'node:os'
 import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {InputError} from '../shared/errors.js'
 import {removeResumeLog} from '../files/resume-log.js'
-import type {RunLock} from '../files/run-lock.js'
+import {lockOwner, waitForRunLock, type LockOwner, type RunLock} from '../files/run-lock.js'
 import {checkWritable} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
 import {DEFAULT_KEY} from './bill-key.js'
+import {createdRecordPath, normaliseBaseUrl, openCreatedRecord, type CreatedRecord} from './created-record.js'
 import type {ImportOptions} from './import.js'
 import {ImportOutputs} from './outputs.js'
 import {openCsv, type CsvInput} from './reader.js'
@@ -25,26 +27,41 @@ export interface OpenRun {
   /** What the resume log recorded before this run (--resume). */
   previous: BillLogState | undefined
   log: BillLogWriter | undefined
+  /** The record of created bills of the business, read after its lock was taken. */
+  record: CreatedRecord
   outputs: ImportOutputs
   /** A bill's name in the resume log: its key, or its number in a log of bk 0.1 (version 1). */
   logKey: (bill: BillDraft) => string
   close(): Promise<Error | undefined>
 }
 
-/** `held.lock` is the resume log's lock, for the caller to release whatever happens. */
-export async function openRun(options: ImportOptions, held: {lock?: RunLock}): Promise<OpenRun> {
+/** What a run holds, for the caller to release whatever happens: its locks and the record. */
+export interface Held {
+  locks: RunLock[]
+  record?: CreatedRecord
+}
+
+/** How long a run waits for another import into its business, unless --wait says. */
+export const DEFAULT_WAIT_MS = 5 * 60_000
+
+export async function openRun(options: ImportOptions, held: Held): Promise<OpenRun> {
   const existing = await checkOutputs(options)
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
   const input = openCsv(options.file, 16 * 1024, shapeOf(options))
   let opened: {previous: BillLogState | undefined; writer: BillLogWriter | undefined}
   try {
-    if (options.journalFile) held.lock = lockBillLog(options.journalFile)
+    // The resume log's lock first, refused at once: one file is never imported twice at a time.
+    if (options.journalFile) held.locks.push(lockBillLog(options.journalFile))
+    held.locks.push(await lockBusiness(options))
+    held.record = await openRecord(options)
     opened = await prepareResumeLog(options)
+    if (opened.previous) await recordResumed(opened.previous, held.record)
   } catch (error) {
     input.close()
     throw error
   }
   const {previous, writer: log} = opened
+  const record = held.record
   // These files always describe the latest run (a resumed run lists earlier outcomes again).
   // Only a plain file is removed: a path that names a device or a pipe is left in place.
   const stale = [options.rejectsFile, options.unconfirmedFile].filter((path) => existing.get(path)?.isFile())
@@ -59,6 +76,7 @@ export async function openRun(options: ImportOptions, held: {lock?: RunLock}): P
     input,
     previous,
     log,
+    record,
     outputs,
     logKey: previous?.header.version === 1 ? (b) => b.number : (b) => b.key,
     async close() {
@@ -67,6 +85,70 @@ export async function openRun(options: ImportOptions, held: {lock?: RunLock}): P
       return closed.find((c): c is PromiseRejectedResult => c.status === 'rejected')?.reason as Error | undefined
     },
   }
+}
+
+/**
+ * One import per environment and business at a time: the record is consulted bill by bill, and a
+ * second run must not send a bill the first is sending. Waits (up to --wait) for a run under way.
+ */
+async function lockBusiness(options: ImportOptions): Promise<RunLock> {
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS
+  const where = `${options.businessId} at ${normaliseBaseUrl(options.baseUrl)}`
+  const lockFile = createdRecordPath(options.recordFolder, options.baseUrl, options.businessId).replace(
+    /\.jsonl$/,
+    '.import',
+  )
+  mkdirSync(options.recordFolder, {recursive: true, mode: 0o700})
+  try {
+    return await waitForRunLock(lockFile, `Imports into ${where}`, {
+      waitMs,
+      doing: `the import of ${options.file === '-' ? 'stdin' : options.file}`,
+      onWait: (owner) =>
+        options.warn?.(
+          `Waiting for ${describeOwner(owner)} into ${where} to finish (up to ${Math.round(waitMs / 1000)} s, --wait).`,
+        ),
+    })
+  } catch (error) {
+    const owner = lockOwner(lockFile)
+    if (!(error instanceof InputError && error.code === 'run_in_progress') || !owner) throw error
+    throw new InputError(
+      `Another import into ${where} is running: ${describeOwner(owner)}; waited ${Math.round(waitMs / 1000)} s`,
+      {
+        code: 'run_in_progress',
+        hint: 'Run again once it has finished, or wait longer with --wait SECONDS. Two imports into one business at once could create a bill twice.',
+        details: {lock: `${lockFile}.lock`, owner},
+      },
+    )
+  }
+}
+
+function describeOwner(owner: LockOwner): string {
+  const host = owner.host && owner.host !== hostname() ? ` on ${owner.host}` : ''
+  return `${owner.doing ?? 'another import'} (bk process ${owner.pid}${host}${owner.at ? `, started ${owner.at}` : ''})`
+}
+
+async function openRecord(options: ImportOptions): Promise<CreatedRecord> {
+  const record = await openCreatedRecord({
+    folder: options.recordFolder,
+    baseUrl: options.baseUrl,
+    businessId: options.businessId,
+    input: options.file,
+  })
+  for (const line of record.damaged.slice(0, 5))
+    options.warn?.(
+      `The record of created bills ${record.file} is damaged at line ${line}: passed over (that bill is not known to this run).`,
+    )
+  return record
+}
+
+/** Bills the resume log records as created, which the record lacks (a crash between the two writes). */
+async function recordResumed(previous: BillLogState, record: CreatedRecord): Promise<void> {
+  // A log of bk 0.1 names bills by number alone, not by key: nothing to give the record.
+  if (previous.header.version === 1) return
+  const missing: Array<{key: string; id: string}> = []
+  for (const [key, outcome] of previous.outcomes)
+    if (outcome.kind === 'created' && !record.lookup(key)) missing.push({key, id: outcome.id})
+  await record.add(missing)
 }
 
 /** The input's size and modification time, kept in the journal's header to tell a changed file. */

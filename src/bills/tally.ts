@@ -7,6 +7,7 @@ import {BkError, ExitCode, InputError} from '../shared/errors.js'
 import {formatRowError, type BillDraft, type RowError} from './assemble.js'
 import type {BatchOutcome} from './batch-sender.js'
 import {describeKey} from './bill-key.js'
+import type {RecordedBill} from './created-record.js'
 import type {ImportOutputs} from './outputs.js'
 
 export interface ImportSummary {
@@ -21,9 +22,9 @@ export interface ImportSummary {
   invalid: number
   /** Outcome unknown (now or in an earlier run): in the unconfirmed file, never re-sent by bk. */
   unconfirmed: number
-  /** Created by an earlier run: of this file (from the journal), or of any file (--skip-existing). */
+  /** Created by an earlier run: of this file (from the journal), or of any file (the record). */
   skipped: number
-  /** Of `skipped`, those found by --skip-existing in the record of created bills. */
+  /** Of `skipped`, those found in the record of created bills (created by an earlier import). */
   existing: number
   /** Read but not sent because the run stopped early; a --resume run sends them. */
   notSent: number
@@ -57,6 +58,9 @@ export interface RunEnd {
   interrupted: boolean
   durationMs: number
 }
+
+/** How many bills created earlier are named one by one. */
+const SHOWN_EARLIER = 10
 
 /** How many reasons of failure an import keeps for its summary. */
 const KEPT_REASONS = 20
@@ -152,6 +156,16 @@ export class ImportTally {
     await this.outputs.created(bill, id)
   }
 
+  /** Created by an earlier import (the record of created bills): not sent again. */
+  async createdEarlier(bill: BillDraft, earlier: RecordedBill): Promise<void> {
+    const by = earlier.input === undefined ? 'an import' : earlier.input === '-' ? 'stdin' : earlier.input
+    if (this.summary.existing < SHOWN_EARLIER)
+      this.options.warn(
+        `bill ${describeKey(bill.key)}: created earlier by ${by} on ${earlier.at.slice(0, 16).replace('T', ' ')} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`,
+      )
+    await this.createdBefore(bill, earlier.id, true)
+  }
+
   /** A batch that reached the service. */
   async settle({created, failed, unconfirmed}: BatchOutcome): Promise<void> {
     for (const {bill, id} of created) await this.created(bill, id)
@@ -162,6 +176,8 @@ export class ImportTally {
   /** The run's end, once: the summary completed and the error that ends the run, if any. */
   finish(end: RunEnd): ImportOutcome {
     const {summary, options} = this
+    if (summary.existing > SHOWN_EARLIER)
+      options.warn(`… and ${summary.existing - SHOWN_EARLIER} more bills created earlier, not sent.`)
     if (this.warned > options.maxErrors)
       options.warn(
         `… and ${this.warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,

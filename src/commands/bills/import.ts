@@ -54,8 +54,22 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       dependsOn: ['dry-run'],
     }),
     'skip-existing': Flags.boolean({
-      summary: 'Skip bills any earlier import into this business created (from any file).',
-      exclusive: ['dry-run'],
+      summary: 'Skip bills any earlier import into this business created, from any file (the default).',
+      exclusive: ['allow-duplicates'],
+    }),
+    'allow-duplicates': Flags.boolean({
+      summary: 'Send bills the record of created bills says an earlier import created (each then exists twice).',
+      exclusive: ['skip-existing', 'dry-run'],
+    }),
+    record: Flags.string({
+      summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
+      helpValue: 'DIR',
+    }),
+    wait: Flags.integer({
+      summary: 'Wait up to this many seconds while another import into the business runs.',
+      default: 300,
+      min: 0,
+      helpValue: 'SECONDS',
     }),
     'max-errors': Flags.integer({summary: 'List at most this many problems.', default: 50, min: 1}),
     'batch-size': Flags.integer({summary: 'Bills per request (1 to 100).', default: 100, min: 1, max: 100}),
@@ -97,8 +111,9 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''} (${result.durationMs} ms); nothing was sent.`,
+        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''}${result.record.file ? `, ${result.existing} created earlier (an import skips them)` : ''} (${result.durationMs} ms); nothing was sent.`,
       )
+      if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
       return result
     }
     // An export read through a map is checked whole first: a misread format would send wrong numbers
@@ -114,20 +129,13 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     await tokens.get()
 
     const {importBills} = await import('../../bills/import.js')
-    // Every import records the bills it creates, per environment and business, so that a later
-    // --skip-existing run (of this file or an overlapping one) knows them.
-    const {openCreatedRecord} = await import('../../bills/created-record.js')
-    const record = await openCreatedRecord({
-      configDir: this.configDir,
-      baseUrl: credentials.baseUrl,
-      businessId,
-      input: file,
-    })
+    const {recordFolderFor} = await import('../../bills/created-record.js')
     const outcome = await this.stoppable(progress, (stop, abort) =>
       importBills({
         ...this.importOptions(file, reading, journalFile),
         businessId,
         baseUrl: credentials.baseUrl,
+        recordFolder: recordFolderFor(flags.record, this.configDir),
         send: (bills, signal) => api.bills.create(businessId, bills, {performedBy: flags['performed-by'], signal}),
         stop,
         abort,
@@ -136,12 +144,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
           this.note(line)
         },
         onProgress: progress?.update,
-        skipExisting: flags['skip-existing']
-          ? (bill) => (bill.input.vendor_id ? record.lookup(bill.input.vendor_id, bill.number) : undefined)
-          : undefined,
-        onCreated: (created) =>
-          record.add(created.map(({bill, id}) => ({vendorId: bill.input.vendor_id ?? '', number: bill.number, id}))),
-      }).finally(() => record.close()),
+      }),
     )
     return this.finish(outcome)
   }
@@ -150,10 +153,12 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   private async check(reading: Reading, progress: ProgressLine | undefined, show?: number): Promise<DryRunResult> {
     const {flags} = this
     const {dryRun} = await import('../../bills/import.js')
+    const businessId = await this.businessIdIfGiven()
     const result = await dryRun({
       file: this.args.file,
       ...reading,
-      businessId: await this.businessIdIfGiven(),
+      businessId,
+      record: await this.recordIfKnown(businessId),
       maxErrors: flags['max-errors'],
       show,
       onProgress: progress?.update,
@@ -178,6 +183,18 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
           : 'An export read through a map is checked whole before anything is sent: fix the rows named above (or the map, or a lookup file) and run the import again.',
       },
     )
+  }
+
+  /** The record a dry run reads: known when the business and the environment are (offline). */
+  private async recordIfKnown(businessId: string | undefined) {
+    if (!businessId) return undefined
+    const baseUrl = await this.credentials().then(
+      (c) => c.baseUrl,
+      () => undefined,
+    )
+    if (!baseUrl) return undefined
+    const {recordFolderFor} = await import('../../bills/created-record.js')
+    return {folder: recordFolderFor(this.flags.record, this.configDir), baseUrl, businessId}
   }
 
   /** The resume log's path: beside the input, or --journal (stdin has none unless given). */
@@ -209,6 +226,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       journalFile,
       resume: flags.resume,
       restart: flags.restart,
+      allowDuplicates: flags['allow-duplicates'],
+      waitMs: flags.wait * 1000,
     }
   }
 
@@ -295,7 +314,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
     out(
-      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import, --skip-existing` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
     )
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile)

@@ -171,6 +171,30 @@ function changedSince(file: string, header: BillLogState['header']): string | un
   return `${header.inputSize} bytes modified ${header.inputModified} then, ${now.inputSize} bytes modified ${now.inputModified} now`
 }
 
+/**
+ * A resume resumes what was started: under another bill key every bill would be a stranger to the
+ * log and be sent again. A changed input is resumed (only keys the log lacks are sent), said once.
+ */
+function checkResumable(options: ImportOptions, previous: BillLogState, file: string): void {
+  const key = [...(options.map?.key ?? DEFAULT_KEY)]
+  // A log of bk 0.1 (version 1) names bills by number, whatever the map's key.
+  const logged = previous.header.version === 1 ? undefined : (previous.header.key ?? [...DEFAULT_KEY])
+  if (logged && logged.join(',') !== key.join(',')) {
+    throw new InputError(
+      `The journal ${file} names bills by ${logged.join(' and ')}, and this run's map by ${key.join(' and ')}: resuming would send every bill again`,
+      {
+        code: 'journal_key_differs',
+        hint: `Resume with the map the import began with (bill key ${logged.join(', ')}), or import under another --journal.`,
+      },
+    )
+  }
+  const changed = changedSince(options.file, previous.header)
+  if (changed)
+    options.warn?.(
+      `${options.file} has changed since its journal began (${changed}): only bills whose ${key.join(' and ')} the journal does not record are sent.`,
+    )
+}
+
 /** What to do with the resume log beside the input before sending anything. */
 async function prepareResumeLog(
   options: ImportOptions,
@@ -212,6 +236,7 @@ async function prepareResumeLog(
           {hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.'},
         )
       }
+      checkResumable(options, previous, file)
     }
   }
   const writer = await BillLogWriter.open(file)

@@ -130,6 +130,39 @@ function startBk(args: string[], env: Record<string, string | undefined>, config
   return {child, done, stderr: () => stderr}
 }
 
+describe('a resume resumes what was started', () => {
+  it('refuses a resume under another bill key, naming both; says what changed in the input', async () => {
+    const dir = tempDir('bk-twice-key-')
+    const configDir = join(dir, 'config')
+    const env = envFor(emulator)
+    const file = join(dir, 'bills.csv')
+    writeFileSync(file, rows('REKEY', 1, 5))
+    const first = await runBk(['bills', 'import', file], {env, configDir})
+    expect(first.code, first.stderr).toBe(0)
+    writeFileSync(file, rows('REKEY', 1, 6))
+    writeFileSync(join(dir, 'dated.yaml'), 'key: [vendor_id, number, issued_at]\n')
+
+    const rekeyed = await runBk(['bills', 'import', file, '--resume', '--map', join(dir, 'dated.yaml')], {
+      env,
+      configDir,
+    })
+    expect(rekeyed.code, rekeyed.stderr).toBe(2)
+    expect(rekeyed.stderr).toContain(
+      `The journal ${file}.bk-journal names bills by vendor_id and number, and this run's map by vendor_id and number and issued_at`,
+    )
+    expect(duplicated('REKEY')).toEqual([])
+
+    const resumed = await runBk(['bills', 'import', file, '--resume'], {env, configDir})
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toMatch(
+      /bills\.csv has changed since its journal began \(\d+ bytes modified .* then, \d+ bytes/,
+    )
+    expect(resumed.stdout).toContain('Done: 1 created')
+    expect(counts('REKEY').size).toBe(6)
+    expect(duplicated('REKEY')).toEqual([])
+  })
+})
+
 describe('one import per environment and business at a time', () => {
   it('a second run waits for the one under way, names it, and gives up after --wait with exit 2', async () => {
     const dir = tempDir('bk-twice-lock-')

@@ -63,6 +63,8 @@ export interface ImportOptions extends ScanOptions {
   maxErrors: number
   rejectsFile: string
   unconfirmedFile: string
+  /** Bills read but not sent when the run stops early (default: none written). */
+  unsentFile?: string | undefined
   resultsFile?: string | undefined
   /** Undefined: no journal (stdin without --journal). */
   journalFile?: string | undefined
@@ -205,6 +207,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     resendRounds: options.resendRounds ?? 3,
     resendDelayMs: options.resendDelayMs ?? 2000,
     onResendWait: options.onResendWait,
+    onNotSent: (batch) => tally.notSent(batch),
     async settle(outcome) {
       await tally.settle(outcome)
       // Once the resume log holds them: the record is what every later import consults.
@@ -216,6 +219,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
   const {summary} = tally
   const stopProgress = progressTimer(run.input, options, () => summary)
   let scanned: Scanned | undefined
+  let notSent = 0
   let closeFailure: Error | undefined
   try {
     scanned = await scan(
@@ -228,6 +232,9 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     if (!sender.stopped && !scanned.fatal) await batcher.flush()
   } finally {
     await sender.drain()
+    const pending = batcher.takePending()
+    await tally.notSent(pending)
+    notSent = sender.notSent + pending.length
     stopProgress()
     closeFailure = await run.close()
   }
@@ -236,7 +243,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     unreadable: scanned.fatal,
     closeFailure,
     sent: sender.sentBills,
-    notSent: sender.notSent + batcher.pending,
+    notSent,
     interrupted: Boolean(options.stop?.aborted),
     durationMs: Math.round(performance.now() - started),
   })

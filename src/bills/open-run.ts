@@ -64,12 +64,19 @@ export async function openRun(options: ImportOptions, held: Held): Promise<OpenR
   const record = held.record
   // These files always describe the latest run (a resumed run lists earlier outcomes again).
   // Only a plain file is removed: a path that names a device or a pipe is left in place.
-  const stale = [options.rejectsFile, options.unconfirmedFile].filter((path) => existing.get(path)?.isFile())
+  const stale = [options.rejectsFile, options.unconfirmedFile, options.unsentFile].filter(
+    (path): path is string => path !== undefined && existing.get(path)?.isFile() === true,
+  )
   await Promise.all(stale.map((path) => rm(path, {force: true})))
   // Rows go back out as the file has them (its delimiter; UTF-8, marked with a BOM when the file
   // was not: the reader honours the mark, so the file imports again with the same map).
   const outputs = new ImportOutputs(
-    {rejects: options.rejectsFile, unconfirmed: options.unconfirmedFile, results: options.resultsFile},
+    {
+      rejects: options.rejectsFile,
+      unconfirmed: options.unconfirmedFile,
+      unsent: options.unsentFile,
+      results: options.resultsFile,
+    },
     {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
   )
   return {
@@ -265,6 +272,7 @@ async function checkOutputs(options: ImportOptions): Promise<Map<string, Stats |
   const outputs = [
     ['--rejects', options.rejectsFile],
     ['--unconfirmed', options.unconfirmedFile],
+    ['the unsent file', options.unsentFile],
     ['--results', options.resultsFile],
     ['--journal', options.journalFile],
   ] as const

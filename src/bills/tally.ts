@@ -30,6 +30,8 @@ export interface ImportSummary {
   notSent: number
   rejectsFile: string | null
   unconfirmedFile: string | null
+  /** Bills read but not sent (the run stopped early), the rows as read: null when none. */
+  unsentFile: string | null
   resultsFile: string | null
   journalFile: string | null
   interrupted: boolean
@@ -97,6 +99,7 @@ export class ImportTally {
       notSent: 0,
       rejectsFile: null,
       unconfirmedFile: null,
+      unsentFile: null,
       resultsFile: options.resultsFile ?? null,
       journalFile: options.journalFile ?? null,
       interrupted: false,
@@ -166,6 +169,11 @@ export class ImportTally {
     await this.createdBefore(bill, earlier.id, true)
   }
 
+  /** Bills read but not sent: the run stopped first. Counted by the run's end (`notSent`). */
+  async notSent(bills: readonly BillDraft[]): Promise<void> {
+    for (const bill of bills) await this.outputs.leaveUnsent(bill, 'not sent: the import stopped before sending it')
+  }
+
   /** A batch that reached the service. */
   async settle({created, failed, unconfirmed}: BatchOutcome): Promise<void> {
     for (const {bill, id} of created) await this.created(bill, id)
@@ -186,6 +194,7 @@ export class ImportTally {
     summary.interrupted = end.interrupted
     summary.rejectsFile = this.outputs.written.rejects
     summary.unconfirmedFile = this.outputs.written.unconfirmed
+    summary.unsentFile = this.outputs.written.unsent
     summary.durationMs = end.durationMs
     const journaled = summary.journalFile !== null
     let fatal =
@@ -239,7 +248,7 @@ function stoppedAtRow(
     exitCode: ExitCode.partial,
     hint: journaled
       ? 'Fix the file, then run the same command with --resume: bills already sent are never sent again.'
-      : `No journal was kept (stdin without --journal): do not import the same rows again. Fix the file and import only the rows from line ${line} on; next time pass --journal FILE.`,
+      : `No journal was kept (stdin without --journal): do not import the same rows again. Fix the file and import only ${summary.unsentFile ? `${summary.unsentFile} (the bills read but not sent) and ` : ''}the rows from line ${line} on; next time pass --journal FILE.`,
     details: {summary},
   })
 }

@@ -222,6 +222,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       maxErrors: flags['max-errors'],
       rejectsFile: flags.rejects ?? `${base}.rejects.csv`,
       unconfirmedFile: flags.unconfirmed ?? `${base}.unconfirmed.csv`,
+      unsentFile: `${base}.unsent.csv`,
       resultsFile: flags.results,
       journalFile,
       resume: flags.resume,
@@ -321,6 +322,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       out(
         `  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`,
       )
+    if (s.unsentFile) out(`  Bills read but not sent (the run stopped first): ${s.unsentFile}`)
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
     // --resume needs a journal: stdin without --journal has none, and a plain re-run would send again.
     if ((s.interrupted || s.notSent > 0) && s.journalFile)

@@ -353,6 +353,17 @@ export class BillAssembler {
       if (r.ok) input.metadata_ = r.value
       else err('metadata', metadata, r.reason)
     }
+    this.readTags(cells, input, err)
+    this.addLine(bill, row)
+    return bill
+  }
+
+  /** The tag columns of a bill's first row: a value, or allocations `value=amount;value=amount`. */
+  private readTags(
+    cells: string[],
+    input: BillInput,
+    err: (column: `tag:${string}`, value: string, message: string) => void,
+  ): void {
     for (const {field, index} of this.layout.tags) {
       const text = (cells[index] ?? '').trim()
       if (text === '') continue
@@ -389,8 +400,6 @@ export class BillAssembler {
       if (bad) continue
       ;(input.tags ??= {})[field] = list
     }
-    this.addLine(bill, row)
-    return bill
   }
 
   private continueBill(bill: BillDraft, row: SourceRow): void {

@@ -49,6 +49,8 @@ export interface BatchSenderOptions {
   resendRounds: number
   resendDelayMs: number
   onResendWait?: ((delayMs: number) => void) | undefined
+  /** Called with each batch not sent (the run stopped, or the service did not act on it). */
+  onNotSent?: ((batch: BillDraft[]) => Promise<void>) | undefined
   /** Called once per batch that reached the service, after its result is in the journal. */
   settle: (outcome: BatchOutcome) => Promise<void>
 }
@@ -99,6 +101,7 @@ export class BatchSender {
     while (this.settling.size >= concurrency * 2) await Promise.race(this.settling)
     if (this.stopped) {
       this.notSent += batch.length
+      await this.options.onNotSent?.(batch)
       return
     }
     let release!: () => void
@@ -135,6 +138,7 @@ export class BatchSender {
       this.fatal ??= result.error
       await journal?.append({t: 'notsent', batch: id, reason: result.error.message})
       this.notSent += batch.length
+      await this.options.onNotSent?.(batch)
       return
     }
     this.sentBills += batch.length
@@ -211,4 +215,38 @@ function outcomeOf(batch: BillDraft[], result: Exclude<BatchResult, {kind: 'not-
       })
   }
   return outcome
+}
+
+/** Valid bills into batches of `size`; a batch never holds one number twice (see BatchSender). */
+export class Batcher {
+  private bills: BillDraft[] = []
+  private numbers = new Set<string>()
+
+  constructor(
+    private readonly size: number,
+    private readonly sender: BatchSender,
+  ) {}
+
+  async add(bill: BillDraft): Promise<void> {
+    if (this.numbers.has(bill.number)) await this.flush()
+    this.bills.push(bill)
+    this.numbers.add(bill.number)
+    if (this.bills.length >= this.size) await this.flush()
+  }
+
+  /** The bills not yet in a batch, taken out (the run stopped before sending them). */
+  takePending(): BillDraft[] {
+    const pending = this.bills
+    this.bills = []
+    this.numbers = new Set()
+    return pending
+  }
+
+  async flush(): Promise<void> {
+    if (this.bills.length === 0) return
+    const batch = this.bills
+    this.bills = []
+    this.numbers = new Set()
+    await this.sender.submit(batch)
+  }
 }

@@ -1,22 +1,28 @@
 /**
  * The record of the bills bk created, per environment (the API base URL) and business, kept in
- * the config folder (`<configDir>/created-bills/<hash of the base URL>-<business>.jsonl`), so
- * that `bills import --skip-existing` can skip the bills of nightly exports that overlap: a bill
- * any earlier run created, from whatever file, is known here by its vendor and number (supplier
- * invoice numbers are unique per supplier only).
+ * bk's state folder (`<folder>/<hash of the base URL>-<business>.jsonl`; the folder is
+ * `created-bills/` in the config folder, `$BK_STATE_DIR/created-bills`, or `--record DIR`).
+ * Every import consults it before sending (src/bills/import.ts): a bill any earlier import
+ * created, from whatever file, is known here by its key (the map's key columns; vendor and number
+ * by default: supplier invoice numbers are unique per supplier only) and is not sent again.
  *
  * The file is append-only JSON lines, 0600, never written through a symbolic link:
- *   {"t":"header","format":"bk-created-bills","version":1,"baseUrl":…,"business":…,"at":…}
- *   {"vendor_id":"ven_…","number":"INV-1","id":"bil_…","at":…,"input":"bills.csv"}
+ *   {"t":"header","format":"bk-created-bills","version":2,"baseUrl":…,"business":…,"at":…}
+ *   {"key":"ven_…\u001fINV-1","id":"bil_…","at":…,"input":"bills.csv"}
+ * Version 1 lines (`{"vendor_id","number","id",…}`) are read as the default key.
  * The header is in the file from its creation (written to a temporary file, then linked into
  * place), so a reader never meets a file without one.
  *
- * Several bk processes may append at once (two imports of different files into one business):
- * each `add` holds the record's lock (`<file>.lock`, src/files/run-lock.ts) while it cuts off a torn
- * last line, reads what others appended since, and appends its lines in one write followed by an
- * fdatasync. Under the lock no one else is writing, so whatever follows the last newline is a
- * write cut short by a crash: it was never reported as recorded, readers ignore it, and the next
- * `add` removes it. A damaged line anywhere else is an error naming the file and line.
+ * Several bk processes may append at once (an import and a settlement): each `add` holds the
+ * record's lock (`<file>.lock`, src/files/run-lock.ts) while it cuts off a torn last line, reads
+ * what others appended since, and appends its lines in one write followed by an fdatasync. Under
+ * the lock no one else is writing, so whatever follows the last newline is a write cut short by a
+ * crash: it was never reported as recorded, readers ignore it, and the next `add` removes it. A
+ * damaged line anywhere else is reported (`damaged`) and passed over: it must not block every
+ * import of the business.
+ *
+ * Memory: a Map of key to the byte offset of its line, so that a bill costs its key and a number;
+ * the id, date and input file of a bill are read back from its line when it is found.
  */
 import {createHash} from 'node:crypto'
 import {
@@ -36,37 +42,51 @@ import {
 import {join} from 'node:path'
 
 import {InputError} from '../shared/errors.js'
+import {KEY_SEPARATOR} from './bill-key.js'
 import {openPrivateFile} from '../output/sink.js'
 import {withFileLock} from '../files/run-lock.js'
 
 export const RECORD_FORMAT = 'bk-created-bills'
-const RECORD_FOLDER = 'created-bills'
+export const RECORD_FOLDER = 'created-bills'
 const READ_CHUNK = 1 << 20
 
 export interface CreatedRecordOptions {
-  /** bk's config folder (BK_CONFIG_DIR, or oclif's). */
-  configDir: string
+  /** The folder of the records (one file per base URL and business). */
+  folder: string
   /** The API base URL bills are created at: the environment. */
   baseUrl: string
   businessId: string
-  /** The input file of this run, kept with each bill it adds ("stdin" for standard input). */
+  /** The input file of this run, kept with each bill it adds ("-" for standard input). */
   input?: string | undefined
 }
 
 export interface CreatedBill {
-  vendorId: string
-  number: string
+  /** The bill's key (src/bills/bill-key.ts). */
+  key: string
   /** The id the service gave the bill. */
   id: string
+}
+
+/** A bill the record holds: who created it and when. */
+export interface RecordedBill {
+  id: string
+  /** When it was recorded (ISO 8601). */
+  at: string
+  /** The input file of the run that created it, when known. */
+  input?: string | undefined
 }
 
 export interface CreatedRecord {
   /** The record's file. */
   readonly file: string
+  /** Whether the file existed before this open (a first import of the business here). */
+  readonly isNew: boolean
   /** Bills known to the record (read at open, refreshed by `add` and `refresh`). */
   readonly size: number
-  /** The id of the bill an earlier run (or this one) created with this vendor and number. */
-  lookup(vendorId: string, number: string): string | undefined
+  /** Line numbers of damaged lines, passed over. */
+  readonly damaged: readonly number[]
+  /** The bill an earlier run (or this one) created with this key. */
+  lookup(key: string): RecordedBill | undefined
   /** Appends the bills, durably (on disk when the promise resolves), and learns them. */
   add(entries: readonly CreatedBill[]): Promise<void>
   /** Learns the bills other bk processes appended since the open or the last `add`. */
@@ -80,30 +100,31 @@ export function normaliseBaseUrl(baseUrl: string): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`
 }
 
-/** Where the record of (base URL, business) lives. */
-export function createdRecordPath(configDir: string, baseUrl: string, businessId: string): string {
+/** Where the record of (base URL, business) lives in `folder`. */
+export function createdRecordPath(folder: string, baseUrl: string, businessId: string): string {
   const hash = createHash('sha256').update(normaliseBaseUrl(baseUrl)).digest('hex').slice(0, 12)
   // Business ids are `biz_…`; anything unusual in a file name is hashed rather than trusted.
   const business = /^[A-Za-z0-9_-]{1,64}$/.test(businessId)
     ? businessId
     : createHash('sha256').update(businessId).digest('hex').slice(0, 16)
-  return join(configDir, RECORD_FOLDER, `${hash}-${business}.jsonl`)
+  return join(folder, `${hash}-${business}.jsonl`)
 }
 
 export async function openCreatedRecord(options: CreatedRecordOptions): Promise<CreatedRecord> {
   const baseUrl = normaliseBaseUrl(options.baseUrl)
-  const file = createdRecordPath(options.configDir, baseUrl, options.businessId)
-  mkdirSync(join(options.configDir, RECORD_FOLDER), {recursive: true, mode: 0o700})
-  if (!lstatSync(file, {throwIfNoEntry: false}))
+  const file = createdRecordPath(options.folder, baseUrl, options.businessId)
+  mkdirSync(options.folder, {recursive: true, mode: 0o700})
+  const isNew = !lstatSync(file, {throwIfNoEntry: false})
+  if (isNew)
     createWithHeader(file, {
       t: 'header',
       format: RECORD_FORMAT,
-      version: 1,
+      version: 2,
       baseUrl,
       business: options.businessId,
       at: new Date().toISOString(),
     })
-  const record = new FileRecord(file, baseUrl, options.businessId, options.input)
+  const record = new FileRecord(file, baseUrl, options.businessId, options.input, isNew)
   try {
     record.refresh()
     if (!record.hasHeader) {
@@ -119,16 +140,25 @@ export async function openCreatedRecord(options: CreatedRecordOptions): Promise<
   return record
 }
 
+/** The record for a dry run: read if it exists, never created (undefined when it does not exist). */
+export async function readCreatedRecord(options: CreatedRecordOptions): Promise<CreatedRecord | undefined> {
+  const file = createdRecordPath(options.folder, options.baseUrl, options.businessId)
+  if (!lstatSync(file, {throwIfNoEntry: false})) return undefined
+  return openCreatedRecord(options)
+}
+
 /**
- * Memory: a Map per vendor of bill number to id, so that a vendor id is held once, not once a
- * bill. Measured with 1,000,000 bills of 500 vendors (numbers of 16 characters, ids of 20): about
- * 100 bytes of heap a bill (101 MB; a single Map keyed by vendor and number took 197), and about
- * 2 seconds to read the 154 MB file on a shared 2-core machine. Every --skip-existing run pays that
- * at start, in proportion to all the bills ever recorded for the business.
+ * The folder of the records: --record DIR, else `created-bills` in $BK_STATE_DIR (a CI pipeline
+ * keeps that folder between runs), else in bk's config folder.
  */
+export function recordFolderFor(flag: string | undefined, configDir: string): string {
+  return flag ?? join(process.env.BK_STATE_DIR || configDir, RECORD_FOLDER)
+}
+
 class FileRecord implements CreatedRecord {
-  private readonly byVendor = new Map<string, Map<string, string>>()
-  private count = 0
+  /** Each key's line, by its byte offset in the file. */
+  private readonly offsets = new Map<string, number>()
+  readonly damaged: number[] = []
   private readonly appendFd: number
   private readonly readFd: number
   /** Bytes read so far: always the end of a complete line. */
@@ -141,6 +171,7 @@ class FileRecord implements CreatedRecord {
     private readonly baseUrl: string,
     private readonly businessId: string,
     private readonly input: string | undefined,
+    readonly isNew: boolean,
   ) {
     this.appendFd = openPrivateFile('The record of created bills', file, 'append')
     try {
@@ -156,11 +187,14 @@ class FileRecord implements CreatedRecord {
   }
 
   get size(): number {
-    return this.count
+    return this.offsets.size
   }
 
-  lookup(vendorId: string, number: string): string | undefined {
-    return this.byVendor.get(vendorId)?.get(number)
+  lookup(key: string): RecordedBill | undefined {
+    const at = this.offsets.get(key)
+    if (at === undefined) return undefined
+    const entry = parseEntry(this.readLineAt(at))
+    return entry && {id: entry.id, at: entry.at, input: entry.input}
   }
 
   refresh(): void {
@@ -174,14 +208,14 @@ class FileRecord implements CreatedRecord {
       if (n === 0) break
       position += n
       const data = pending.length > 0 ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n)
-      const last = data.lastIndexOf(0x0a)
-      if (last !== -1) {
-        // Decoded whole: a string per line from the buffer costs more than the parsing.
-        for (const line of data.toString('utf8', 0, last).split('\n')) this.learn(line)
-        this.offset += last + 1
+      let start = 0
+      for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
+        this.learn(data.toString('utf8', start, nl), this.offset)
+        this.offset += nl + 1 - start
+        start = nl + 1
       }
       // Copied: `chunk` is reused by the next read.
-      pending = Buffer.from(data.subarray(last + 1))
+      pending = Buffer.from(data.subarray(start))
     }
     // What is left in `pending` has no newline yet: a torn write, or one still under way.
   }
@@ -191,35 +225,29 @@ class FileRecord implements CreatedRecord {
     if (entries.length === 0) return
     await withFileLock(this.file, `The record of created bills ${this.file}`, async () => {
       this.refresh()
-      // Bills already recorded with the same id (a --resume adding them again) are not repeated.
-      const fresh = entries.filter((e) => this.lookup(e.vendorId, e.number) !== e.id)
-      if (fresh.length === 0) return
+      // Bills already recorded (a --resume adding them again) are not repeated.
+      const fresh = new Map<string, string>()
+      for (const e of entries) if (!this.offsets.has(e.key) && !fresh.has(e.key)) fresh.set(e.key, e.id)
+      if (fresh.size === 0) return
       // Under the lock nobody writes: bytes past the last complete line are a crashed write.
-      if (fstatSync(this.appendFd).size > this.offset) {
-        ftruncateSync(this.appendFd, this.offset)
-      }
+      if (fstatSync(this.appendFd).size > this.offset) ftruncateSync(this.appendFd, this.offset)
       const at = new Date().toISOString()
-      const text = fresh
-        .map((e) => {
-          const line = {
-            vendor_id: e.vendorId,
-            number: e.number,
-            id: e.id,
-            at,
-            ...(this.input ? {input: this.input} : {}),
-          }
-          return JSON.stringify(line) + '\n'
-        })
-        .join('')
-      const data = Buffer.from(text)
+      const lines = [...fresh].map(([key, id]) =>
+        Buffer.from(JSON.stringify({key, id, at, ...(this.input ? {input: this.input} : {})}) + '\n'),
+      )
+      const data = Buffer.concat(lines)
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
       for (let written = 0; written < data.length;) {
         written += writeSync(this.appendFd, data, written, data.length - written)
       }
       fdatasyncSync(this.appendFd)
-      this.offset += data.length
-      this.line += fresh.length
-      for (const e of fresh) this.remember(e.vendorId, e.number, e.id)
+      let position = this.offset
+      for (const [i, key] of [...fresh.keys()].entries()) {
+        this.offsets.set(key, position)
+        position += lines[i]!.length
+      }
+      this.offset = position
+      this.line += fresh.size
     })
   }
 
@@ -230,51 +258,75 @@ class FileRecord implements CreatedRecord {
     closeSync(this.readFd)
   }
 
-  private learn(text: string): void {
+  private learn(text: string, offset: number): void {
     this.line++
     if (text.trim() === '') return
-    const damaged = (why: string) =>
-      new InputError(`The record of created bills ${this.file} is damaged at line ${this.line}: ${why}`, {
-        code: 'record_damaged',
-        hint: 'bk keeps it for --skip-existing. Fix or delete that line (its bill is then not skipped by later runs), or move the file away to start a new record.',
-        details: {file: this.file, line: this.line},
-      })
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw damaged((error as Error).message)
-    }
-    if (this.line === 1) {
-      const header = value as {format?: unknown; baseUrl?: unknown; business?: unknown}
-      if (header?.format !== RECORD_FORMAT) throw damaged(`expected a ${RECORD_FORMAT} header`)
-      if (header.baseUrl !== this.baseUrl || header.business !== this.businessId) {
-        throw new InputError(
-          `The record of created bills ${this.file} is of ${String(header.business)} at ${String(header.baseUrl)}, not ${this.businessId} at ${this.baseUrl}`,
-          {hint: 'Move that file away; bk starts a new record for this business on the next run.'},
-        )
-      }
+    if (this.line === 1) return this.checkHeader(text)
+    const entry = parseEntry(text)
+    if (entry === undefined) {
+      this.damaged.push(this.line)
       return
     }
-    const bill = value as {vendor_id?: unknown; number?: unknown; id?: unknown}
-    if (typeof bill?.vendor_id !== 'string' || typeof bill.number !== 'string' || typeof bill.id !== 'string') {
-      throw damaged('expected {"vendor_id", "number", "id"} as strings')
-    }
-    this.remember(bill.vendor_id, bill.number, bill.id)
+    // The first line recorded for a key stays: a later one is a second bill the service created.
+    if (!this.offsets.has(entry.key)) this.offsets.set(entry.key, offset)
   }
 
-  /** The first id recorded for a key stays: a later one is a second bill the service created. */
-  private remember(vendorId: string, number: string, id: string): void {
-    let numbers = this.byVendor.get(vendorId)
-    if (numbers === undefined) this.byVendor.set(vendorId, (numbers = new Map()))
-    if (numbers.has(number)) return
-    numbers.set(number, id)
-    this.count++
+  private checkHeader(text: string): void {
+    let header: {format?: unknown; baseUrl?: unknown; business?: unknown} | undefined
+    try {
+      header = JSON.parse(text) as typeof header
+    } catch {
+      header = undefined
+    }
+    if (header?.format !== RECORD_FORMAT)
+      throw new InputError(
+        `The record of created bills ${this.file} is damaged at line 1: expected a ${RECORD_FORMAT} header`,
+        {
+          code: 'record_damaged',
+          hint: 'Move the file away to start a new record (bills it holds are then not known to later runs).',
+          details: {file: this.file, line: 1},
+        },
+      )
+    if (header.baseUrl !== this.baseUrl || header.business !== this.businessId) {
+      throw new InputError(
+        `The record of created bills ${this.file} is of ${String(header.business)} at ${String(header.baseUrl)}, not ${this.businessId} at ${this.baseUrl}`,
+        {hint: 'Move that file away; bk starts a new record for this business on the next run.'},
+      )
+    }
+  }
+
+  /** The complete line that starts at `offset`. */
+  private readLineAt(offset: number): string {
+    let size = 512
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(size)
+      const n = readSync(this.readFd, buffer, 0, size, offset)
+      const nl = buffer.subarray(0, n).indexOf(0x0a)
+      if (nl !== -1 || n < size) return buffer.toString('utf8', 0, nl === -1 ? n : nl)
+      size *= 4
+    }
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error(`The record of created bills ${this.file} is closed`)
   }
+}
+
+/** A bill's line, either version; undefined when damaged. */
+function parseEntry(text: string): {key: string; id: string; at: string; input?: string | undefined} | undefined {
+  let value: Record<string, unknown>
+  try {
+    value = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    return undefined
+  }
+  if (value === null || typeof value !== 'object' || typeof value.id !== 'string') return undefined
+  const at = typeof value.at === 'string' ? value.at : ''
+  const input = typeof value.input === 'string' ? value.input : undefined
+  if (typeof value.key === 'string') return {key: value.key, id: value.id, at, input}
+  if (typeof value.vendor_id === 'string' && typeof value.number === 'string')
+    return {key: value.vendor_id + KEY_SEPARATOR + value.number, id: value.id, at, input}
+  return undefined
 }
 
 /**

@@ -11,47 +11,23 @@
  *   again, by the client's retries and then by a few rounds here;
  * - --resume skips every bill the journal has an outcome for.
  */
-import {existsSync, statSync, type Stats} from 'node:fs'
-import {rm} from 'node:fs/promises'
-import {resolve} from 'node:path'
-
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
-import {BkError, ExitCode, InputError} from '../shared/errors.js'
-import {removeResumeLog} from '../files/resume-log.js'
-import {checkWritable} from '../output/sink.js'
-import type {RunLock} from '../files/run-lock.js'
-import {BatchSender} from './batch-sender.js'
-import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
-import {DEFAULT_KEY, describeKey} from './bill-key.js'
-import {layoutFor} from './columns.js'
+import {formatRowError, type BillDraft, type RowError} from './assemble.js'
+import {BatchSender, Batcher} from './batch-sender.js'
+import {readCreatedRecord, type CreatedRecord} from './created-record.js'
 import {heapGuard} from './heap-guard.js'
-import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
-import {ImportOutputs} from './outputs.js'
-import type {Lookups} from './lookups.js'
-import type {BillMap} from './map-file.js'
-import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
-import {ExportTranslator, readFirstRow} from './translate.js'
+import {openRun, type Held, type OpenRun} from './open-run.js'
+import {openCsv} from './reader.js'
+import {onlySkipped, progressTimer, scan, shapeOf, type ScanOptions, type Scanned} from './scan.js'
+import {ImportTally, type ImportOutcome} from './tally.js'
 
-export interface ImportProgress {
-  rows: number
-  bills: number
-  created: number
-  bytes: number
-  size: number | undefined
-  elapsedMs: number
-}
-
-export interface ScanOptions {
-  file: string
-  /** How to read an accounting package's export; undefined for bk's own format. */
-  map?: BillMap | undefined
-  lookups?: Lookups | undefined
-  /** The business of the import, checked against a business_id column. */
-  businessId?: string | undefined
-  onProgress?: ((p: ImportProgress) => void) | undefined
-}
+export type {ImportProgress, ScanOptions} from './scan.js'
+export type {ImportOutcome, ImportSummary} from './tally.js'
+export {onlySkipped} from './scan.js'
 
 export interface DryRunOptions extends ScanOptions {
+  /** The record of created bills to count the bills it knows, when the business is known. */
+  record?: {folder: string; baseUrl: string; businessId: string} | undefined
   maxErrors: number
   /** --show N: keep the first N valid bills as they would be sent. */
   show?: number | undefined
@@ -65,6 +41,10 @@ export interface DryRunResult {
   invalid: number
   /** Credit notes the map skips (`credits: skip`): not sent, not a fault of the file. */
   skipped: number
+  /** Valid bills the record of created bills knows: an import skips them (see `record`). */
+  existing: number
+  /** The record read, or why none could be (no business known). */
+  record: {file: string | null; note?: string | undefined}
   errorCount: number
   /** The first `maxErrors` errors, in file order. */
   errors: Array<RowError & {text: string}>
@@ -83,6 +63,8 @@ export interface ImportOptions extends ScanOptions {
   maxErrors: number
   rejectsFile: string
   unconfirmedFile: string
+  /** Bills read but not sent when the run stops early (default: none written). */
+  unsentFile?: string | undefined
   resultsFile?: string | undefined
   /** Undefined: no journal (stdin without --journal). */
   journalFile?: string | undefined
@@ -101,203 +83,12 @@ export interface ImportOptions extends ScanOptions {
   resendDelayMs?: number
   /** Called when a batch the service did not act on (429, 503, no connection) waits to be sent again. */
   onResendWait?: (delayMs: number) => void
-  /** --skip-existing: the id of a bill an earlier import created, which is then not sent. */
-  skipExisting?: ((bill: BillDraft) => string | undefined) | undefined
-  /** Bills created, once the journal holds them (for the record --skip-existing reads). */
-  onCreated?: ((created: Array<{bill: BillDraft; id: string}>) => Promise<void>) | undefined
-}
-
-export interface ImportSummary {
-  file: string
-  businessId: string
-  rows: number
-  bills: number
-  /** Created in this run. */
-  created: number
-  /** Invalid here, or refused by the service: in the rejects file. */
-  failed: number
-  invalid: number
-  /** Outcome unknown (now or in an earlier run): in the unconfirmed file, never re-sent by bk. */
-  unconfirmed: number
-  /** Created by an earlier run: of this file (from the journal), or of any file (--skip-existing). */
-  skipped: number
-  /** Of `skipped`, those found by --skip-existing in the record of created bills. */
-  existing: number
-  /** Read but not sent because the run stopped early; a --resume run sends them. */
-  notSent: number
-  rejectsFile: string | null
-  unconfirmedFile: string | null
-  resultsFile: string | null
-  journalFile: string | null
-  interrupted: boolean
-  durationMs: number
-}
-
-export interface ImportOutcome {
-  summary: ImportSummary
-  /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
-  fatal?: BkError | undefined
-  /** The first reasons bills failed or are unconfirmed, in the order found (all are in the files). */
-  reasons: string[]
-}
-
-/** How many reasons of failure an import keeps for its summary. */
-const KEPT_REASONS = 20
-
-/** A character a cell must not hold: C0 controls but tab and line breaks, DEL, and U+FFFD. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNREADABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFD]/
-// eslint-disable-next-line no-control-regex -- as above
-const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g
-
-/**
- * A cell holding U+FFFD (the character reading puts in place of bytes that are not UTF-8: the file
- * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
- * character (a binary file, or a stray byte): importing it would send mangled text.
- */
-function unreadableCell(record: string[], header: string[], line: number): RowError | undefined {
-  for (let i = 0; i < record.length; i++) {
-    const cell = record[i]!
-    const m = UNREADABLE.exec(cell)
-    if (!m) continue
-    const c = m[0]
-    const message =
-      c === '\uFFFD'
-        ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
-        : `holds the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}: remove it (a cell holds text, tabs and line breaks only)`
-    // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
-    const shown = (text: string) =>
-      text.replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    return {line, column: shown(header[i]?.trim() || `column ${i + 1}`), value: shown(cell), message}
-  }
-  return undefined
-}
-
-/** Reads the file once; calls onBill for each complete bill. Returns the row count. */
-async function scan(
-  input: CsvInput,
-  options: ScanOptions,
-  onBill: (bill: BillDraft) => void | Promise<void>,
-  shouldStop: () => boolean,
-  onHeader?: (header: string[] | undefined) => void,
-): Promise<{rows: number; header: string[]; fatal?: RowError; missing?: Map<string, Set<string>>}> {
-  const map = options.map
-  let assembler: BillAssembler | undefined
-  let translator: ExportTranslator | undefined
-  let header: string[] = []
-  let rows = 0
-  // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
-  const preamble: string[][] = []
-  try {
-    for await (const record of input.parser as AsyncIterable<string[]>) {
-      const line = input.advance(record)
-      if (record.length === 1 && record[0] === '') continue
-      if (map && preamble.length < map.skipLines) {
-        preamble.push(record)
-        continue
-      }
-      if (!assembler) {
-        // The first record: a header, or (by the map) a data row or a row naming the fields to skip.
-        const first = readFirstRow(map, record)
-        const named = first.header !== undefined
-        // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
-        // same mistake, and it would end up in every message and output file.
-        const bad = named && !first.isData ? unreadableCell(record, record, line) : undefined
-        if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
-        header = first.header ?? record.map((_, i) => `column ${i + 1}`)
-        if (map) {
-          translator = new ExportTranslator(
-            first.header,
-            record.length,
-            map,
-            options.lookups ?? new Map(),
-            input.label,
-            preamble,
-          )
-        }
-        const layout = translator ? translator.layout : layoutFor(record, input.label)
-        assembler = new BillAssembler(layout, {
-          businessId: options.businessId,
-          key: map?.key,
-          negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
-        })
-        onHeader?.(first.header)
-        if (!first.isData) continue
-      }
-      rows++
-      const extra: RowError | undefined =
-        record.length === header.length
-          ? unreadableCell(record, header, line)
-          : {
-              line,
-              message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
-            }
-      let done: BillDraft | undefined
-      if (translator) {
-        const t = translator.translate(record, line)
-        if (t.skipped) continue
-        done = assembler.push(t.row, extra, t.errors)
-      } else done = assembler.push({line, cells: record}, extra)
-      if (done) {
-        const r = onBill(done)
-        if (r) await r
-        if (shouldStop()) return {rows, header}
-      }
-    }
-  } catch (error) {
-    if (error instanceof BkError) throw error
-    const e = error as Error & {code?: string}
-    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
-    // csv-parse raises a chunk's error before bk has read that chunk's earlier records, so its own
-    // line count (which counts a CRLF inside quotes twice) is the better answer when it is ahead.
-    const reported = (e as {lines?: number}).lines
-    const line =
-      e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
-        ? reported
-        : input.nextLine
-    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}}
-  } finally {
-    input.close()
-  }
-  if (!assembler) throw new InputError(`${input.label} is empty: expected a header row and at least one bill`)
-  const last = assembler.finish()
-  if (last) {
-    const r = onBill(last)
-    if (r) await r
-  }
-  return {rows, header, ...(translator ? {missing: translator.missing} : {})}
-}
-
-/** Only a skipped credit note keeps this bill back: it is set aside, not a fault of the file. */
-export function onlySkipped(bill: BillDraft): boolean {
-  return bill.errors.length > 0 && bill.errors.every((e) => e.skip)
-}
-
-/** The CSV shape to open the input with. */
-function shapeOf(options: ScanOptions) {
-  return options.map ? {delimiter: options.map.delimiter, encoding: options.map.encoding} : {}
-}
-
-function progressTimer(
-  input: CsvInput,
-  options: ScanOptions,
-  counts: () => {rows: number; bills: number; created: number},
-): () => void {
-  if (!options.onProgress) return () => {}
-  const started = performance.now()
-  const tick = () =>
-    options.onProgress?.({
-      ...counts(),
-      bytes: input.bytesRead(),
-      size: input.size,
-      elapsedMs: performance.now() - started,
-    })
-  const timer = setInterval(tick, 200)
-  timer.unref()
-  return () => {
-    clearInterval(timer)
-    tick()
-  }
+  /** The folder of the records of created bills (src/bills/created-record.ts). */
+  recordFolder: string
+  /** --allow-duplicates: send a bill the record says an earlier import created. */
+  allowDuplicates?: boolean | undefined
+  /** --wait: how long to wait while another import into the business runs (ms; default 5 minutes). */
+  waitMs?: number | undefined
 }
 
 /** --dry-run: the whole file checked offline; nothing is sent. */
@@ -318,6 +109,11 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   }
   // A dry run's live set is small (the current bill and the index of numbers): a low bound keeps RSS flat.
   const checkHeap = heapGuard(24 * 1024 * 1024)
+  const known = await openDryRunRecord(options).catch((error: unknown) => {
+    input.close()
+    throw error
+  })
+  let existing = 0
   const result = await scan(
     input,
     options,
@@ -329,10 +125,13 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
       else if (bill.errors.length > 0) {
         invalid++
         for (const e of bill.errors) if (!e.skip) record(e)
-      } else if (shown && shown.length < options.show!) shown.push(bill.input)
+      } else {
+        if (known.record?.lookup(bill.key)) existing++
+        if (shown && shown.length < options.show!) shown.push(bill.input)
+      }
     },
     () => false,
-  )
+  ).finally(() => known.record?.close())
   if (result.fatal) record(result.fatal)
   stopProgress()
   errors.sort((a, b) => a.line - b.line)
@@ -343,6 +142,8 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     valid: bills - invalid - skipped,
     invalid,
     skipped,
+    existing,
+    record: known.result,
     errorCount,
     errors,
     ...(shown ? {shown} : {}),
@@ -359,362 +160,107 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   }
 }
 
-/**
- * The error for a file that cannot be read past a row. Exit 2 says "nothing was sent" only when
- * that is true; once bills were sent, the hint must not lead to sending them again.
- */
-function stoppedAtRow(
-  message: string,
-  line: number,
-  sent: number,
-  journaled: boolean,
-  summary: ImportSummary,
-): BkError {
-  if (sent === 0) {
-    return new InputError(`${message}; nothing was sent`, {
-      hint: journaled
-        ? 'Fix the file, then run the same command with --resume: bills already created are skipped.'
-        : 'Fix the file and run the import again.',
-      details: {summary},
-    })
-  }
-  const what = `${message}; ${sent} bill${sent === 1 ? ' before it was' : 's before it were'} sent (${summary.created} created, ${summary.unconfirmed} unconfirmed)`
-  return new BkError(what, {
-    code: 'stopped_at_row',
-    exitCode: ExitCode.partial,
-    hint: journaled
-      ? 'Fix the file, then run the same command with --resume: bills already sent are never sent again.'
-      : `No journal was kept (stdin without --journal): do not import the same rows again. Fix the file and import only the rows from line ${line} on; next time pass --journal FILE.`,
-    details: {summary},
-  })
-}
-
-/** The input's size and modification time, kept in the journal's header to tell a changed file. */
-function inputFingerprint(file: string): {inputSize?: number; inputModified?: string} {
-  if (file === '-') return {}
-  try {
-    const stat = statSync(file)
-    return {inputSize: stat.size, inputModified: stat.mtime.toISOString()}
-  } catch {
-    return {}
-  }
-}
-
-/** How the input differs from when its journal began, in words; undefined when it does not (or cannot tell). */
-function changedSince(file: string, header: BillLogState['header']): string | undefined {
-  if (header.inputSize === undefined || header.inputModified === undefined) return undefined
-  const now = inputFingerprint(file)
-  if (now.inputSize === header.inputSize && now.inputModified === header.inputModified) return undefined
-  if (now.inputSize === undefined) return undefined
-  return `${header.inputSize} bytes modified ${header.inputModified} then, ${now.inputSize} bytes modified ${now.inputModified} now`
-}
-
-/** What to do with the journal beside the input before sending anything. */
-async function prepareJournal(
-  options: ImportOptions,
-): Promise<{previous: BillLogState | undefined; writer: BillLogWriter | undefined}> {
-  const file = options.journalFile
-  if (!file) return {previous: undefined, writer: undefined}
-  let previous: BillLogState | undefined
-  if (existsSync(file)) {
-    const earlier = options.restart ? undefined : await readBillLog(file)
-    if (options.restart || earlier?.batches === 0) {
-      // --restart, or a journal of a run that stopped before sending anything (a header error).
-      removeResumeLog(file)
-    } else if (!options.resume) {
-      const state = earlier!
-      const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
-      const changed = changedSince(options.file, state.header)
-      throw new InputError(
-        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created${changed ? `, and the file has changed since (${changed})` : ''}. Refusing to import it again, which could create them twice`,
-        {
-          code: 'journal_exists',
-          hint: changed
-            ? `Run again with --resume to send only the bills whose ${(state.header.key ?? DEFAULT_KEY).join(' and ')} the journal does not record (a recorded bill is never sent again, even if its rows changed), or with --restart to discard the journal and send every bill again (bills already created would be created twice). A new file of other bills is best imported under a name of its own.`
-            : `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
-        },
-      )
-    } else {
-      previous = earlier!
-      if (previous.header.business !== options.businessId) {
-        throw new InputError(
-          `The journal ${file} is of an import into ${previous.header.business}, not ${options.businessId}`,
-          {
-            hint: `Resume with --business ${previous.header.business}, or pass --journal to keep a separate journal for this business.`,
-          },
-        )
-      }
-      if (previous.header.baseUrl !== options.baseUrl) {
-        throw new InputError(
-          `The journal ${file} is of an import into ${previous.header.baseUrl}, not ${options.baseUrl}`,
-          {hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.'},
-        )
-      }
+/** A dry run reads the record too (a local file), when it knows the business. */
+async function openDryRunRecord(
+  options: DryRunOptions,
+): Promise<{record: CreatedRecord | undefined; result: DryRunResult['record']}> {
+  if (!options.record)
+    return {
+      record: undefined,
+      result: {file: null, note: 'no business known (--business): the record of created bills was not read'},
     }
-  }
-  const writer = await BillLogWriter.open(file)
-  if (!previous) {
-    await writer.append({
-      t: 'header',
-      format: 'bk-bills-journal',
-      version: 2,
-      key: [...(options.map?.key ?? DEFAULT_KEY)],
-      input: options.file,
-      ...inputFingerprint(options.file),
-      business: options.businessId,
-      baseUrl: options.baseUrl,
-      at: new Date().toISOString(),
-    })
-  }
-  await writer.append({t: 'run', at: new Date().toISOString(), resume: Boolean(previous)})
-  return {previous, writer}
+  const record = await readCreatedRecord(options.record)
+  if (record) return {record, result: {file: record.file}}
+  const where = `${options.record.businessId} at ${options.record.baseUrl}`
+  return {record, result: {file: null, note: `no record of created bills for ${where} in ${options.record.folder}`}}
 }
 
 export async function importBills(options: ImportOptions): Promise<ImportOutcome> {
-  // The journal's lock is held for the whole run, so that two runs of one file cannot both send.
-  const held: {lock?: RunLock} = {}
+  // The locks are held for the whole run: the resume log's, so that two runs of one file cannot
+  // both send, and the business's, so that no other import sends while this one consults the record.
+  const held: Held = {locks: []}
   try {
     return await runImport(options, held)
   } finally {
-    held.lock?.release()
+    held.record?.close()
+    for (const lock of held.locks.reverse()) lock.release()
   }
 }
 
-/**
- * Output paths that collide (with the input or each other), and files that cannot be written, are
- * refused before anything is sent: a failure to record must not surface after bills were created.
- * Returns what exists at each path now.
- */
-async function checkOutputs(options: ImportOptions): Promise<Map<string, Stats | undefined>> {
-  const outputs = [
-    ['--rejects', options.rejectsFile],
-    ['--unconfirmed', options.unconfirmedFile],
-    ['--results', options.resultsFile],
-    ['--journal', options.journalFile],
-  ] as const
-  for (const [flag, path] of outputs) {
-    if (path && options.file !== '-' && resolve(path) === resolve(options.file))
-      throw new InputError(`${flag} ${path} is the input file itself`, {hint: `Give ${flag} another file name.`})
-    for (const [other, otherPath] of outputs) {
-      if (other !== flag && path && otherPath && resolve(path) === resolve(otherPath))
-        throw new InputError(`${flag} and ${other} are the same file (${path})`)
-    }
-  }
-  const existing = new Map<string, Stats | undefined>()
-  for (const [flag, path] of outputs) if (path) existing.set(path, await checkWritable(flag, path))
-  return existing
-}
-
-/** Valid bills into batches of `size`; a batch never holds one number twice (see BatchSender). */
-class Batcher {
-  private bills: BillDraft[] = []
-  private numbers = new Set<string>()
-
-  constructor(
-    private readonly size: number,
-    private readonly sender: BatchSender,
-  ) {}
-
-  get pending(): number {
-    return this.bills.length
-  }
-
-  async add(bill: BillDraft): Promise<void> {
-    if (this.numbers.has(bill.number)) await this.flush()
-    this.bills.push(bill)
-    this.numbers.add(bill.number)
-    if (this.bills.length >= this.size) await this.flush()
-  }
-
-  async flush(): Promise<void> {
-    if (this.bills.length === 0) return
-    const batch = this.bills
-    this.bills = []
-    this.numbers = new Set()
-    await this.sender.submit(batch)
-  }
-}
-
-async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promise<ImportOutcome> {
+/** Open the run, route each bill as it is read, finish once (files closed, counts final). */
+async function runImport(options: ImportOptions, held: Held): Promise<ImportOutcome> {
   const started = performance.now()
-  const warn = options.warn ?? (() => {})
-  const existing = await checkOutputs(options)
-  // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
-  const input = openCsv(options.file, 16 * 1024, shapeOf(options))
-  const {previous, writer: journal} = await Promise.resolve()
-    .then(() => {
-      if (options.journalFile) held.lock = lockBillLog(options.journalFile)
-      return prepareJournal(options)
-    })
-    .catch((error: unknown) => {
-      input.close()
-      throw error
-    })
-  // These files always describe the latest run (a resumed run lists earlier outcomes again).
-  // Only a plain file is removed: a path that names a device or a pipe is left in place.
-  const stale = [options.rejectsFile, options.unconfirmedFile].filter((path) => existing.get(path)?.isFile())
-  await Promise.all(stale.map((path) => rm(path, {force: true})))
-  const summary: ImportSummary = {
-    file: input.label,
-    businessId: options.businessId,
-    rows: 0,
-    bills: 0,
-    created: 0,
-    failed: 0,
-    invalid: 0,
-    unconfirmed: 0,
-    skipped: 0,
-    existing: 0,
-    notSent: 0,
-    rejectsFile: null,
-    unconfirmedFile: null,
-    resultsFile: options.resultsFile ?? null,
-    journalFile: options.journalFile ?? null,
-    interrupted: false,
-    durationMs: 0,
-  }
-  // Rows go back out as the file has them (its delimiter; UTF-8, marked with a BOM when the file
-  // was not: the reader honours the mark, so the file imports again with the same map).
-  const outputs = new ImportOutputs(
-    {rejects: options.rejectsFile, unconfirmed: options.unconfirmedFile, results: options.resultsFile},
-    {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
-  )
-  const reasons: string[] = []
-  const because = (reason: string) => {
-    if (reasons.length < KEPT_REASONS) reasons.push(reason)
-  }
-  const reject = async (bill: BillDraft, reason: string) => {
-    summary.failed++
-    because(`bill ${describeKey(bill.key)}: ${reason}`)
-    await outputs.reject(bill, () => reason)
-  }
-  const leaveUnconfirmed = async (bill: BillDraft, reason: string) => {
-    summary.unconfirmed++
-    because(`bill ${describeKey(bill.key)}: ${reason}`)
-    await outputs.leaveUnconfirmed(bill, reason)
-  }
-  /** A bill's identity in the journal: its key, or its number in a journal of bk 0.1 (version 1). */
-  const journalKey = previous?.header.version === 1 ? (b: BillDraft) => b.number : (b: BillDraft) => b.key
+  const run = await openRun(options, held)
+  const tally = new ImportTally(run.outputs, {
+    ...options,
+    label: run.input.label,
+    warn: options.warn ?? (() => {}),
+  })
   const sender = new BatchSender({
     send: options.send,
     concurrency: options.concurrency,
-    journal,
-    journalKey,
-    lastBatch: previous?.batches ?? 0,
+    journal: run.log,
+    journalKey: run.logKey,
+    lastBatch: run.previous?.batches ?? 0,
     abort: options.abort ?? new AbortController().signal,
     stopRequested: () => Boolean(options.stop?.aborted),
     resendRounds: options.resendRounds ?? 3,
     resendDelayMs: options.resendDelayMs ?? 2000,
     onResendWait: options.onResendWait,
-    async settle({created, failed, unconfirmed}) {
-      for (const {bill, id} of created) {
-        summary.created++
-        await outputs.created(bill, id)
-      }
-      for (const {bill, reason} of failed) await reject(bill, reason)
-      for (const {bill, reason} of unconfirmed) await leaveUnconfirmed(bill, reason)
-      await options.onCreated?.(created)
+    onNotSent: (batch) => tally.notSent(batch),
+    async settle(outcome) {
+      await tally.settle(outcome)
+      // Once the resume log holds them: the record is what every later import consults.
+      await run.record.add(outcome.created.map(({bill, id}) => ({key: bill.key, id})))
     },
   })
   const batcher = new Batcher(options.batchSize, sender)
-  let warned = 0
-
-  /** A bill read from the file: set aside, refused, known from before, or batched to send. */
-  const onBill = async (bill: BillDraft) => {
-    summary.bills++
-    summary.rows += bill.rows.length
-    if (onlySkipped(bill)) {
-      summary.failed++
-      because(formatRowError(input.label, bill.errors[0]!))
-      await outputs.reject(bill, () => bill.errors.map((e) => formatRowError(input.label, e)).join('; '))
-      return
-    }
-    if (bill.errors.length > 0) {
-      summary.invalid++
-      summary.failed++
-      because(formatRowError(input.label, bill.errors[0]!))
-      for (const e of bill.errors) if (warned++ < options.maxErrors) warn(formatRowError(input.label, e))
-      const reasons = bill.errors.map((e) => formatRowError(input.label, e))
-      await outputs.reject(bill, (line) => {
-        const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(input.label, e))
-        return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
-      })
-      return
-    }
-    const outcome = previous?.outcomes.get(journalKey(bill))
-    if (outcome?.kind === 'created') {
-      summary.skipped++
-      await outputs.created(bill, outcome.id)
-    } else if (outcome?.kind === 'failed') await reject(bill, outcome.reason)
-    else if (outcome?.kind === 'unconfirmed') await leaveUnconfirmed(bill, outcome.reason)
-    else {
-      const earlier = options.skipExisting?.(bill)
-      if (earlier) {
-        summary.skipped++
-        summary.existing++
-        await outputs.created(bill, earlier)
-      } else await batcher.add(bill)
-    }
-  }
-
-  const stopProgress = progressTimer(input, options, () => ({
-    rows: summary.rows,
-    bills: summary.bills,
-    created: summary.created,
-  }))
-  let fatal: BkError | undefined
+  const route = billRouter(options, run, tally, batcher)
+  const {summary} = tally
+  const stopProgress = progressTimer(run.input, options, () => summary)
+  let scanned: Scanned | undefined
+  let notSent = 0
+  let closeFailure: Error | undefined
   try {
-    const scanned = await scan(
-      input,
+    scanned = await scan(
+      run.input,
       options,
-      onBill,
+      route,
       () => sender.stopped,
-      (h) => {
-        outputs.header = h
-      },
+      (h) => (run.outputs.header = h),
     )
     if (!sender.stopped && !scanned.fatal) await batcher.flush()
-    await sender.drain()
-    summary.notSent = sender.notSent + batcher.pending
-    fatal = sender.fatal
-    if (scanned.fatal)
-      fatal ??= stoppedAtRow(
-        formatRowError(input.label, scanned.fatal),
-        scanned.fatal.line,
-        sender.sentBills,
-        Boolean(journal),
-        summary,
-      )
   } finally {
-    stopProgress()
     await sender.drain()
-    summary.notSent = sender.notSent + batcher.pending
-    fatal ??= sender.fatal
-    // Every file is closed even when one fails; a failure not already reported ends the run.
-    const closed = await Promise.allSettled([journal?.close(), ...outputs.close()])
-    const failure = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected')?.reason as Error | undefined
-    if (failure) fatal ??= new BkError(`Import failed: ${failure.message}`, {cause: failure})
+    const pending = batcher.takePending()
+    await tally.notSent(pending)
+    notSent = sender.notSent + pending.length
+    stopProgress()
+    closeFailure = await run.close()
   }
-  if (warned > options.maxErrors)
-    warn(
-      `… and ${warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
-    )
-  summary.interrupted = Boolean(options.stop?.aborted)
-  summary.rejectsFile = outputs.written.rejects
-  summary.unconfirmedFile = outputs.written.unconfirmed
-  summary.durationMs = Math.round(performance.now() - started)
-  if (fatal && summary.notSent > 0 && !(fatal instanceof InputError)) {
-    fatal = new BkError(
-      `${fatal.message}; ${summary.notSent} bill${summary.notSent === 1 ? ' was' : 's were'} not sent`,
-      {
-        code: fatal.code,
-        exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
-        hint: journal
-          ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.'
-          : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
-        details: {summary},
-      },
-    )
+  return tally.finish({
+    sendFailure: sender.fatal,
+    unreadable: scanned.fatal,
+    closeFailure,
+    sent: sender.sentBills,
+    notSent,
+    interrupted: Boolean(options.stop?.aborted),
+    durationMs: Math.round(performance.now() - started),
+  })
+}
+
+/** Where each bill read goes: set aside, refused, known from before, or batched to send. */
+function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, batcher: Batcher) {
+  return async (bill: BillDraft): Promise<void> => {
+    tally.read(bill)
+    if (onlySkipped(bill)) return tally.setAside(bill)
+    if (bill.errors.length > 0) return tally.invalid(bill)
+    const outcome = run.previous?.outcomes.get(run.logKey(bill))
+    if (outcome?.kind === 'created') return tally.createdBefore(bill, outcome.id, false)
+    if (outcome?.kind === 'failed') return tally.reject(bill, outcome.reason)
+    if (outcome?.kind === 'unconfirmed') return tally.leaveUnconfirmed(bill, outcome.reason)
+    const earlier = options.allowDuplicates ? undefined : run.record.lookup(bill.key)
+    if (earlier) return tally.createdEarlier(bill, earlier)
+    await batcher.add(bill)
   }
-  return {summary, fatal, reasons}
 }

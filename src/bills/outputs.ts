@@ -120,6 +120,8 @@ export class ResultsFile {
 export interface OutputPaths {
   rejects: string
   unconfirmed: string
+  /** Bills read but not sent because the run stopped (the rows as read, and why). */
+  unsent?: string | undefined
   results?: string | undefined
 }
 
@@ -132,6 +134,7 @@ export class ImportOutputs {
   header: string[] | undefined
   private rejects: RowFile | undefined
   private unconfirmed: RowFile | undefined
+  private unsent: RowFile | undefined
   private readonly results: ResultsFile | undefined
 
   constructor(
@@ -153,18 +156,29 @@ export class ImportOutputs {
     return this.unconfirmed.add(bill, () => reason)
   }
 
+  /** A bill read but not sent: the run stopped first. */
+  async leaveUnsent(bill: BillDraft, reason: string): Promise<void> {
+    if (!this.paths.unsent) return
+    this.unsent ??= new RowFile(this.paths.unsent, this.header, this.format)
+    await this.unsent.add(bill, () => reason)
+  }
+
   /** A bill created, in this run or an earlier one. */
   async created(bill: BillDraft, id: string): Promise<void> {
     await this.results?.add(bill.number, id, bill.rows[0]!.line)
   }
 
   /** The rejects and unconfirmed files, when written. */
-  get written(): {rejects: string | null; unconfirmed: string | null} {
-    return {rejects: this.rejects?.path ?? null, unconfirmed: this.unconfirmed?.path ?? null}
+  get written(): {rejects: string | null; unconfirmed: string | null; unsent: string | null} {
+    return {
+      rejects: this.rejects?.path ?? null,
+      unconfirmed: this.unconfirmed?.path ?? null,
+      unsent: this.unsent?.path ?? null,
+    }
   }
 
   /** Closes every file, even when one fails; the promises settle independently. */
   close(): Array<Promise<void> | undefined> {
-    return [this.rejects?.close(), this.unconfirmed?.close(), this.results?.close()]
+    return [this.rejects?.close(), this.unconfirmed?.close(), this.unsent?.close(), this.results?.close()]
   }
 }

@@ -57,7 +57,12 @@ export async function listUnconfirmed(
  * Records a settlement of the journal's unconfirmed bills, given the bills the service holds.
  * Holds the journal's lock, so no import of the file runs meanwhile.
  */
-export async function settleUnconfirmed(journalFile: string, held: readonly ServiceBill[]): Promise<Settlement> {
+export async function settleUnconfirmed(
+  journalFile: string,
+  held: readonly ServiceBill[],
+  /** Told the bills found to exist (by key), once the journal holds them: for the record of created bills. */
+  onCreated?: (created: Array<{key: string; id: string}>) => Promise<void>,
+): Promise<Settlement> {
   const lock = lockBillLog(journalFile)
   try {
     const {bills, header} = await listUnconfirmed(journalFile)
@@ -90,6 +95,8 @@ export async function settleUnconfirmed(journalFile: string, held: readonly Serv
     } finally {
       await writer.close()
     }
+    // A journal of bk 0.1 names bills by number alone: not a key the record knows.
+    if (header.version !== 1) await onCreated?.(record.created.map(([key, id]) => ({key, id})))
     return settlement
   } finally {
     lock.release()

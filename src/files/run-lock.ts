@@ -1,11 +1,15 @@
 /**
  * One run at a time per file: a lock file (`FILE.lock`) created exclusively and holding the pid
- * of its owner, kept for the whole run. Two imports of one file started together (a CI retry, an
- * overlapping cron job) would otherwise both send every bill. A lock whose process is gone (bk
- * killed) is taken over; the takeover renames the stale lock away first, so that of two
- * newcomers only one can remove it.
+ * of its owner (first line) and who it is (second line, JSON: host, start time, what it does),
+ * kept for the whole run. Two imports of one file started together (a CI retry, an overlapping
+ * cron job) would otherwise both send every bill. A lock whose process is gone (bk killed) is
+ * taken over; the takeover renames the stale lock away first, so that of two newcomers only one
+ * can remove it. A pid alone is no proof of life: in a container on a kept workspace another
+ * process may have the dead owner's pid, so on the owner's host the process's start time (Linux:
+ * /proc/PID/stat) must match the one the lock recorded.
  */
 import {closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync} from 'node:fs'
+import {hostname} from 'node:os'
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import {InputError} from '../shared/errors.js'
@@ -18,16 +22,66 @@ export interface RunLock {
  * Takes the lock of `file` or throws an InputError (exit 2) naming the process that holds it.
  * `what` says what is locked, for the message (e.g. "the import journal bills.csv.bk-journal").
  */
-export function acquireRunLock(file: string, what: string, hint?: string): RunLock {
+export function acquireRunLock(
+  file: string,
+  what: string,
+  options: {doing?: string | undefined; hint?: string | undefined} = {},
+): RunLock {
+  const {doing, hint} = options
   const lock = `${file}.lock`
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (tryCreate(lock)) return {release: () => releaseIfOurs(lock)}
+    if (tryCreate(lock, doing)) return {release: () => releaseIfOurs(lock)}
     const holder = readPid(lock)
     if (holder === undefined) continue // removed meanwhile, or not yet written: try again
-    if (isAlive(holder)) throw inUse(what, holder, lock, hint)
+    if (isAlive(holder, readOwner(lock))) throw inUse(what, holder, lock, hint)
     takeOverStale(lock, holder)
   }
   throw inUse(what, readPid(lock), lock, hint)
+}
+
+/** Who holds a lock, as its owner wrote it. */
+export interface LockOwner {
+  pid: number
+  host?: string | undefined
+  /** When the owner took the lock (ISO 8601). */
+  at?: string | undefined
+  /** What the owner does ("the import of bills.csv"). */
+  doing?: string | undefined
+}
+
+/** The live owner of the lock of `file`, or undefined when it is free (or its owner is gone). */
+export function lockOwner(file: string): LockOwner | undefined {
+  const lock = `${file}.lock`
+  const pid = readPid(lock)
+  if (pid === undefined) return undefined
+  const owner = readOwner(lock)
+  return isAlive(pid, owner) ? {...owner, pid} : undefined
+}
+
+/**
+ * Takes the lock of `file`, waiting up to `waitMs` while another live process holds it
+ * (`onWait` is told once whom it waits for); then throws the InputError (exit 2) naming it.
+ */
+export async function waitForRunLock(
+  file: string,
+  what: string,
+  options: {waitMs: number; doing?: string; onWait?: (owner: LockOwner) => void},
+): Promise<RunLock> {
+  const deadline = Date.now() + options.waitMs
+  let told = false
+  for (;;) {
+    try {
+      return acquireRunLock(file, what, {doing: options.doing})
+    } catch (error) {
+      if (!(error instanceof InputError && error.code === 'run_in_progress') || Date.now() >= deadline) throw error
+      const owner = lockOwner(file)
+      if (owner && !told) {
+        told = true
+        options.onWait?.(owner)
+      }
+      await sleep(Math.min(200, Math.max(0, deadline - Date.now())))
+    }
+  }
 }
 
 /**
@@ -71,7 +125,7 @@ export function acquireRunLocks(files: readonly string[], what: (file: string) =
   return locks
 }
 
-function tryCreate(lock: string): boolean {
+function tryCreate(lock: string, doing?: string): boolean {
   let fd: number
   try {
     fd = openSync(lock, 'wx', 0o600)
@@ -83,7 +137,8 @@ function tryCreate(lock: string): boolean {
     })
   }
   try {
-    writeSync(fd, `${process.pid}\n`)
+    const owner = {host: hostname(), at: new Date().toISOString(), start: startTicks(process.pid), doing}
+    writeSync(fd, `${process.pid}\n${JSON.stringify(owner)}\n`)
   } finally {
     closeSync(fd)
   }
@@ -99,15 +154,52 @@ function readPid(lock: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true
+interface OwnerLine {
+  host?: string | undefined
+  at?: string | undefined
+  start?: number | undefined
+  doing?: string | undefined
+}
+
+function readOwner(lock: string): OwnerLine {
+  try {
+    const second = readFileSync(lock, 'utf8').split('\n')[1]
+    const owner = second ? (JSON.parse(second) as Record<string, unknown>) : {}
+    return {
+      host: typeof owner.host === 'string' ? owner.host : undefined,
+      at: typeof owner.at === 'string' ? owner.at : undefined,
+      start: typeof owner.start === 'number' ? owner.start : undefined,
+      doing: typeof owner.doing === 'string' ? owner.doing : undefined,
+    }
+  } catch {
+    return {} // a lock of an older bk (a pid alone), or one being written
+  }
+}
+
+/** A process's start time in clock ticks since boot (Linux), to tell it from a later one with its pid. */
+function startTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The fields after the command name (in parentheses, which may hold spaces): starttime is the 20th.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+    return Number.isSafeInteger(ticks) ? ticks : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isAlive(pid: number, owner: OwnerLine = {}): boolean {
+  if (pid === process.pid) return owner.start === undefined || owner.start === startTicks(pid)
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
+  // A live process with the owner's pid on the owner's host is the owner only if it started when the owner did.
+  if (owner.start === undefined || owner.host !== hostname()) return true
+  const now = startTicks(pid)
+  return now === undefined || now === owner.start
 }
 
 /** Moves a dead owner's lock aside; if what was moved turns out to be a live owner's, puts it back. */

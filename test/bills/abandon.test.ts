@@ -41,6 +41,7 @@ it('a second Ctrl-C during the wait before a resend sends nothing more', async (
     rejectsFile: join(dir, 'rejects.csv'),
     unconfirmedFile: join(dir, 'unconfirmed.csv'),
     journalFile: join(dir, 'bills.csv.bk-journal'),
+    recordFolder: join(dir, 'created-bills'),
     resume: false,
     restart: false,
     resendRounds: 3,

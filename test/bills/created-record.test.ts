@@ -16,18 +16,20 @@ import {whenOutput} from '../helpers/wait.js'
 
 const BASE = 'http://127.0.0.1:4010'
 const BIZ = 'biz_demo_acme'
+/** A bill's key of the default columns, vendor and number. */
+const k = (vendor: string, number: string) => `${vendor}\u001f${number}`
 
 /** Opens the record, says "ready", waits for "go" on stdin, then adds its bills in many small batches. */
 const WRITER = `
 const {openCreatedRecord} = await import(process.argv[1])
-const [configDir, baseUrl, business, prefix, count, batch] = process.argv.slice(2)
-const record = await openCreatedRecord({configDir, baseUrl, businessId: business, input: prefix + '.csv'})
+const [folder, baseUrl, business, prefix, count, batch] = process.argv.slice(2)
+const record = await openCreatedRecord({folder, baseUrl, businessId: business, input: prefix + '.csv'})
 process.stdout.write('ready\\n')
 await new Promise((resolve) => process.stdin.once('data', resolve))
 for (let i = 0; i < Number(count); i += Number(batch)) {
   const bills = []
   for (let j = i; j < Math.min(i + Number(batch), Number(count)); j++)
-    bills.push({vendorId: 'ven_' + (j % 7), number: prefix + '-' + j, id: 'bil_' + prefix + '_' + j})
+    bills.push({key: 'ven_' + (j % 7) + '\\u001f' + prefix + '-' + j, id: 'bil_' + prefix + '_' + j})
   await record.add(bills)
 }
 record.close()
@@ -64,12 +66,12 @@ describe('record of created bills', () => {
     for (const w of writers) w.child.stdin.end('go\n')
     for (const w of writers) expect(await w.exited, w.output()).toBe(0)
 
-    const record = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
     try {
       expect(record.size).toBe(2 * count)
       for (const prefix of ['A', 'B'])
         for (let j = 0; j < count; j++)
-          expect(record.lookup(`ven_${j % 7}`, `${prefix}-${j}`), `${prefix}-${j}`).toBe(`bil_${prefix}_${j}`)
+          expect(record.lookup(k(`ven_${j % 7}`, `${prefix}-${j}`))?.id, `${prefix}-${j}`).toBe(`bil_${prefix}_${j}`)
     } finally {
       record.close()
     }
@@ -82,26 +84,26 @@ describe('record of created bills', () => {
 
   it('finds on reopening what an earlier run added; a bill is its vendor and number', async () => {
     const configDir = tempDir('bk-record-')
-    const first = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ, input: 'monday.csv'})
+    const first = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ, input: 'monday.csv'})
     expect(first.size).toBe(0)
     await first.add([
-      {vendorId: 'ven_a', number: 'INV-1', id: 'bil_1'},
-      {vendorId: 'ven_b', number: 'INV-1', id: 'bil_2'},
+      {key: k('ven_a', 'INV-1'), id: 'bil_1'},
+      {key: k('ven_b', 'INV-1'), id: 'bil_2'},
     ])
     first.close()
 
-    const second = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ, input: 'tuesday.csv'})
+    const second = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ, input: 'tuesday.csv'})
     try {
-      expect(second.lookup('ven_a', 'INV-1')).toBe('bil_1')
-      expect(second.lookup('ven_b', 'INV-1')).toBe('bil_2')
-      expect(second.lookup('ven_c', 'INV-1')).toBeUndefined()
-      expect(second.lookup('ven_a', 'INV-2')).toBeUndefined()
+      expect(second.lookup(k('ven_a', 'INV-1'))?.id).toBe('bil_1')
+      expect(second.lookup(k('ven_b', 'INV-1'))?.id).toBe('bil_2')
+      expect(second.lookup(k('ven_c', 'INV-1'))?.id).toBeUndefined()
+      expect(second.lookup(k('ven_a', 'INV-2'))?.id).toBeUndefined()
       // Added again with the same id (a --resume): not repeated in the file.
       await second.add([
-        {vendorId: 'ven_a', number: 'INV-1', id: 'bil_1'},
-        {vendorId: 'ven_a', number: 'INV-2', id: 'bil_3'},
+        {key: k('ven_a', 'INV-1'), id: 'bil_1'},
+        {key: k('ven_a', 'INV-2'), id: 'bil_3'},
       ])
-      expect(second.lookup('ven_a', 'INV-2')).toBe('bil_3')
+      expect(second.lookup(k('ven_a', 'INV-2'))?.id).toBe('bil_3')
     } finally {
       second.close()
     }
@@ -112,9 +114,9 @@ describe('record of created bills', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(records[0]).toMatchObject({t: 'header', format: 'bk-created-bills', baseUrl: BASE, business: BIZ})
     expect(records.slice(1)).toEqual([
-      {vendor_id: 'ven_a', number: 'INV-1', id: 'bil_1', at: expect.any(String), input: 'monday.csv'},
-      {vendor_id: 'ven_b', number: 'INV-1', id: 'bil_2', at: expect.any(String), input: 'monday.csv'},
-      {vendor_id: 'ven_a', number: 'INV-2', id: 'bil_3', at: expect.any(String), input: 'tuesday.csv'},
+      {key: k('ven_a', 'INV-1'), id: 'bil_1', at: expect.any(String), input: 'monday.csv'},
+      {key: k('ven_b', 'INV-1'), id: 'bil_2', at: expect.any(String), input: 'monday.csv'},
+      {key: k('ven_a', 'INV-2'), id: 'bil_3', at: expect.any(String), input: 'tuesday.csv'},
     ])
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
@@ -122,55 +124,64 @@ describe('record of created bills', () => {
   it('ignores a torn last line, and the next add cuts it off', async () => {
     const configDir = tempDir('bk-record-')
     const file = createdRecordPath(configDir, BASE, BIZ)
-    const before = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})
-    await before.add([{vendorId: 'ven_a', number: 'INV-1', id: 'bil_1'}])
+    const before = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    await before.add([{key: k('ven_a', 'INV-1'), id: 'bil_1'}])
     before.close()
     // A crash in the middle of a write: no newline at the end.
     appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-2","id":"bil_')
 
-    const record = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
     try {
       expect(record.size).toBe(1)
-      expect(record.lookup('ven_a', 'INV-2')).toBeUndefined()
-      await record.add([{vendorId: 'ven_a', number: 'INV-3', id: 'bil_3'}])
+      expect(record.lookup(k('ven_a', 'INV-2'))?.id).toBeUndefined()
+      await record.add([{key: k('ven_a', 'INV-3'), id: 'bil_3'}])
     } finally {
       record.close()
     }
     const text = readFileSync(file, 'utf8')
     expect(text).not.toContain('"INV-2"')
-    const reopened = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})
-    expect([reopened.size, reopened.lookup('ven_a', 'INV-3')]).toEqual([2, 'bil_3'])
+    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    expect([reopened.size, reopened.lookup(k('ven_a', 'INV-3'))?.id]).toEqual([2, 'bil_3'])
     reopened.close()
   })
 
-  it('refuses a damaged line before the last, naming the file and the line', async () => {
+  it('passes over a damaged line before the last, naming it; reads version 1 lines as the default key', async () => {
     const configDir = tempDir('bk-record-')
     const file = createdRecordPath(configDir, BASE, BIZ)
-    ;(await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})).close()
+    ;(await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
     appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-1","id":"bil_1"}\n{"vendor_id":"ven_a","num\n')
-    appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-3","id":"bil_3"}\n')
-    await expect(openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})).rejects.toThrow(
-      `The record of created bills ${file} is damaged at line 3`,
-    )
+    appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-3","id":"bil_3","at":"2026-11-02T03:04:05.000Z"}\n')
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      expect(record.damaged).toEqual([3])
+      expect(record.lookup(k('ven_a', 'INV-1'))?.id).toBe('bil_1')
+      expect(record.lookup(k('ven_a', 'INV-3'))).toEqual({
+        id: 'bil_3',
+        at: '2026-11-02T03:04:05.000Z',
+        input: undefined,
+      })
+    } finally {
+      record.close()
+    }
   })
 
   it('keeps one record per base URL and business; the URL is normalised', async () => {
     const configDir = tempDir('bk-record-')
-    const record = await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})
-    await record.add([{vendorId: 'ven_a', number: 'INV-1', id: 'bil_1'}])
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    await record.add([{key: k('ven_a', 'INV-1'), id: 'bil_1'}])
     record.close()
 
-    const same = await openCreatedRecord({configDir, baseUrl: 'HTTP://127.0.0.1:4010/', businessId: BIZ})
-    expect(same.lookup('ven_a', 'INV-1')).toBe('bil_1')
+    const same = await openCreatedRecord({folder: configDir, baseUrl: 'HTTP://127.0.0.1:4010/', businessId: BIZ})
+    expect(same.lookup(k('ven_a', 'INV-1'))?.id).toBe('bil_1')
     same.close()
     for (const other of [
       {baseUrl: 'http://127.0.0.1:4011', businessId: BIZ},
       {baseUrl: 'https://api.example.com', businessId: BIZ},
       {baseUrl: BASE, businessId: 'biz_other'},
     ]) {
-      const r = await openCreatedRecord({configDir, ...other})
+      const r = await openCreatedRecord({folder: configDir, ...other})
       expect(r.file).not.toBe(record.file)
-      expect(r.lookup('ven_a', 'INV-1'), JSON.stringify(other)).toBeUndefined()
+      expect(r.lookup(k('ven_a', 'INV-1'))?.id, JSON.stringify(other)).toBeUndefined()
       r.close()
     }
   })
@@ -179,12 +190,12 @@ describe('record of created bills', () => {
     const configDir = tempDir('bk-record-')
     const elsewhere = join(tempDir('bk-record-target-'), 'target.txt')
     writeFileSync(elsewhere, 'untouched\n')
-    ;(await openCreatedRecord({configDir, baseUrl: BASE, businessId: BIZ})).close()
+    ;(await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
     const file = createdRecordPath(configDir, 'http://127.0.0.1:9', BIZ)
     symlinkSync(elsewhere, file)
-    await expect(openCreatedRecord({configDir, baseUrl: 'http://127.0.0.1:9', businessId: BIZ})).rejects.toThrow(
-      /symbolic link/,
-    )
+    await expect(
+      openCreatedRecord({folder: configDir, baseUrl: 'http://127.0.0.1:9', businessId: BIZ}),
+    ).rejects.toThrow(/symbolic link/)
     expect(readFileSync(elsewhere, 'utf8')).toBe('untouched\n')
   })
 })

@@ -3,7 +3,7 @@
  * asks the emulator which exist; the next --resume then sends only those never created, so every
  * bill ends created exactly once.
  */
-import {readFileSync, writeFileSync} from 'node:fs'
+import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -48,7 +48,9 @@ describe('bills unconfirmed', () => {
       ].join('\n') + '\n',
     )
     const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: 'settle-token', BK_BUSINESS_ID: DEMO_IDS.business}
-    const first = await runBk(['bills', 'import', file, '--batch-size', '1', '--concurrency', '1'], {env})
+    // One config folder throughout: the record of created bills is in it.
+    const configDir = join(dir, 'config')
+    const first = await runBk(['bills', 'import', file, '--batch-size', '1', '--concurrency', '1'], {env, configDir})
     expect(first.code, first.stderr).toBe(6)
     const stored = () => faulty.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('SETTLE-'))
     const createdBefore = new Set(stored().map((b) => String(b.number)))
@@ -61,15 +63,21 @@ describe('bills unconfirmed', () => {
     )
     expect(listed.settled).toBeUndefined()
 
-    const settled = parseJsonOutput<Listed>(await runBk(['bills', 'unconfirmed', file, '--settle', '--json']))
+    const settled = parseJsonOutput<Listed>(
+      await runBk(['bills', 'unconfirmed', file, '--settle', '--json'], {configDir}),
+    )
     expect(new Set(settled.settled?.created.map((c) => c.number))).toEqual(createdBefore)
     expect(settled.settled?.absent.length).toBe(COUNT - createdBefore.size)
     expect(readFileSync(`${file}.bk-journal`, 'utf8')).toContain('"t":"settled"')
+    // The settlement reached the record of created bills: any later import knows those bills.
+    copyFileSync(file, join(dir, 'copy.csv'))
+    const dry = await runBk(['bills', 'import', join(dir, 'copy.csv'), '--dry-run', '--json'], {env, configDir})
+    expect(parseJsonOutput<{existing: number}>(dry).existing).toBe(createdBefore.size)
 
     // The faults end (the emulator reads its fault rate on each request); --resume sends the
     // bills never created, and only those.
     faulty.options.faultRate = 0
-    const resumed = await runBk(['bills', 'import', file, '--resume', '--json'], {env})
+    const resumed = await runBk(['bills', 'import', file, '--resume', '--json'], {env, configDir})
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(parseJsonOutput<{created: number; skipped: number}>(resumed)).toMatchObject({
       created: COUNT - createdBefore.size,

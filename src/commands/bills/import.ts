@@ -4,9 +4,15 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import {billReadingFlags, businessFlag, yesFlag} from '../../cli/flags.js'
-import type {DryRunResult, ImportProgress, ImportSummary} from '../../bills/import.js'
+import type {DryRunResult, ImportOutcome, ImportSummary} from '../../bills/import.js'
+import type {Lookups} from '../../bills/lookups.js'
+import type {BillMap} from '../../bills/map-file.js'
+import {progressLine, type ProgressLine} from '../../output/progress-line.js'
 
 export type BillsImportResult = ImportSummary | DryRunResult
+
+/** How the file is read: the map (with the flags that beat it) and the lookups. */
+type Reading = {map: BillMap | undefined; lookups: Lookups}
 
 export default class BillsImport extends BaseCommand<typeof BillsImport> {
   static override summary = 'Import bills from a CSV file, in batches, resumably.'
@@ -53,8 +59,22 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       dependsOn: ['dry-run'],
     }),
     'skip-existing': Flags.boolean({
-      summary: 'Skip bills any earlier import into this business created (from any file).',
-      exclusive: ['dry-run'],
+      summary: 'Skip bills any earlier import into this business created, from any file (the default).',
+      exclusive: ['allow-duplicates'],
+    }),
+    'allow-duplicates': Flags.boolean({
+      summary: 'Send bills the record of created bills says an earlier import created (each then exists twice).',
+      exclusive: ['skip-existing', 'dry-run'],
+    }),
+    record: Flags.string({
+      summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
+      helpValue: 'DIR',
+    }),
+    wait: Flags.integer({
+      summary: 'Wait up to this many seconds while another import into the business runs.',
+      default: 300,
+      min: 0,
+      helpValue: 'SECONDS',
     }),
     'max-errors': Flags.integer({summary: 'List at most this many problems.', default: 50, min: 1}),
     'batch-size': Flags.integer({summary: 'Bills per request (1 to 100).', default: 100, min: 1, max: 100}),
@@ -90,133 +110,164 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   async run(): Promise<BillsImportResult> {
     const {flags, args} = this
     const file = args.file
-    const {map, lookups} = await this.readingOptions()
+    const reading = await this.readingOptions()
     const progress = process.stderr.isTTY ? progressLine() : undefined
-    const check = async (show?: number) => {
-      const {dryRun} = await import('../../bills/import.js')
-      const result = await dryRun({
-        file,
-        map,
-        lookups,
-        businessId: await this.businessIdIfGiven(),
-        maxErrors: flags['max-errors'],
-        show,
-        onProgress: progress?.update,
-      })
-      progress?.done()
-      if (result.errorCount > 0) {
-        if (!this.jsonEnabled()) {
-          for (const e of result.errors) process.stderr.write(e.text + '\n')
-          for (const m of result.missingLookups ?? [])
-            process.stderr.write(
-              `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (add each to ${m.file})\n`,
-            )
-        }
-        const more = result.errorCount - result.errors.length
-        throw new InputError(
-          `${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`,
-          {
-            code: 'invalid_bills',
-            details: result,
-            hint: flags['dry-run']
-              ? 'Fix the rows named above and run --dry-run again.'
-              : 'An export read through a map is checked whole before anything is sent: fix the rows named above (or the map, or a lookup file) and run the import again.',
-          },
-        )
-      }
-      return result
-    }
-
     if (flags['dry-run']) {
-      const result = await check(flags.show)
+      const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''} (${result.durationMs} ms); nothing was sent.`,
+        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''}${result.record.file ? `, ${result.existing} created earlier (an import skips them)` : ''} (${result.durationMs} ms); nothing was sent.`,
       )
+      if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
       return result
     }
     // An export read through a map is checked whole first: a misread format would send wrong numbers
     // from its first row on, so nothing is sent unless every row reads. stdin cannot be read twice.
-    if (map && file !== '-') await check()
+    if (reading.map && file !== '-') await this.check(reading, progress)
 
     const businessId = await this.businessId()
     const {api, credentials, tokens} = await this.session()
-    const stdin = file === '-'
-    const base = stdin ? 'bills-import' : file.replace(/\.csv$/i, '')
-    const {resumeLogPathFor} = await import('../../files/resume-log.js')
-    const journalFile = flags.journal ?? (stdin ? undefined : resumeLogPathFor(file))
-    if (stdin && (flags.resume || flags.restart) && !flags.journal) {
-      throw new InputError('--resume and --restart need a journal, and stdin has none by default', {
-        hint: 'Pass --journal FILE (the same one on every run).',
-      })
-    }
+    const journalFile = await this.journalFile(file)
     if (flags.restart && journalFile) await this.confirmRestart(journalFile, flags.yes)
-    await this.announceWrite(`importing bills from ${stdin ? 'stdin' : file}`)
+    await this.announceWrite(`importing bills from ${file === '-' ? 'stdin' : file}`)
     // Bad credentials fail here, before the file is read or the journal touched.
     await tokens.get()
 
-    const stop = new AbortController()
-    const abort = new AbortController()
-    let signals = 0
-    const onSignal = () => {
-      signals++
-      if (signals === 1) {
-        stop.abort()
-        progress?.pause()
-        process.stderr.write(
-          '\nStopping: no new batches; waiting for the batches in flight (Ctrl-C again to abandon them: they become unconfirmed).\n',
-        )
-      } else abort.abort()
-    }
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
     const {importBills} = await import('../../bills/import.js')
-    // Every import records the bills it creates, per environment and business, so that a later
-    // --skip-existing run (of this file or an overlapping one) knows them.
-    const {openCreatedRecord} = await import('../../bills/created-record.js')
-    const record = await openCreatedRecord({
-      configDir: this.configDir,
-      baseUrl: credentials.baseUrl,
-      businessId,
-      input: file,
-    })
-    let outcome
-    try {
-      outcome = await importBills({
-        file,
-        map,
-        lookups,
+    const {recordFolderFor} = await import('../../bills/created-record.js')
+    const outcome = await this.stoppable(progress, (stop, abort) =>
+      importBills({
+        ...this.importOptions(file, reading, journalFile),
         businessId,
         baseUrl: credentials.baseUrl,
-        batchSize: flags['batch-size'],
-        concurrency: flags.concurrency,
-        maxErrors: flags['max-errors'],
-        rejectsFile: flags.rejects ?? `${base}.rejects.csv`,
-        unconfirmedFile: flags.unconfirmed ?? `${base}.unconfirmed.csv`,
-        resultsFile: flags.results,
-        journalFile,
-        resume: flags.resume,
-        restart: flags.restart,
+        recordFolder: recordFolderFor(flags.record, this.configDir),
         send: (bills, signal) => api.bills.create(businessId, bills, {performedBy: flags['performed-by'], signal}),
-        stop: stop.signal,
-        abort: abort.signal,
+        stop,
+        abort,
         warn: (line) => {
           progress?.pause()
           this.note(line)
         },
         onProgress: progress?.update,
-        skipExisting: flags['skip-existing']
-          ? (bill) => (bill.input.vendor_id ? record.lookup(bill.input.vendor_id, bill.number) : undefined)
-          : undefined,
-        onCreated: (created) =>
-          record.add(created.map(({bill, id}) => ({vendorId: bill.input.vendor_id ?? '', number: bill.number, id}))),
+      }),
+    )
+    return this.finish(outcome)
+  }
+
+  /** The whole file checked offline (--dry-run, or before an import through a map); throws on problems. */
+  private async check(reading: Reading, progress: ProgressLine | undefined, show?: number): Promise<DryRunResult> {
+    const {flags} = this
+    const {dryRun} = await import('../../bills/import.js')
+    const businessId = await this.businessIdIfGiven()
+    const result = await dryRun({
+      file: this.args.file,
+      ...reading,
+      businessId,
+      record: await this.recordIfKnown(businessId),
+      maxErrors: flags['max-errors'],
+      show,
+      onProgress: progress?.update,
+    })
+    progress?.done()
+    if (result.errorCount === 0) return result
+    if (!this.jsonEnabled()) {
+      for (const e of result.errors) process.stderr.write(e.text + '\n')
+      for (const m of result.missingLookups ?? [])
+        process.stderr.write(
+          `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (add each to ${m.file})\n`,
+        )
+    }
+    const more = result.errorCount - result.errors.length
+    throw new InputError(
+      `${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`,
+      {
+        code: 'invalid_bills',
+        details: result,
+        hint: flags['dry-run']
+          ? 'Fix the rows named above and run --dry-run again.'
+          : 'An export read through a map is checked whole before anything is sent: fix the rows named above (or the map, or a lookup file) and run the import again.',
+      },
+    )
+  }
+
+  /** The record a dry run reads: known when the business and the environment are (offline). */
+  private async recordIfKnown(businessId: string | undefined) {
+    if (!businessId) return undefined
+    const baseUrl = await this.credentials().then(
+      (c) => c.baseUrl,
+      () => undefined,
+    )
+    if (!baseUrl) return undefined
+    const {recordFolderFor} = await import('../../bills/created-record.js')
+    return {folder: recordFolderFor(this.flags.record, this.configDir), baseUrl, businessId}
+  }
+
+  /** The resume log's path: beside the input, or --journal (stdin has none unless given). */
+  private async journalFile(file: string): Promise<string | undefined> {
+    const {flags} = this
+    const stdin = file === '-'
+    if (stdin && (flags.resume || flags.restart) && !flags.journal) {
+      throw new InputError('--resume and --restart need a journal, and stdin has none by default', {
+        hint: 'Pass --journal FILE (the same one on every run).',
       })
+    }
+    const {resumeLogPathFor} = await import('../../files/resume-log.js')
+    return flags.journal ?? (stdin ? undefined : resumeLogPathFor(file))
+  }
+
+  /** The import's options that come from the flags alone. */
+  private importOptions(file: string, reading: Reading, journalFile: string | undefined) {
+    const {flags} = this
+    const base = file === '-' ? 'bills-import' : file.replace(/\.csv$/i, '')
+    return {
+      file,
+      ...reading,
+      batchSize: flags['batch-size'],
+      concurrency: flags.concurrency,
+      maxErrors: flags['max-errors'],
+      rejectsFile: flags.rejects ?? `${base}.rejects.csv`,
+      unconfirmedFile: flags.unconfirmed ?? `${base}.unconfirmed.csv`,
+      unsentFile: `${base}.unsent.csv`,
+      resultsFile: flags.results,
+      journalFile,
+      resume: flags.resume,
+      restart: flags.restart,
+      allowDuplicates: flags['allow-duplicates'],
+      waitMs: flags.wait * 1000,
+    }
+  }
+
+  /**
+   * Runs the import with Ctrl-C (and SIGTERM) wired to it: the first stops reading and lets the
+   * batches in flight finish, the second abandons them (they become unconfirmed).
+   */
+  private async stoppable<T>(
+    progress: ProgressLine | undefined,
+    fn: (stop: AbortSignal, abort: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const stop = new AbortController()
+    const abort = new AbortController()
+    const onSignal = () => {
+      if (stop.signal.aborted) return abort.abort()
+      stop.abort()
+      progress?.pause()
+      process.stderr.write(
+        '\nStopping: no new batches; waiting for the batches in flight (Ctrl-C again to abandon them: they become unconfirmed).\n',
+      )
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    try {
+      return await fn(stop.signal, abort.signal)
     } finally {
-      record.close()
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
       progress?.done()
     }
+  }
+
+  /** The summary printed, and the exit code: 130 interrupted, 6 partial, the failure's own. */
+  private finish(outcome: ImportOutcome): BillsImportResult {
     const {summary, fatal} = outcome
     if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
     if (fatal) throw fatal
@@ -271,48 +322,19 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
     out(
-      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import, --skip-existing` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
     )
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile)
       out(
         `  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`,
       )
+    if (s.unsentFile) out(`  Bills read but not sent (the run stopped first): ${s.unsentFile}`)
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
     // --resume needs a journal: stdin without --journal has none, and a plain re-run would send again.
     if ((s.interrupted || s.notSent > 0) && s.journalFile)
       out(
         `  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' ? ` --journal ${s.journalFile}` : ''}`,
       )
-  }
-}
-
-/** A one-line progress display on stderr (a TTY): rows, bills, rate and ETA. */
-function progressLine(): {update: (p: ImportProgress) => void; pause: () => void; done: () => void} {
-  let shown = false
-  const clear = () => {
-    if (shown) process.stderr.write('\r\u001B[2K')
-    shown = false
-  }
-  return {
-    update(p) {
-      const secs = p.elapsedMs / 1000
-      const rate = secs > 0 ? Math.round(p.bills / secs) : 0
-      let eta = ''
-      if (p.size && p.bytes > 0 && p.bytes < p.size) {
-        const left = Math.round((secs * (p.size - p.bytes)) / p.bytes)
-        eta = ` · ETA ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
-      }
-      const pct = p.size ? ` ${Math.min(100, Math.floor((p.bytes * 100) / p.size))}%` : ''
-      process.stderr.write(
-        `\r\u001B[2K${pct} rows ${p.rows.toLocaleString('en-US')} · bills ${p.bills.toLocaleString('en-US')} · created ${p.created.toLocaleString('en-US')} · ${rate.toLocaleString('en-US')} bills/s${eta}`,
-      )
-      shown = true
-    },
-    pause: clear,
-    done() {
-      if (shown) process.stderr.write('\n')
-      shown = false
-    },
   }
 }

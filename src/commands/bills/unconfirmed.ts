@@ -32,7 +32,13 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
   static override flags = {
     journal: Flags.string({summary: 'The import journal [default: <FILE>.bk-journal].', helpValue: 'FILE'}),
     settle: Flags.boolean({
-      summary: 'Ask the emulator which unconfirmed bills exist, and record the answer in the journal.',
+      summary:
+        'Ask the emulator which unconfirmed bills exist, and record the answer in the journal and the record of created bills.',
+    }),
+    record: Flags.string({
+      summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
+      helpValue: 'DIR',
+      dependsOn: ['settle'],
     }),
   }
 
@@ -49,7 +55,20 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     const listed = await listUnconfirmed(journal)
     const result: BillsUnconfirmedResult = {journal, business: listed.business, unconfirmed: listed.bills}
     if (flags.settle && listed.bills.length > 0) {
-      result.settled = await settleUnconfirmed(journal, await this.emulatorBills(listed.baseUrl, listed.business))
+      const held = await this.emulatorBills(listed.baseUrl, listed.business)
+      // Bills found to exist go to the record of created bills too, so that no later import sends them.
+      const {openCreatedRecord, recordFolderFor} = await import('../../bills/created-record.js')
+      const record = await openCreatedRecord({
+        folder: recordFolderFor(flags.record, this.configDir),
+        baseUrl: listed.baseUrl,
+        businessId: listed.business,
+        input: listed.header.input,
+      })
+      try {
+        result.settled = await settleUnconfirmed(journal, held, (created) => record.add(created))
+      } finally {
+        record.close()
+      }
     }
     if (!this.jsonEnabled()) this.print(result)
     return result

@@ -102,11 +102,9 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     // One emulator per state file: two would each write their own state over the other's.
     const {acquireRunLock} = await import('../../files/run-lock.js')
     const stateLock = flags.state
-      ? acquireRunLock(
-          flags.state,
-          `The emulator state file ${flags.state}`,
-          'Stop the emulator that uses it, or give this one another --state file.',
-        )
+      ? acquireRunLock(flags.state, `The emulator state file ${flags.state}`, {
+          hint: 'Stop the emulator that uses it, or give this one another --state file.',
+        })
       : undefined
     const {startEmulator} = await import('../../emulator/server.js')
     const emulator = await startEmulator({

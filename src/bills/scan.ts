@@ -1,0 +1,196 @@
+/**
+ * One pass over an import's input: CSV records to checked bill drafts (through the map's
+ * translator when there is one), each handed to the caller as it completes, with the reading
+ * progress. Shared by the dry run and the import, so that both see the same bills.
+ */
+import {BkError, InputError} from '../shared/errors.js'
+import {BillAssembler, formatRowError, type BillDraft, type RowError} from './assemble.js'
+import {layoutFor} from './columns.js'
+import type {Lookups} from './lookups.js'
+import type {BillMap} from './map-file.js'
+import {csvErrorMessage, type CsvInput} from './reader.js'
+import {ExportTranslator, readFirstRow} from './translate.js'
+
+export interface ImportProgress {
+  rows: number
+  bills: number
+  created: number
+  bytes: number
+  size: number | undefined
+  elapsedMs: number
+}
+
+export interface ScanOptions {
+  file: string
+  /** How to read an accounting package's export; undefined for bk's own format. */
+  map?: BillMap | undefined
+  lookups?: Lookups | undefined
+  /** The business of the import, checked against a business_id column. */
+  businessId?: string | undefined
+  onProgress?: ((p: ImportProgress) => void) | undefined
+}
+
+export interface Scanned {
+  rows: number
+  header: string[]
+  /** The row the file could not be read past (a CSV error): nothing after it was read. */
+  fatal?: RowError
+  /** Each lookup's missing values. */
+  missing?: Map<string, Set<string>>
+}
+
+/** A character a cell must not hold: C0 controls but tab and line breaks, DEL, and U+FFFD. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNREADABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFD]/
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g
+
+/**
+ * A cell holding U+FFFD (the character reading puts in place of bytes that are not UTF-8: the file
+ * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
+ * character (a binary file, or a stray byte): importing it would send mangled text.
+ */
+function unreadableCell(record: string[], header: string[], line: number): RowError | undefined {
+  for (let i = 0; i < record.length; i++) {
+    const cell = record[i]!
+    const m = UNREADABLE.exec(cell)
+    if (!m) continue
+    const c = m[0]
+    const message =
+      c === '\uFFFD'
+        ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
+        : `holds the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}: remove it (a cell holds text, tabs and line breaks only)`
+    // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
+    const shown = (text: string) =>
+      text.replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    return {line, column: shown(header[i]?.trim() || `column ${i + 1}`), value: shown(cell), message}
+  }
+  return undefined
+}
+
+/** Reads the file once; calls onBill for each complete bill. Returns the row count. */
+export async function scan(
+  input: CsvInput,
+  options: ScanOptions,
+  onBill: (bill: BillDraft) => void | Promise<void>,
+  shouldStop: () => boolean,
+  onHeader?: (header: string[] | undefined) => void,
+): Promise<Scanned> {
+  const map = options.map
+  let assembler: BillAssembler | undefined
+  let translator: ExportTranslator | undefined
+  let header: string[] = []
+  let rows = 0
+  // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
+  const preamble: string[][] = []
+  try {
+    for await (const record of input.parser as AsyncIterable<string[]>) {
+      const line = input.advance(record)
+      if (record.length === 1 && record[0] === '') continue
+      if (map && preamble.length < map.skipLines) {
+        preamble.push(record)
+        continue
+      }
+      if (!assembler) {
+        // The first record: a header, or (by the map) a data row or a row naming the fields to skip.
+        const first = readFirstRow(map, record)
+        const named = first.header !== undefined
+        // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
+        // same mistake, and it would end up in every message and output file.
+        const bad = named && !first.isData ? unreadableCell(record, record, line) : undefined
+        if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
+        header = first.header ?? record.map((_, i) => `column ${i + 1}`)
+        if (map) {
+          translator = new ExportTranslator(
+            first.header,
+            record.length,
+            map,
+            options.lookups ?? new Map(),
+            input.label,
+            preamble,
+          )
+        }
+        const layout = translator ? translator.layout : layoutFor(record, input.label)
+        assembler = new BillAssembler(layout, {
+          businessId: options.businessId,
+          key: map?.key,
+          negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
+        })
+        onHeader?.(first.header)
+        if (!first.isData) continue
+      }
+      rows++
+      const extra: RowError | undefined =
+        record.length === header.length
+          ? unreadableCell(record, header, line)
+          : {
+              line,
+              message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
+            }
+      let done: BillDraft | undefined
+      if (translator) {
+        const t = translator.translate(record, line)
+        if (t.skipped) continue
+        done = assembler.push(t.row, extra, t.errors)
+      } else done = assembler.push({line, cells: record}, extra)
+      if (done) {
+        const r = onBill(done)
+        if (r) await r
+        if (shouldStop()) return {rows, header}
+      }
+    }
+  } catch (error) {
+    if (error instanceof BkError) throw error
+    const e = error as Error & {code?: string}
+    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
+    // csv-parse raises a chunk's error before bk has read that chunk's earlier records, so its own
+    // line count (which counts a CRLF inside quotes twice) is the better answer when it is ahead.
+    const reported = (e as {lines?: number}).lines
+    const line =
+      e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
+        ? reported
+        : input.nextLine
+    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}}
+  } finally {
+    input.close()
+  }
+  if (!assembler) throw new InputError(`${input.label} is empty: expected a header row and at least one bill`)
+  const last = assembler.finish()
+  if (last) {
+    const r = onBill(last)
+    if (r) await r
+  }
+  return {rows, header, ...(translator ? {missing: translator.missing} : {})}
+}
+
+/** Only a skipped credit note keeps this bill back: it is set aside, not a fault of the file. */
+export function onlySkipped(bill: BillDraft): boolean {
+  return bill.errors.length > 0 && bill.errors.every((e) => e.skip)
+}
+
+/** The CSV shape to open the input with. */
+export function shapeOf(options: ScanOptions) {
+  return options.map ? {delimiter: options.map.delimiter, encoding: options.map.encoding} : {}
+}
+
+export function progressTimer(
+  input: CsvInput,
+  options: ScanOptions,
+  counts: () => {rows: number; bills: number; created: number},
+): () => void {
+  if (!options.onProgress) return () => {}
+  const started = performance.now()
+  const tick = () =>
+    options.onProgress?.({
+      ...counts(),
+      bytes: input.bytesRead(),
+      size: input.size,
+      elapsedMs: performance.now() - started,
+    })
+  const timer = setInterval(tick, 200)
+  timer.unref()
+  return () => {
+    clearInterval(timer)
+    tick()
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The one owner of an import's counts: every bill read ends here exactly once (created, skipped as
+ * created before, refused, set aside or unconfirmed), with its rows in the matching output file,
+ * and the run's end turns the counts into the summary and the error that ends it, if any.
+ */
+import {BkError, ExitCode, InputError} from '../shared/errors.js'
+import {formatRowError, type BillDraft, type RowError} from './assemble.js'
+import type {BatchOutcome} from './batch-sender.js'
+import {describeKey} from './bill-key.js'
+import type {RecordedBill} from './created-record.js'
+import type {ImportOutputs} from './outputs.js'
+
+export interface ImportSummary {
+  file: string
+  businessId: string
+  rows: number
+  bills: number
+  /** Created in this run. */
+  created: number
+  /** Invalid here, or refused by the service: in the rejects file. */
+  failed: number
+  invalid: number
+  /** Outcome unknown (now or in an earlier run): in the unconfirmed file, never re-sent by bk. */
+  unconfirmed: number
+  /** Created by an earlier run: of this file (from the journal), or of any file (the record). */
+  skipped: number
+  /** Of `skipped`, those found in the record of created bills (created by an earlier import). */
+  existing: number
+  /** Read but not sent because the run stopped early; a --resume run sends them. */
+  notSent: number
+  rejectsFile: string | null
+  unconfirmedFile: string | null
+  /** Bills read but not sent (the run stopped early), the rows as read: null when none. */
+  unsentFile: string | null
+  resultsFile: string | null
+  journalFile: string | null
+  interrupted: boolean
+  durationMs: number
+}
+
+export interface ImportOutcome {
+  summary: ImportSummary
+  /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
+  fatal?: BkError | undefined
+  /** The first reasons bills failed or are unconfirmed, in the order found (all are in the files). */
+  reasons: string[]
+}
+
+/** How a run ended, as its stages know it. */
+export interface RunEnd {
+  /** Why sending stopped (the sender's), or undefined. */
+  sendFailure: BkError | undefined
+  /** The row the input could not be read past. */
+  unreadable: RowError | undefined
+  /** A file that failed to close (the resume log, an output). */
+  closeFailure: Error | undefined
+  /** Bills that reached the service, and bills read but not sent. */
+  sent: number
+  notSent: number
+  interrupted: boolean
+  durationMs: number
+}
+
+/** How many bills created earlier are named one by one. */
+const SHOWN_EARLIER = 10
+
+/** How many reasons of failure an import keeps for its summary. */
+const KEPT_REASONS = 20
+
+export class ImportTally {
+  readonly summary: ImportSummary
+  readonly reasons: string[] = []
+  /** Problems found in the file, of which the first `maxErrors` are shown as found. */
+  private warned = 0
+
+  constructor(
+    private readonly outputs: ImportOutputs,
+    private readonly options: {
+      label: string
+      businessId: string
+      resultsFile?: string | undefined
+      journalFile?: string | undefined
+      rejectsFile: string
+      maxErrors: number
+      warn: (line: string) => void
+    },
+  ) {
+    this.summary = {
+      file: options.label,
+      businessId: options.businessId,
+      rows: 0,
+      bills: 0,
+      created: 0,
+      failed: 0,
+      invalid: 0,
+      unconfirmed: 0,
+      skipped: 0,
+      existing: 0,
+      notSent: 0,
+      rejectsFile: null,
+      unconfirmedFile: null,
+      unsentFile: null,
+      resultsFile: options.resultsFile ?? null,
+      journalFile: options.journalFile ?? null,
+      interrupted: false,
+      durationMs: 0,
+    }
+  }
+
+  /** Every bill read, before it is routed. */
+  read(bill: BillDraft): void {
+    this.summary.bills++
+    this.summary.rows += bill.rows.length
+  }
+
+  /** Only a skipped credit note keeps this bill back: set aside, not a fault of the file. */
+  async setAside(bill: BillDraft): Promise<void> {
+    const {label} = this.options
+    this.summary.failed++
+    this.because(formatRowError(label, bill.errors[0]!))
+    await this.outputs.reject(bill, () => bill.errors.map((e) => formatRowError(label, e)).join('; '))
+  }
+
+  /** A bill with row errors: refused before sending, each error shown (up to --max-errors). */
+  async invalid(bill: BillDraft): Promise<void> {
+    const {label, maxErrors, warn} = this.options
+    this.summary.invalid++
+    this.summary.failed++
+    this.because(formatRowError(label, bill.errors[0]!))
+    for (const e of bill.errors) if (this.warned++ < maxErrors) warn(formatRowError(label, e))
+    const reasons = bill.errors.map((e) => formatRowError(label, e))
+    await this.outputs.reject(bill, (line) => {
+      const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(label, e))
+      return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
+    })
+  }
+
+  async reject(bill: BillDraft, reason: string): Promise<void> {
+    this.summary.failed++
+    this.because(`bill ${describeKey(bill.key)}: ${reason}`)
+    await this.outputs.reject(bill, () => reason)
+  }
+
+  async leaveUnconfirmed(bill: BillDraft, reason: string): Promise<void> {
+    this.summary.unconfirmed++
+    this.because(`bill ${describeKey(bill.key)}: ${reason}`)
+    await this.outputs.leaveUnconfirmed(bill, reason)
+  }
+
+  async created(bill: BillDraft, id: string): Promise<void> {
+    this.summary.created++
+    await this.outputs.created(bill, id)
+  }
+
+  /** Created by an earlier run: of this file (its resume log), or of any (`existing`: the record). */
+  async createdBefore(bill: BillDraft, id: string, existing: boolean): Promise<void> {
+    this.summary.skipped++
+    if (existing) this.summary.existing++
+    await this.outputs.created(bill, id)
+  }
+
+  /** Created by an earlier import (the record of created bills): not sent again. */
+  async createdEarlier(bill: BillDraft, earlier: RecordedBill): Promise<void> {
+    const by = earlier.input === undefined ? 'an import' : earlier.input === '-' ? 'stdin' : earlier.input
+    if (this.summary.existing < SHOWN_EARLIER)
+      this.options.warn(
+        `bill ${describeKey(bill.key)}: created earlier by ${by} on ${earlier.at.slice(0, 16).replace('T', ' ')} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`,
+      )
+    await this.createdBefore(bill, earlier.id, true)
+  }
+
+  /** Bills read but not sent: the run stopped first. Counted by the run's end (`notSent`). */
+  async notSent(bills: readonly BillDraft[]): Promise<void> {
+    for (const bill of bills) await this.outputs.leaveUnsent(bill, 'not sent: the import stopped before sending it')
+  }
+
+  /** A batch that reached the service. */
+  async settle({created, failed, unconfirmed}: BatchOutcome): Promise<void> {
+    for (const {bill, id} of created) await this.created(bill, id)
+    for (const {bill, reason} of failed) await this.reject(bill, reason)
+    for (const {bill, reason} of unconfirmed) await this.leaveUnconfirmed(bill, reason)
+  }
+
+  /** The run's end, once: the summary completed and the error that ends the run, if any. */
+  finish(end: RunEnd): ImportOutcome {
+    const {summary, options} = this
+    if (summary.existing > SHOWN_EARLIER)
+      options.warn(`… and ${summary.existing - SHOWN_EARLIER} more bills created earlier, not sent.`)
+    if (this.warned > options.maxErrors)
+      options.warn(
+        `… and ${this.warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
+      )
+    summary.notSent = end.notSent
+    summary.interrupted = end.interrupted
+    summary.rejectsFile = this.outputs.written.rejects
+    summary.unconfirmedFile = this.outputs.written.unconfirmed
+    summary.unsentFile = this.outputs.written.unsent
+    summary.durationMs = end.durationMs
+    const journaled = summary.journalFile !== null
+    let fatal =
+      end.sendFailure ??
+      (end.unreadable &&
+        stoppedAtRow(formatRowError(summary.file, end.unreadable), end.unreadable.line, end.sent, journaled, summary))
+    if (end.closeFailure) fatal ??= new BkError(`Import failed: ${end.closeFailure.message}`, {cause: end.closeFailure})
+    if (fatal && summary.notSent > 0 && !(fatal instanceof InputError)) fatal = withNotSent(fatal, summary, journaled)
+    return {summary, fatal, reasons: this.reasons}
+  }
+
+  private because(reason: string): void {
+    if (this.reasons.length < KEPT_REASONS) this.reasons.push(reason)
+  }
+}
+
+/** A failure that stopped the run, with the bills it kept from being sent, and the way on. */
+function withNotSent(fatal: BkError, summary: ImportSummary, journaled: boolean): BkError {
+  return new BkError(`${fatal.message}; ${summary.notSent} bill${summary.notSent === 1 ? ' was' : 's were'} not sent`, {
+    code: fatal.code,
+    exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
+    hint: journaled
+      ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.'
+      : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
+    details: {summary},
+  })
+}
+
+/**
+ * The error for a file that cannot be read past a row. Exit 2 says "nothing was sent" only when
+ * that is true; once bills were sent, the hint must not lead to sending them again.
+ */
+function stoppedAtRow(
+  message: string,
+  line: number,
+  sent: number,
+  journaled: boolean,
+  summary: ImportSummary,
+): BkError {
+  if (sent === 0) {
+    return new InputError(`${message}; nothing was sent`, {
+      hint: journaled
+        ? 'Fix the file, then run the same command with --resume: bills already created are skipped.'
+        : 'Fix the file and run the import again.',
+      details: {summary},
+    })
+  }
+  const what = `${message}; ${sent} bill${sent === 1 ? ' before it was' : 's before it were'} sent (${summary.created} created, ${summary.unconfirmed} unconfirmed)`
+  return new BkError(what, {
+    code: 'stopped_at_row',
+    exitCode: ExitCode.partial,
+    hint: journaled
+      ? 'Fix the file, then run the same command with --resume: bills already sent are never sent again.'
+      : `No journal was kept (stdin without --journal): do not import the same rows again. Fix the file and import only ${summary.unsentFile ? `${summary.unsentFile} (the bills read but not sent) and ` : ''}the rows from line ${line} on; next time pass --journal FILE.`,
+    details: {summary},
+  })
+}

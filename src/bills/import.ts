@@ -26,7 +26,7 @@ import {DEFAULT_KEY, describeKey} from './bill-key.js'
 import {layoutFor} from './columns.js'
 import {heapGuard} from './heap-guard.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
-import {ImportOutputs} from './outputs.js'
+import {ImportOutputs, type OutcomeObserver} from './outputs.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
 import {csvErrorMessage, openCsv, type CsvInput} from './reader.js'
@@ -105,6 +105,8 @@ export interface ImportOptions extends ScanOptions {
   skipExisting?: ((bill: BillDraft) => string | undefined) | undefined
   /** Bills created, once the journal holds them (for the record --skip-existing reads). */
   onCreated?: ((created: Array<{bill: BillDraft; id: string}>) => Promise<void>) | undefined
+  /** Each bill's outcome as the output files get it (CI annotations and reports, src/ci/). */
+  observe?: OutcomeObserver | undefined
 }
 
 export interface ImportSummary {
@@ -568,6 +570,7 @@ async function runImport(options: ImportOptions, held: {lock?: RunLock}): Promis
   const outputs = new ImportOutputs(
     {rejects: options.rejectsFile, unconfirmed: options.unconfirmedFile, results: options.resultsFile},
     {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
+    options.observe,
   )
   const reasons: string[] = []
   const because = (reason: string) => {

@@ -58,6 +58,7 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
     async end() {
       await out.end()
       await rename(partial, file)
+      if (process.env.GITHUB_STEP_SUMMARY) (await import('../ci/export-summary.js')).summarizeExport(file)
     },
     async abort() {
       if (!stream.closed) {

@@ -79,6 +79,11 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).',
       exclusive: ['resume', 'dry-run'],
     }),
+    junit: Flags.string({
+      summary: 'Also write a JUnit XML report for CI test views: one test case per bill.',
+      helpValue: 'FILE.xml',
+      exclusive: ['dry-run'],
+    }),
     yes: yesFlag(),
   }
 
@@ -86,7 +91,9 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const {flags, args} = this
     const file = args.file
     const {map, lookups} = await this.readingOptions()
-    const progress = process.stderr.isTTY ? progressLine() : undefined
+    const ci = await import('../../ci/bill-import.js')
+    const progress = process.stderr.isTTY ? progressLine() : ci.ciImportProgress()
+    const report = await ci.BillImportReport.open(file, flags.junit)
     const check = async (show?: number) => {
       const {dryRun} = await import('../../bills/import.js')
       const result = await dryRun({
@@ -99,6 +106,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
         onProgress: progress?.update,
       })
       progress?.done()
+      report?.checked(result, flags['dry-run'])
       if (result.errorCount > 0) {
         if (!this.jsonEnabled()) {
           for (const e of result.errors) process.stderr.write(e.text + '\n')
@@ -205,13 +213,18 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
           : undefined,
         onCreated: (created) =>
           record.add(created.map(({bill, id}) => ({vendorId: bill.input.vendor_id ?? '', number: bill.number, id}))),
+        observe: report?.observer,
       })
+    } catch (error) {
+      report?.abandon()
+      throw error
     } finally {
       record.close()
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
       progress?.done()
     }
+    report?.finish(outcome)
     const {summary, fatal} = outcome
     if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
     if (fatal) throw fatal

@@ -135,7 +135,10 @@ export class JournalEntriesReport {
   ): void {
     if (!this.junit) return
     const suites: JunitSuite[] = v.results.map((r) => {
-      const descriptions = new Map(r.entries.map((e) => [e.index, e.description]))
+      // Valid entries have theirs; an invalid entry's is in its problems (validate keeps no entries).
+      const descriptions = new Map<number, string | undefined>(r.entries.map((e) => [e.index, e.description]))
+      for (const p of v.problems)
+        if (p.file === r.file && p.entry !== undefined && p.description) descriptions.set(p.entry, p.description)
       const cases: JunitCase[] = []
       const own = fileProblems(r.file)
       if (own.length > 0)

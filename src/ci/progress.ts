@@ -15,11 +15,11 @@ export interface Throttle {
 /** Decides when the next line is due: both 10% more read and a minute passed since the last. */
 export class ProgressThrottle {
   private lastAt: number
-  private lastFraction = 0
+  private lastPercent = 0
 
   constructor(
     start: number,
-    private readonly step = 0.1,
+    private readonly stepPercent = 10,
     private readonly intervalMs = 60_000,
   ) {
     this.lastAt = start
@@ -27,9 +27,11 @@ export class ProgressThrottle {
 
   due({fraction, now}: Throttle): boolean {
     if (now - this.lastAt < this.intervalMs) return false
-    if (fraction !== undefined && fraction < 1 && fraction - this.lastFraction < this.step) return false
+    // Whole percents: 0.6 - 0.5 is less than 0.1 in floating point.
+    const percent = fraction === undefined ? undefined : Math.floor(fraction * 100)
+    if (percent !== undefined && percent < 100 && percent - this.lastPercent < this.stepPercent) return false
     this.lastAt = now
-    if (fraction !== undefined) this.lastFraction = fraction
+    if (percent !== undefined) this.lastPercent = percent
     return true
   }
 }

@@ -73,7 +73,7 @@ export class Annotator {
       workflowCommand(
         'notice',
         [['title', this.title]],
-        `${counts} not annotated (GitHub shows ${ANNOTATIONS_PER_STEP} of each per step)${where ? `; every one is in ${where}` : '; the log lists them'}`,
+        `${counts} not annotated (GitHub shows ${ANNOTATIONS_PER_STEP} of each per step)${where ? `; every one is in ${annotationPath(where, this.env.workspace) ?? where}` : '; the log lists them'}`,
       ),
     )
   }

@@ -9,7 +9,7 @@ import {describeKey} from '../bills/bill-key.js'
 import type {DryRunResult, ImportOutcome} from '../bills/import.js'
 import type {OutcomeObserver} from '../bills/outputs.js'
 import {githubAnnotator, type Annotator} from './annotations.js'
-import {ciEnvironment, type CiEnvironment} from './environment.js'
+import {annotationPath, ciEnvironment, type CiEnvironment} from './environment.js'
 import {checkJunitPath, JunitStream, type JunitOutcome} from './junit.js'
 import {appendStepSummary, code, countsTable, inline, reasonsList} from './step-summary.js'
 
@@ -41,6 +41,11 @@ export class BillImportReport {
     if (!env.github && !junit) return undefined
     if (junit) await checkJunitPath(junit)
     return new BillImportReport(file, githubAnnotator(TITLE, env), env, junit)
+  }
+
+  /** A path as the run page shows it: relative to the workspace when inside it. */
+  private shown(path: string): string {
+    return annotationPath(path, this.env.workspace) ?? path
   }
 
   private get label(): string {
@@ -141,7 +146,7 @@ export class BillImportReport {
     ]
     appendStepSummary(
       [
-        `### ${TITLE} ${code(s.file)}: ${state}`,
+        `### ${TITLE} ${code(this.shown(s.file))}: ${state}`,
         '',
         countsTable([
           ['rows read', s.rows],
@@ -155,7 +160,7 @@ export class BillImportReport {
         '',
         ...(fatal ? [`Stopped: ${inline(fatal.message)}`, ''] : []),
         ...(reasons.length > 0 ? ['First reasons:', '', reasonsList(reasons, s.failed + s.unconfirmed), ''] : []),
-        ...files.filter(([, path]) => path).map(([what, path]) => `- ${what}: ${code(path!)}`),
+        ...files.filter(([, path]) => path).map(([what, path]) => `- ${what}: ${code(this.shown(path!))}`),
         '',
       ].join('\n'),
       this.env,

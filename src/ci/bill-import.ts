@@ -4,7 +4,7 @@
  * case, and the run's counts in the step summary. Fed by the import's outcome observer and its
  * summary; the import itself knows nothing of CI.
  */
-import type {BillDraft, RowError} from '../bills/assemble.js'
+import {formatRowError, type BillDraft, type RowError} from '../bills/assemble.js'
 import {describeKey} from '../bills/bill-key.js'
 import type {DryRunResult, ImportOutcome} from '../bills/import.js'
 import type {OutcomeObserver} from '../bills/outputs.js'
@@ -17,9 +17,7 @@ const TITLE = 'bk bills import'
 
 /** A row error's text without its `file:line: ` prefix, which an annotation shows on its own. */
 function rowMessage(e: RowError): string {
-  const value =
-    e.value === undefined || e.value === '' ? '' : `"${e.value.length > 80 ? e.value.slice(0, 77) + '...' : e.value}" `
-  return `${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
+  return formatRowError('', e).slice(`:${e.line}: `.length)
 }
 
 export class BillImportReport {

@@ -140,6 +140,26 @@ describe('other commands in GitHub Actions', () => {
     expect(readFileSync(stepSummary, 'utf8')).toContain('### bk journal-entries validate: 1 problem; nothing was sent')
   })
 
+  it('an export written with --file: the step summary names the command and the file, stdout stays empty', async () => {
+    const emulator = await start()
+    try {
+      const workspace = tempDir('bk-gha-export-')
+      const stepSummary = join(workspace, 'summary.md')
+      const r = await runBk(['businesses', 'list', '--output', 'csv', '--file', 'businesses.csv'], {
+        cwd: workspace,
+        env: {...envFor(emulator), GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary},
+      })
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stdout).toBe('')
+      const size = readFileSync(join(workspace, 'businesses.csv')).length
+      expect(readFileSync(stepSummary, 'utf8')).toBe(
+        `### bk businesses list\n\n- Written: \`businesses.csv\` (${size.toLocaleString('en-US')} bytes)\n`,
+      )
+    } finally {
+      await emulator.close()
+    }
+  })
+
   it('auth token: masks the token in the log on stderr; stdout is the token alone', async () => {
     const emulator = await start()
     try {

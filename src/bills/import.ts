@@ -20,6 +20,7 @@ import {openRun, type Held, type OpenRun} from './open-run.js'
 import {openCsv} from './reader.js'
 import {onlySkipped, progressTimer, scan, shapeOf, type ScanOptions, type Scanned} from './scan.js'
 import {ImportTally, type ImportOutcome} from './tally.js'
+import type {OutcomeObserver} from './outputs.js'
 
 export type {ImportProgress, ScanOptions} from './scan.js'
 export type {ImportOutcome, ImportSummary} from './tally.js'
@@ -89,6 +90,8 @@ export interface ImportOptions extends ScanOptions {
   allowDuplicates?: boolean | undefined
   /** --wait: how long to wait while another import into the business runs (ms; default 5 minutes). */
   waitMs?: number | undefined
+  /** Each bill's outcome as the output files get it (CI annotations and reports, src/ci/). */
+  observe?: OutcomeObserver | undefined
 }
 
 /** --dry-run: the whole file checked offline; nothing is sent. */

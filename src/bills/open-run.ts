@@ -78,6 +78,7 @@ export async function openRun(options: ImportOptions, held: Held): Promise<OpenR
       results: options.resultsFile,
     },
     {delimiter: options.map?.delimiter ?? ',', bom: (options.map?.encoding ?? 'utf-8') !== 'utf-8'},
+    options.observe,
   )
   return {
     input,

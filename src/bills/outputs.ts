@@ -125,6 +125,14 @@ export interface OutputPaths {
   results?: string | undefined
 }
 
+/** Each bill's outcome as the files record it, for reports beside them (src/ci: annotations, JUnit). */
+export interface OutcomeObserver {
+  rejected(bill: BillDraft, errorFor: (line: number) => string): void
+  unconfirmed(bill: BillDraft, reason: string): void
+  /** Created in this run or an earlier one (the import's onCreated tells this run's). */
+  created(bill: BillDraft, id: string): void
+}
+
 /**
  * An import's outcome files together: rejects and unconfirmed bills (created on their first row,
  * with the input's header once it is read) and the results. The counts stay with the caller.
@@ -140,6 +148,7 @@ export class ImportOutputs {
   constructor(
     private readonly paths: OutputPaths,
     private readonly format: RowFormat,
+    private readonly observer?: OutcomeObserver | undefined,
   ) {
     this.results = paths.results ? new ResultsFile(paths.results) : undefined
   }
@@ -147,12 +156,14 @@ export class ImportOutputs {
   /** A bill not created: its rows, each with the reason for that row. */
   reject(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
     this.rejects ??= new RowFile(this.paths.rejects, this.header, this.format)
+    this.observer?.rejected(bill, errorFor)
     return this.rejects.add(bill, errorFor)
   }
 
   /** A bill whose outcome bk cannot know: never sent again by bk. */
   leaveUnconfirmed(bill: BillDraft, reason: string): Promise<void> {
     this.unconfirmed ??= new RowFile(this.paths.unconfirmed, this.header, this.format)
+    this.observer?.unconfirmed(bill, reason)
     return this.unconfirmed.add(bill, () => reason)
   }
 
@@ -165,6 +176,7 @@ export class ImportOutputs {
 
   /** A bill created, in this run or an earlier one. */
   async created(bill: BillDraft, id: string): Promise<void> {
+    this.observer?.created(bill, id)
     await this.results?.add(bill.number, id, bill.rows[0]!.line)
   }
 

@@ -319,6 +319,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const {redactKnown, registerEnvironmentSecrets} = await import('../api/redact.js')
     registerEnvironmentSecrets()
     const clean = redactKnown
+    if (process.env.GITHUB_ACTIONS === 'true')
+      (await import('../ci/command-error.js')).annotateCommandError(this.id, clean(error.message))
     // With --jq alone the error is for people: a script reading the filtered output gets nothing.
     if (this.jsonEnabled() && !(this.jqGiven && !super.jsonEnabled())) {
       process.stdout.write(clean(errorDocument(error)) + '\n')

@@ -81,6 +81,7 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       await out.end()
       await rename(partial, file)
       writing.delete(file)
+      if (process.env.GITHUB_STEP_SUMMARY) (await import('../ci/export-summary.js')).summarizeExport(file)
     },
     abort,
   }

@@ -48,13 +48,13 @@ export function removeTempDirs(): void {
 const NETWORK_ENV = /^(https?_proxy|no_proxy|all_proxy|NODE_EXTRA_CA_CERTS)$/i
 
 /**
- * The environment bk runs with: the parent's minus every BK_* variable, CI and the proxy and CA
- * variables, plus `extra`.
+ * The environment bk runs with: the parent's minus every BK_* variable, CI, GitHub Actions' GITHUB_*
+ * (annotations and progress lines would join stderr) and the proxy and CA variables, plus `extra`.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env))
-    if (!k.startsWith('BK_') && k !== 'CI' && !NETWORK_ENV.test(k)) env[k] = v
+    if (!k.startsWith('BK_') && !k.startsWith('GITHUB_') && k !== 'CI' && !NETWORK_ENV.test(k)) env[k] = v
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k]
     else env[k] = v

@@ -20,6 +20,8 @@ export default class AuthToken extends BaseCommand<typeof AuthToken> {
     const token = await session.tokens.get()
     const {revealSecret} = await import('../../api/redact.js')
     revealSecret(token)
+    const {maskInLog} = await import('../../ci/mask.js')
+    maskInLog(token)
     if (!this.jsonEnabled()) this.log(token)
     return {access_token: token}
   }

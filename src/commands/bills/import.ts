@@ -8,6 +8,7 @@ import type {DryRunResult, ImportOutcome, ImportSummary} from '../../bills/impor
 import type {Lookups} from '../../bills/lookups.js'
 import type {BillMap} from '../../bills/map-file.js'
 import {progressLine, type ProgressLine} from '../../output/progress-line.js'
+import type {BillImportReport} from '../../ci/bill-import.js'
 
 export type BillsImportResult = ImportSummary | DryRunResult
 
@@ -104,14 +105,24 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).',
       exclusive: ['resume', 'dry-run'],
     }),
+    junit: Flags.string({
+      summary: 'Also write a JUnit XML report for CI test views: one test case per bill.',
+      helpValue: 'FILE.xml',
+      exclusive: ['dry-run'],
+    }),
     yes: yesFlag(),
   }
+
+  /** Annotations, step summary and JUnit report, where the run has somewhere to report to (src/ci/). */
+  private ciReport: BillImportReport | undefined
 
   async run(): Promise<BillsImportResult> {
     const {flags, args} = this
     const file = args.file
     const reading = await this.readingOptions()
-    const progress = process.stderr.isTTY ? progressLine() : undefined
+    const ci = await import('../../ci/bill-import.js')
+    const progress = process.stderr.isTTY ? progressLine() : ci.ciImportProgress()
+    this.ciReport = await ci.BillImportReport.open(file, flags.junit)
     if (flags['dry-run']) {
       const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
@@ -149,8 +160,13 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
           this.note(line)
         },
         onProgress: progress?.update,
+        observe: this.ciReport?.observer,
       }),
-    )
+    ).catch((error: unknown) => {
+      this.ciReport?.abandon()
+      throw error
+    })
+    this.ciReport?.finish(outcome)
     return this.finish(outcome)
   }
 
@@ -169,6 +185,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       onProgress: progress?.update,
     })
     progress?.done()
+    this.ciReport?.checked(result, flags['dry-run'])
     if (result.errorCount === 0) return result
     if (!this.jsonEnabled()) {
       for (const e of result.errors) process.stderr.write(e.text + '\n')

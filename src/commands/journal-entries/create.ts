@@ -4,7 +4,7 @@ import {BaseCommand} from '../../cli/base-command.js'
 import {BkError, ExitCode, InputError} from '../../shared/errors.js'
 import {businessFlag, yesFlag} from '../../cli/flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
-import type {FileEntries, JournalMode, Outcome} from '../../journal-entries/post.js'
+import type {FileEntries, JournalMode, Outcome, PostResult} from '../../journal-entries/post.js'
 
 export interface JournalEntriesCreateResult {
   dryRun: boolean
@@ -49,6 +49,10 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       summary: 'Forget the journal of an earlier run and post every entry again (asks first, or needs --yes).',
       exclusive: ['resume'],
     }),
+    junit: Flags.string({
+      summary: 'Also write a JUnit XML report for CI test views: one test case per entry.',
+      helpValue: 'FILE.xml',
+    }),
     yes: yesFlag(),
   }
 
@@ -57,10 +61,16 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const {flags} = this
     const paths = argv as string[]
     const {validateFiles, problemsError, stdinPieces, STDIN} = await import('../../journal-entries/files.js')
+    const {JournalEntriesReport} = await import('../../ci/journal-entries.js')
+    const report = await JournalEntriesReport.open('create', flags.junit)
     const v = await validateFiles(paths, stdinPieces)
-    if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), !flags['dry-run'])
+    if (v.problems.length > 0) {
+      report?.problems(v)
+      throw problemsError(v, (line) => this.note(line), !flags['dry-run'])
+    }
     const empty = {created: [], skipped: [], failed: [], unconfirmed: []}
     if (flags['dry-run']) {
+      report?.valid(v)
       if (!this.jsonEnabled())
         for (const f of v.files)
           this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'} valid; nothing sent (--dry-run)`)
@@ -102,7 +112,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     )
     try {
       if (mode === 'restart') await this.confirmRestart(files)
-      return await this.post(files, v.files, {mode, businessId})
+      return await this.post(files, v.files, {mode, businessId}, (result) => report?.posted(v, result))
     } finally {
       for (const lock of locks) lock.release()
     }
@@ -140,6 +150,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     files: FileEntries[],
     validated: FileSummary[],
     {mode, businessId}: {mode: JournalMode; businessId: string},
+    onPosted: (result: PostResult) => void,
   ): Promise<JournalEntriesCreateResult> {
     const {flags} = this
     const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
@@ -167,6 +178,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
           )
       },
     })
+    onPosted(result)
     const out: JournalEntriesCreateResult = {
       dryRun: false,
       files: validated,

@@ -1,3 +1,5 @@
+import * as Flags from '@oclif/core/flags'
+
 import {BaseCommand} from '../../cli/base-command.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 
@@ -18,13 +20,24 @@ export default class JournalEntriesValidate extends BaseCommand<typeof JournalEn
   static override usage = 'journal-entries validate FILE... [FLAGS]'
   static override strict = false
   static override args = {}
-  static override flags = {}
+  static override flags = {
+    junit: Flags.string({
+      summary: 'Also write a JUnit XML report for CI test views: one test case per entry.',
+      helpValue: 'FILE.xml',
+    }),
+  }
 
   async run(): Promise<JournalEntriesValidateResult> {
     const {argv} = await this.parse(JournalEntriesValidate)
     const {validateFiles, problemsError, stdinPieces} = await import('../../journal-entries/files.js')
+    const {JournalEntriesReport} = await import('../../ci/journal-entries.js')
+    const report = await JournalEntriesReport.open('validate', this.flags.junit)
     const v = await validateFiles(argv as string[], stdinPieces, {keepEntries: false})
-    if (v.problems.length > 0) throw problemsError(v, (line) => this.note(line), false)
+    if (v.problems.length > 0) {
+      report?.problems(v)
+      throw problemsError(v, (line) => this.note(line), false)
+    }
+    report?.valid(v)
     if (!this.jsonEnabled()) {
       for (const f of v.files)
         this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'}, ${f.lines} lines, all balanced`)

@@ -44,6 +44,10 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     'forward-to': Flags.string({summary: 'Re-post each original message to this URL.', helpValue: 'URL'}),
     limit: Flags.integer({summary: 'Stop after this many notifications.', min: 1}),
     'page-size': Flags.integer({summary: 'Notifications per request (1 to 100).', min: 1, max: 100}),
+    junit: Flags.string({
+      summary: 'Also write a JUnit XML report for CI test views: one test case per notification.',
+      helpValue: 'FILE.xml',
+    }),
   }
 
   async run(): Promise<WebhooksReplayResult> {
@@ -53,6 +57,9 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     if (bad !== undefined) throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`)
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
+    const ci = flags.junit === undefined ? undefined : await import('../../ci/webhook-replay.js')
+    if (flags.junit) await ci?.checkJunitPath(flags.junit)
+    const started = performance.now()
     const {client} = await this.session({tenantLevel: true})
     const {replay} = await import('../../webhooks/replay.js')
     const {formatDatetime} = await import('../../output/display.js')
@@ -104,6 +111,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
       process.off('SIGTERM', onSignal)
     }
     const result: WebhooksReplayResult = {count: summary.count, failed: summary.failed, lastId: summary.lastId, items}
+    if (flags.junit) ci?.writeReplayJunit(flags.junit, items, forwardTo, performance.now() - started)
     const again = (id: string) =>
       `${this.config.bin} webhooks replay --since ${id}${flags.status ? ` --status ${flags.status}` : ''}${flags['forward-to'] ? ` --forward-to ${flags['forward-to']}` : ''}`
     if (summary.interrupted) {

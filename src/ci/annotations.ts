@@ -1,0 +1,85 @@
+/**
+ * Annotations on a GitHub Actions run: errors and warnings as workflow commands on stderr, at
+ * most as many of each as GitHub shows for a step, then one notice saying how many more there
+ * were and where every one of them is. stdout never carries them.
+ */
+import {annotationPath, ciEnvironment, type CiEnvironment} from './environment.js'
+import {workflowCommand} from './workflow-commands.js'
+
+/**
+ * GitHub shows at most 10 error and 10 warning annotations per step (GitHub REST docs, "Check
+ * runs": "GitHub Actions are limited to 10 warning annotations and 10 error annotations per
+ * step"); more are dropped without a word, so bk stops at 10 and counts the rest.
+ */
+export const ANNOTATIONS_PER_STEP = 10
+
+export type AnnotationLevel = 'error' | 'warning'
+
+export interface Annotation {
+  level: AnnotationLevel
+  /** The file as bk names it; made relative to the workspace here. */
+  file?: string | undefined
+  line?: number | undefined
+  /** Only where bk knows the character position (YAML), never for a CSV column name. */
+  col?: number | undefined
+  message: string
+}
+
+export class Annotator {
+  private readonly shown: Record<AnnotationLevel, number> = {error: 0, warning: 0}
+  private readonly more: Record<AnnotationLevel, number> = {error: 0, warning: 0}
+
+  constructor(
+    /** The annotation's title: the command, `bk bills import`. */
+    private readonly title: string,
+    private readonly env: CiEnvironment,
+    private readonly write: (text: string) => void = (text) => void process.stderr.write(text),
+  ) {}
+
+  add(a: Annotation): void {
+    if (this.shown[a.level] >= ANNOTATIONS_PER_STEP) {
+      this.more[a.level]++
+      return
+    }
+    this.shown[a.level]++
+    const file = a.file === undefined ? undefined : annotationPath(a.file, this.env.workspace)
+    this.write(
+      workflowCommand(
+        a.level,
+        [
+          ['file', file],
+          ['line', file === undefined ? undefined : a.line],
+          ['col', file === undefined || a.line === undefined ? undefined : a.col],
+          ['title', this.title],
+        ],
+        a.message,
+      ),
+    )
+  }
+
+  /** How many were not shown. */
+  get omitted(): number {
+    return this.more.error + this.more.warning
+  }
+
+  /** The closing notice when some were not shown: how many, and the file that holds them all. */
+  finish(where: string | undefined): void {
+    if (this.omitted === 0) return
+    const counts = (['error', 'warning'] as const)
+      .filter((level) => this.more[level] > 0)
+      .map((level) => `${this.more[level]} more ${level}${this.more[level] === 1 ? '' : 's'}`)
+      .join(' and ')
+    this.write(
+      workflowCommand(
+        'notice',
+        [['title', this.title]],
+        `${counts} not annotated (GitHub shows ${ANNOTATIONS_PER_STEP} of each per step)${where ? `; every one is in ${annotationPath(where, this.env.workspace) ?? where}` : '; the log lists them'}`,
+      ),
+    )
+  }
+}
+
+/** An annotator when bk runs in a GitHub Actions step, undefined elsewhere. */
+export function githubAnnotator(title: string, env: CiEnvironment = ciEnvironment()): Annotator | undefined {
+  return env.github ? new Annotator(title, env) : undefined
+}

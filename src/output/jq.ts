@@ -38,6 +38,8 @@ const DEFAULT_TIME_LIMIT_MS = 30_000
 const LOAD_LIMIT_MS = 60_000
 /** The worker's JavaScript heap, where jq's output is gathered. */
 const HEAP_LIMIT_MB = 256
+/** The exit code the worker gives a run that threw (jq's WebAssembly aborted). */
+const ABORTED = -1
 
 interface JqResult {
   stdout: string
@@ -139,7 +141,14 @@ class JqWorker {
       }
       Atomics.wait(this.flag, 0, seen, left)
     }
-    return receiveMessageOnPort(this.port)?.message as JqResult | undefined
+    const result = receiveMessageOnPort(this.port)?.message as JqResult | undefined
+    // jq's WebAssembly aborts when its heap is full (`[range(1e12)]`): that instance is spent, and
+    // a worker left holding it keeps bk from exiting. Out of memory is a run that did not finish.
+    if (result?.exitCode === ABORTED) {
+      this.stop()
+      return undefined
+    }
+    return result
   }
 
   stop(): void {

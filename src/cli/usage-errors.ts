@@ -139,8 +139,11 @@ function missingFlags(names: string[], context: UsageContext, help: string): [st
 
 function unknownValue(what: string, value: string, options: string[], help: string): [string, string] {
   const guess = closestWord(value, options)
+  // A short closed list is shown whole; a long one only when no guess points the way.
   const list =
-    options.length <= 6 ? ` It takes ${options.join(', ')}.` : ` ${help} lists the ${options.length} there are.`
+    options.length <= 6 || (!guess && options.length <= 20)
+      ? ` It takes ${options.join(', ')}.`
+      : ` ${help} lists the ${options.length} there are.`
   return [`Unknown ${what}: ${quote(value)}`, `${guess ? `Did you mean ${guess}?` : ''}${list}`.trim()]
 }
 

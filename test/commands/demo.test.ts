@@ -41,8 +41,8 @@ it('npm run demo imports, posts, exports and replays, then stops the emulator an
   expect(stdout).toMatch(/300 invoices written to /)
   expect(stdout).toMatch(/^total +\d+ +\d+\.\d\d$/m) // the aging table
   // Replayed from the notification log, each with its delivery status.
-  expect(stdout).toMatch(/^msg_\S+ +\S+ +(sent|pending|error) +RECEIPT_MATCHED /m)
-  expect(stderr).toMatch(/3 notification\(s\); last: msg_/)
+  expect(stdout).toMatch(/^msg_\S+ +\d{4}-\d\d-\d\d \S+ +(sent|pending|error) +RECEIPT_MATCHED$/m)
+  expect(stderr).toMatch(/3 notifications; last: msg_/)
 
   const emulatorUrl = (JSON.parse(/^\{"baseUrl".*$/m.exec(stdout)![0]) as {baseUrl: string}).baseUrl
   const listenerUrl = /--webhook-url (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)![1]!

@@ -29,7 +29,8 @@ describe('help texts', () => {
     for (const c of ours.filter((c) => c.id !== 'bills:import' && c.id !== 'help')) {
       const text = texts.texts[c.id.split(':').join(' ')]
       expect(text, c.id).toBeDefined()
-      const examples = text!.split('\nEXAMPLES\n')[1] ?? ''
+      // The examples end where the next section (a topic's COMMANDS) begins.
+      const examples = (text!.split('\nEXAMPLES\n')[1] ?? '').split(/\n[A-Z][A-Z ]+\n/)[0]!
       for (const line of examples.split('\n').filter((l) => l.trim()))
         expect(line, `${c.id}: ${line}`).toMatch(/^ {2}\$ | {4}/)
     }

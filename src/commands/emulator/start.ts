@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
+import {InputError} from '../../shared/errors.js'
 import type {FaultKind} from '../../emulator/faults.js'
 import {splitList} from '../../cli/flags.js'
 
@@ -85,13 +86,13 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     const faultRate = Number(flags['fault-rate'])
     const timeScale = Number(flags['time-scale'])
     if (!(faultRate >= 0 && faultRate <= 1))
-      this.error(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`, {exit: 2})
+      throw new InputError(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`)
     const faultKinds = splitList(flags['fault-kinds'])
     const {FAULT_KINDS} = await import('../../emulator/faults.js')
     const unknownKind = faultKinds?.find((k) => !(FAULT_KINDS as readonly string[]).includes(k))
     if (unknownKind !== undefined)
-      this.error(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`, {exit: 2})
-    if (!(timeScale > 0)) this.error(`--time-scale must be a positive number, got ${flags['time-scale']}`, {exit: 2})
+      throw new InputError(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`)
+    if (!(timeScale > 0)) throw new InputError(`--time-scale must be a positive number, got ${flags['time-scale']}`)
     const {isLoopback} = await import('../../auth/base-url.js')
     if (!isLoopback(flags.host))
       this.warn(

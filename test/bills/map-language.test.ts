@@ -8,11 +8,10 @@
 import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {recordingProxy, type RecordingProxy} from '../helpers/recording-proxy.js'
+import {recordedEmulator} from '../helpers/recorded-emulator.js'
 
 const BIZ = 'biz_demo_acme'
 const ex = (pkg: string, file: string) => join(ROOT, 'examples', 'exports', pkg, file)
@@ -21,19 +20,8 @@ const lookups = (pkg: string) => [
   ...['--lookup', `line_ledger_id=${ex(pkg, 'ledgers.csv')}`],
 ]
 
-let emulator: RunningEmulator
-let proxy: RecordingProxy
-beforeAll(async () => {
-  emulator = await start()
-})
-afterAll(() => emulator.close())
-beforeEach(async () => {
-  proxy = await recordingProxy(emulator.baseUrl)
-})
-afterEach(() => proxy.close())
-
-const env = () => ({...envFor(emulator, BIZ), BK_BASE_URL: proxy.baseUrl})
-const billPosts = () => proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/bills'))
+const recorded = recordedEmulator(BIZ)
+const {env, billPosts} = recorded
 const sent = () => billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
 
 /** Writes files into a folder of their own and imports `bills.csv` there with `args`. */

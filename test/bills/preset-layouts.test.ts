@@ -9,11 +9,10 @@
 import {copyFileSync, existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {recordingProxy, type RecordingProxy} from '../helpers/recording-proxy.js'
+import {recordedEmulator} from '../helpers/recorded-emulator.js'
 
 const BIZ = 'biz_demo_acme'
 const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
@@ -80,19 +79,8 @@ const LAYOUTS: Layout[] = [
   },
 ]
 
-let emulator: RunningEmulator
-let proxy: RecordingProxy
-beforeAll(async () => {
-  emulator = await start()
-})
-afterAll(() => emulator.close())
-beforeEach(async () => {
-  proxy = await recordingProxy(emulator.baseUrl)
-})
-afterEach(() => proxy.close())
-
-const env = () => ({...envFor(emulator, BIZ), BK_BASE_URL: proxy.baseUrl})
-const billPosts = () => proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/bills'))
+const recorded = recordedEmulator(BIZ)
+const {env, billPosts} = recorded
 
 describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, flags, credit}) => {
   it('sends exactly the bills the layout means, and sets a credit note aside', async () => {

@@ -8,11 +8,10 @@
 import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {recordingProxy, type RecordingProxy} from '../helpers/recording-proxy.js'
+import {recordedEmulator} from '../helpers/recorded-emulator.js'
 
 const BIZ = 'biz_demo_acme'
 const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
@@ -38,19 +37,8 @@ const PRESETS: Record<string, string[]> = {
   sage50: ['--map', 'sage50', '--date-format', 'DD/MM/YYYY', '--amounts', 'gross', '--currency', 'GBP'],
 }
 
-let emulator: RunningEmulator
-let proxy: RecordingProxy
-beforeAll(async () => {
-  emulator = await start()
-})
-afterAll(() => emulator.close())
-beforeEach(async () => {
-  proxy = await recordingProxy(emulator.baseUrl)
-})
-afterEach(() => proxy.close())
-
-const env = () => ({...envFor(emulator, BIZ), BK_BASE_URL: proxy.baseUrl})
-const billPosts = () => proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/bills'))
+const recorded = recordedEmulator(BIZ)
+const {env, billPosts} = recorded
 
 describe.each(Object.keys(PRESETS))('bills import --map %s', (preset) => {
   it('sends exactly the bills its documented layout means', async () => {
@@ -69,8 +57,9 @@ describe.each(Object.keys(PRESETS))('bills import --map %s', (preset) => {
     const numbers = expected.map((b) => b.number)
     expect(new Set(numbers).size).toBeLessThan(numbers.length)
     // And the service holds them: one bill per (vendor, number).
-    const held = emulator.state.bills
-      .all(BIZ)
+    const held = recorded
+      .emulator()
+      .state.bills.all(BIZ)
       .filter((b) => numbers.includes(b.number ?? ''))
       .map((b) => `${b.vendor_id} ${b.number}`)
     for (const bill of expected as Array<{vendor_id: string; number: string}>)
@@ -232,7 +221,7 @@ describe('--skip-existing', () => {
     expect(monday.code, monday.stderr).toBe(0)
     const first = billPosts().flatMap((r) => JSON.parse(r.body) as Array<{number: string; vendor_id: string}>)
     expect(first.length).toBe(2)
-    proxy.requests.length = 0
+    recorded.proxy().requests.length = 0
     const tuesday = await runBk(args('tuesday.csv'), {env: {...env(), ...config}, cwd: dir})
     expect(tuesday.code, tuesday.stderr).toBe(0)
     const second = billPosts().flatMap((r) => JSON.parse(r.body) as Array<{number: string; vendor_id: string}>)

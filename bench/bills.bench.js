@@ -119,7 +119,7 @@ async function csvParseAlone(file) {
 async function dryRunOf(file, rows, extra = []) {
   const r = await run(['bills', 'import', file, '--dry-run', '--json', ...extra], {BK_BUSINESS_ID: BUSINESS})
   if (r.code !== 0) throw new Error(`dry run failed: ${r.stderr.slice(0, 2000)}`)
-  return {rate: rows / (JSON.parse(r.stdout).durationMs / 1000), peakMb: r.peakMb}
+  return {rate: rows / (JSON.parse(r.stdout).duration_ms / 1000), peakMb: r.peakMb}
 }
 
 async function dryRunRate(file, rows) {
@@ -267,7 +267,7 @@ async function importRate(emulator, file, bills, tag) {
   if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}${r.stdout}`)
   const s = JSON.parse(r.stdout)
   if (s.created !== bills) throw new Error(`import created ${s.created} of ${bills}`)
-  return bills / (s.durationMs / 1000)
+  return bills / (s.duration_ms / 1000)
 }
 
 async function compareImport(latency, bills) {

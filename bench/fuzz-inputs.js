@@ -156,7 +156,7 @@ function run(c) {
     let started = false
     child.stdout.on('data', (d) => {
       stdout += d
-      if (c.server && !started && /listening|baseUrl/i.test(stdout)) {
+      if (c.server && !started && /listening|base_url/i.test(stdout)) {
         started = true
         // The whole group: /usr/bin/time ignores SIGINT while bk runs.
         process.kill(-child.pid, 'SIGINT')

@@ -34,7 +34,7 @@ echo "$info"
 field() { node -e "console.log(JSON.parse(process.argv[1])[process.argv[2]])" "$info" "$1"; }
 
 # CI-style credentials: environment variables only, no profile, no keychain.
-export BK_BASE_URL="$(field baseUrl)" BK_CLIENT_ID="$(field clientId)" BK_CLIENT_SECRET="$(field clientSecret)"
+export BK_BASE_URL="$(field base_url)" BK_CLIENT_ID="$(field client_id)" BK_CLIENT_SECRET="$(field client_secret)"
 export BK_BUSINESS_ID=biz_demo_acme
 
 step "Who am I" auth status

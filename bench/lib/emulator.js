@@ -19,5 +19,12 @@ export async function startEmulatorProcess(flags = [], env = {}) {
   })
   const [first] = await Promise.race([once(createInterface({input: child.stdout}), 'line'), exited])
   exited.catch(() => {})
-  return {...JSON.parse(first), stop: () => child.kill('SIGTERM')}
+  const started = JSON.parse(first)
+  return {
+    baseUrl: started.base_url,
+    clientId: started.client_id,
+    clientSecret: started.client_secret,
+    businessIds: started.business_ids,
+    stop: () => child.kill('SIGTERM'),
+  }
 }

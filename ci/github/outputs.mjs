@@ -18,8 +18,8 @@ const outputs = {
   skipped: count(result.skipped),
   failed: count(result.failed),
   unconfirmed: count(result.unconfirmed),
-  'rejects-file': result.rejectsFile ?? '',
-  'unconfirmed-file': result.unconfirmedFile ?? '',
+  'rejects-file': result.rejects_file ?? '',
+  'unconfirmed-file': result.unconfirmed_file ?? '',
   result: file,
 }
 // Values are one line each: a newline in a file name would start another output.

@@ -9,6 +9,7 @@ import * as Flags from '@oclif/core/flags'
 import type * as Interfaces from '@oclif/core/interfaces'
 
 import {BkError, ExitCode, InputError, InterruptedError} from '../shared/errors.js'
+import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {isUsageError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
@@ -109,7 +110,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * text is written directly: oclif tokenizes the document to colour it, about 15 times the cost
    * of JSON.stringify (200 ms for a 1.6 MB document).
    */
-  public override logJson(json: unknown): void {
+  public override logJson(result: unknown): void {
+    const json = this.printedKeys(result)
     if (this.jqFilter) {
       const out = this.jqFilter.run(JSON.stringify(json))
       if (out.ok) {
@@ -127,10 +129,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
+   * Whether --json prints the service's answer exactly as received (`bk api`), keys and all,
+   * rather than bk's documents with their keys in snake_case (src/shared/json-keys.ts).
+   */
+  protected readonly jsonAsReceived: boolean = false
+
+  private printedKeys(value: unknown): unknown {
+    return this.jsonAsReceived ? value : snakeCaseKeys(value)
+  }
+
+  /**
    * One JSON line of a long-running command's stream (`webhooks listen`, `emulator start`):
    * through --jq, value by value, when given; compact otherwise.
    */
-  protected writeJsonLine(value: unknown): void {
+  protected writeJsonLine(result: unknown): void {
+    const value = this.printedKeys(result)
     if (!this.jqFilter) {
       process.stdout.write(JSON.stringify(value) + '\n')
       return
@@ -382,10 +395,12 @@ export function toBkError(err: Error & {oclif?: {exit?: number}; code?: string},
 
 /** The JSON error document: what went wrong, its code, the next step, and details. */
 export function errorDocument(error: BkError): string {
-  return JSON.stringify({
-    error: error.message,
-    code: error.code,
-    hint: error.hint ?? null,
-    details: error.details ?? null,
-  })
+  return JSON.stringify(
+    snakeCaseKeys({
+      error: error.message,
+      code: error.code,
+      hint: error.hint ?? null,
+      details: error.details ?? null,
+    }),
+  )
 }

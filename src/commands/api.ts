@@ -27,6 +27,9 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     path: Args.string({required: true, description: 'Path, e.g. /v0/business'}),
   }
 
+  /** The service's answer as received: bk's snake_case printing has nothing to change in it. */
+  protected override readonly jsonAsReceived = true
+
   static override flags = {
     field: Flags.string({char: 'f', multiple: true, summary: 'A key=value parameter (repeatable).'}),
     input: Flags.string({summary: 'File with the JSON request body (- for stdin).', exclusive: ['field']}),

@@ -105,9 +105,9 @@ describe('no Secret Service: the kernel keyring is never used', () => {
     ]
     const env = {...NO_DBUS, BK_BASE_URL: 'http://127.0.0.1:9', BK_ACCESS_TOKEN: 'kr-env-token'}
     const json = await runBk(['auth', 'status', '--json'], {env, prefix: plant})
-    const body = parseJsonOutput<{store: string; volatileSecrets: Array<{key: string}>}>(json)
+    const body = parseJsonOutput<{store: string; volatile_secrets: Array<{key: string}>}>(json)
     expect(body.store).toBe('none (credentials from the environment)')
-    expect(body.volatileSecrets.map((v) => v.key)).toContain(`${profile}/client_secret`)
+    expect(body.volatile_secrets.map((v) => v.key)).toContain(`${profile}/client_secret`)
 
     const text = await runBk(['auth', 'status'], {env, prefix: plant})
     expect(text.stdout).toContain('secret store:  none (credentials from the environment)')

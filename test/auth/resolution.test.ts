@@ -6,7 +6,7 @@ import {addProfileArgs, start, type RunningEmulator} from '../helpers/emulator.j
 interface Status {
   source: string
   profile: string | null
-  baseUrl: string
+  base_url: string
   business: string | null
   origins: Record<string, string>
   token: {ok: boolean}
@@ -41,15 +41,15 @@ describe('credential resolution order', () => {
   it('uses the active profile when nothing else is given', async () => {
     const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir}))
     expect(s.profile).toBe('first')
-    expect(s.baseUrl).toBe(a.baseUrl)
+    expect(s.base_url).toBe(a.baseUrl)
     expect(s.token.ok).toBe(true)
   })
 
   it('environment variables beat the active profile', async () => {
     const s = parseJsonOutput<Status>(await runBk(['auth', 'status', '--json'], {configDir, env: envCreds()}))
     expect(s.source).toBe('environment')
-    expect(s.baseUrl).toBe(c.baseUrl)
-    expect(s.origins.clientSecret).toBe('BK_CLIENT_SECRET')
+    expect(s.base_url).toBe(c.baseUrl)
+    expect(s.origins.client_secret).toBe('BK_CLIENT_SECRET')
   })
 
   it('--profile beats environment variables', async () => {
@@ -57,7 +57,7 @@ describe('credential resolution order', () => {
       await runBk(['auth', 'status', '--json', '--profile', 'second'], {configDir, env: envCreds()}),
     )
     expect(s.profile).toBe('second')
-    expect(s.baseUrl).toBe(b.baseUrl)
+    expect(s.base_url).toBe(b.baseUrl)
     expect(s.origins.profile).toContain('--profile')
   })
 
@@ -65,7 +65,7 @@ describe('credential resolution order', () => {
     const s = parseJsonOutput<Status>(
       await runBk(['auth', 'status', '--json'], {configDir, env: {...envCreds(), BK_PROFILE: 'second'}}),
     )
-    expect(s.baseUrl).toBe(b.baseUrl)
+    expect(s.base_url).toBe(b.baseUrl)
   })
 
   it('--business beats BK_BUSINESS_ID, which beats the profile', async () => {

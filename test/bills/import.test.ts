@@ -7,7 +7,11 @@ import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {ROOT, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {performedBy} from '../../src/emulator/routes/bills.js'
-import type {ImportSummary} from '../../src/bills/import.js'
+import type {ImportSummary as Summary} from '../../src/bills/import.js'
+import type {SnakeCaseKeys} from '../../src/shared/json-keys.js'
+
+/** The summary as --json prints it. */
+type ImportSummary = SnakeCaseKeys<Summary>
 
 const BIZ = 'biz_demo_acme'
 let emulator: RunningEmulator
@@ -52,10 +56,10 @@ describe('bk bills import', () => {
       failed: 0,
       unconfirmed: 0,
       skipped: 0,
-      rejectsFile: null,
-      resultsFile: 'created.ndjson',
+      rejects_file: null,
+      results_file: 'created.ndjson',
     })
-    expect(typeof summary.durationMs).toBe('number')
+    expect(typeof summary.duration_ms).toBe('number')
     const [one] = byNumber('INV-1')
     expect(one?.description).toBe('=HYPERLINK("http://evil.example","click")')
     expect(one?.lines?.map((l) => [l.description, l.amount, l.ledger_id])).toEqual([
@@ -261,7 +265,7 @@ describe('bk bills import', () => {
     const dir = tempDir('bk-bills-')
     const result = await runBk(['bills', 'import', '-', '--json'], {env: envFor(emulator), cwd: dir, input})
     expect(result.code, result.stderr).toBe(0)
-    expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, journalFile: null})
+    expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, journal_file: null})
     const resume = await runBk(['bills', 'import', '-', '--resume'], {env: envFor(emulator), cwd: dir, input})
     expect(resume.code).toBe(2)
     expect(resume.stderr).toContain('--journal')
@@ -276,7 +280,7 @@ describe('bk bills import', () => {
     ])
     const result = await runBk(['bills', 'import', 't.csv', '--json'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(6)
-    expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, failed: 1, rejectsFile: 't.rejects.csv'})
+    expect(parseJsonOutput<ImportSummary>(result)).toMatchObject({created: 1, failed: 1, rejects_file: 't.rejects.csv'})
     expect(readFileSync(join(dir, 't.rejects.csv'), 'utf8')).toContain(
       'T-1,ven_demo_office,1,ldg_demo_expenses,red,,"rejected by the service: tag field ""colour"" does not exist in business biz_demo_acme"\n',
     )

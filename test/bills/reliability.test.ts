@@ -13,7 +13,11 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {whenFile, whenOutput} from '../helpers/wait.js'
-import type {ImportSummary} from '../../src/bills/import.js'
+import type {ImportSummary as Summary} from '../../src/bills/import.js'
+import type {SnakeCaseKeys} from '../../src/shared/json-keys.js'
+
+/** The summary as --json prints it. */
+type ImportSummary = SnakeCaseKeys<Summary>
 
 const BIZ = 'biz_demo_acme'
 let emulator: RunningEmulator | undefined

@@ -117,10 +117,10 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(result.code).toBe(2)
     const out = parseJsonOutput<{
       code: string
-      details: {errorCount: number; errors: Array<{line: number; column: string; value: string}>}
+      details: {error_count: number; errors: Array<{line: number; column: string; value: string}>}
     }>(result)
     expect(out.code).toBe('invalid_bills')
-    expect(out.details.errorCount).toBe(3)
+    expect(out.details.error_count).toBe(3)
     expect(out.details.errors.map((e) => [e.line, e.column, e.value])).toEqual([
       [2, 'line_amount', 'x'],
       [3, 'line_amount', 'y'],

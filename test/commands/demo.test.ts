@@ -44,7 +44,7 @@ it('npm run demo imports, posts, exports and replays, then stops the emulator an
   expect(stdout).toMatch(/^msg_\S+ +\d{4}-\d\d-\d\d \S+ +(sent|pending|error) +RECEIPT_MATCHED$/m)
   expect(stderr).toMatch(/3 notifications; last: msg_/)
 
-  const emulatorUrl = (JSON.parse(/^\{"baseUrl".*$/m.exec(stdout)![0]) as {baseUrl: string}).baseUrl
+  const emulatorUrl = (JSON.parse(/^\{"base_url".*$/m.exec(stdout)![0]) as {base_url: string}).base_url
   const listenerUrl = /--webhook-url (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)![1]!
   expect(await listening(emulatorUrl)).toBe(false)
   expect(await listening(listenerUrl)).toBe(false)

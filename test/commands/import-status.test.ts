@@ -7,7 +7,6 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import type {JournalStatus} from '../../src/bills/import-status.js'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
@@ -34,6 +33,14 @@ afterAll(async () => {
 
 const recorded = (e: RunningEmulator, prefix: string) =>
   e.state.bills.all(BIZ).filter((b) => String(b.number).startsWith(prefix))
+
+/** `bills import status --json` as printed (its keys in snake_case). */
+interface JournalStatus {
+  started_at: string
+  runs: Array<{at: string; resume: boolean}>
+  settlements: unknown[]
+  [key: string]: unknown
+}
 
 async function status(args: string[], cwd: string): Promise<JournalStatus> {
   const result = await runBk(['bills', 'import', 'status', ...args, '--json'], {cwd})
@@ -65,19 +72,19 @@ describe('bk bills import status', () => {
       journal: 'status.csv.bk-journal',
       input: 'status.csv',
       business: BIZ,
-      baseUrl: emulator.baseUrl,
+      base_url: emulator.baseUrl,
       batches: 4,
       bills: 7,
       created: created.length,
       failed: 2,
       unconfirmed: 0,
-      notSent: 0,
+      not_sent: 0,
       settled: 0,
       settlements: [],
       running: null,
     })
     expect(byJournal.runs.map((r) => r.resume)).toEqual([false, true])
-    expect(Date.parse(byJournal.startedAt)).toBeLessThanOrEqual(Date.parse(byJournal.runs[0]!.at))
+    expect(Date.parse(byJournal.started_at)).toBeLessThanOrEqual(Date.parse(byJournal.runs[0]!.at))
     expect(Date.parse(byJournal.runs[0]!.at)).toBeLessThanOrEqual(Date.parse(byJournal.runs[1]!.at))
     // The imported file names the same journal, and so does no argument (the only journal here).
     expect(await status(['status.csv'], dir)).toEqual(byJournal)
@@ -117,7 +124,7 @@ describe('bk bills import status', () => {
       bills: count,
       created: recorded(faulty, 'UC-').length,
       unconfirmed: 0,
-      notSent: 0,
+      not_sent: 0,
       settled: count,
     })
     expect(after.settlements).toEqual([{at: expect.any(String), created: count, absent: 0}])
@@ -147,7 +154,7 @@ describe('bk bills import status', () => {
     writeFileSync(`${journal}.lock`, `${process.pid}\n`)
     expect(await status([journal], dir)).toMatchObject({
       input: 'hand.csv',
-      startedAt: '2026-03-01T02:00:00.000Z',
+      started_at: '2026-03-01T02:00:00.000Z',
       runs: [
         {at: '2026-03-01T02:00:00.001Z', resume: false},
         {at: '2026-03-02T02:00:00.000Z', resume: true},
@@ -158,7 +165,7 @@ describe('bk bills import status', () => {
       failed: 1,
       // G: sent by the run that holds the lock, no answer recorded yet.
       unconfirmed: 1,
-      notSent: 3,
+      not_sent: 3,
       settled: 2,
       settlements: [{at: '2026-03-01T03:00:00.000Z', created: 1, absent: 1}],
       running: {pid: process.pid},

@@ -56,30 +56,30 @@ describe('bk emulator start', () => {
     ])
     try {
       const info = JSON.parse(started.firstLine) as {
-        baseUrl: string
-        clientId: string
-        clientSecret: string
-        businessIds: string[]
+        base_url: string
+        client_id: string
+        client_secret: string
+        business_ids: string[]
       }
-      expect(Object.keys(info).sort()).toEqual(['baseUrl', 'businessIds', 'clientId', 'clientSecret'])
-      expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      expect(info.baseUrl).not.toMatch(/:0$/)
+      expect(Object.keys(info).sort()).toEqual(['base_url', 'business_ids', 'client_id', 'client_secret'])
+      expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(info.base_url).not.toMatch(/:0$/)
       expect(info).toMatchObject({
-        clientId: 'ci-client',
-        clientSecret: 'ci-secret',
-        businessIds: ['biz_demo_acme', 'biz_demo_globex', 'biz_demo_initech'],
+        client_id: 'ci-client',
+        client_secret: 'ci-secret',
+        business_ids: ['biz_demo_acme', 'biz_demo_globex', 'biz_demo_initech'],
       })
-      const token = await call(info.baseUrl, 'POST', '/v0/auth/token', {
-        form: {client_id: info.clientId, client_secret: info.clientSecret},
+      const token = await call(info.base_url, 'POST', '/v0/auth/token', {
+        form: {client_id: info.client_id, client_secret: info.client_secret},
       })
       expect(token.status).toBe(200)
-      const wrong = await call(info.baseUrl, 'POST', '/v0/auth/token', {
+      const wrong = await call(info.base_url, 'POST', '/v0/auth/token', {
         form: {client_id: 'local-client', client_secret: 'local-secret'},
       })
       expect(wrong.status).toBe(401)
-      const listed = await call(info.baseUrl, 'GET', '/v0/business', {token: token.body.access_token})
+      const listed = await call(info.base_url, 'GET', '/v0/business', {token: token.body.access_token})
       expect(listed.status).toBe(200)
-      expect(listed.body.data.map((b: {id: string}) => b.id)).toEqual(info.businessIds)
+      expect(listed.body.data.map((b: {id: string}) => b.id)).toEqual(info.business_ids)
       started.child.kill('SIGINT')
       const {code, signal} = await started.exit
       expect(signal).toBeNull()
@@ -128,18 +128,18 @@ describe('bk emulator start', () => {
   it('with --tls serves https, names its CA file, and removes it on SIGINT', async () => {
     const started = await startBinary(['--json', '--tls'])
     try {
-      const info = JSON.parse(started.firstLine) as {baseUrl: string; caFile: string}
-      expect(info.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
-      expect(readFileSync(info.caFile, 'utf8')).toContain('-----BEGIN CERTIFICATE-----')
-      const env = {BK_BASE_URL: info.baseUrl, BK_CLIENT_ID: 'local-client', BK_CLIENT_SECRET: 'local-secret'}
-      const trusted = await runBk(['businesses', 'list', '--json'], {env: {...env, BK_CA_FILE: info.caFile}})
+      const info = JSON.parse(started.firstLine) as {base_url: string; ca_file: string}
+      expect(info.base_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+      expect(readFileSync(info.ca_file, 'utf8')).toContain('-----BEGIN CERTIFICATE-----')
+      const env = {BK_BASE_URL: info.base_url, BK_CLIENT_ID: 'local-client', BK_CLIENT_SECRET: 'local-secret'}
+      const trusted = await runBk(['businesses', 'list', '--json'], {env: {...env, BK_CA_FILE: info.ca_file}})
       expect(trusted.code, trusted.stderr).toBe(0)
       const untrusted = await runBk(['businesses', 'list'], {env})
       expect(untrusted.code).toBe(7)
       expect(untrusted.stderr).toContain('BK_CA_FILE')
       started.child.kill('SIGINT')
       expect((await started.exit).code).toBe(0)
-      expect(existsSync(info.caFile)).toBe(false)
+      expect(existsSync(info.ca_file)).toBe(false)
     } finally {
       started.child.kill('SIGKILL')
     }

@@ -32,7 +32,20 @@ export function startEmulatorProcess(args: string[], configDir = tempDir()): Pro
   return new Promise((resolve, reject) => {
     const lines = createInterface({input: child.stdout})
     lines.once('line', (line) => {
-      const info = JSON.parse(line) as EmulatorProcess['info']
+      const started = JSON.parse(line) as {
+        base_url: string
+        client_id: string
+        client_secret: string
+        business_ids: string[]
+        restored?: boolean
+      }
+      const info: EmulatorProcess['info'] = {
+        baseUrl: started.base_url,
+        clientId: started.client_id,
+        clientSecret: started.client_secret,
+        businessIds: started.business_ids,
+        ...(started.restored === undefined ? {} : {restored: started.restored}),
+      }
       resolve({
         child,
         info,

@@ -54,8 +54,8 @@ describe('bk documents unlink', () => {
       {env: envFor(fx.emulator)},
     )
     expect(parseJsonOutput(json)).toMatchObject({
-      documentId: doc,
-      entityIds: [DEMO_RECORD_IDS.transaction, 'je_never_linked'],
+      document_id: doc,
+      entity_ids: [DEMO_RECORD_IDS.transaction, 'je_never_linked'],
       response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}},
     })
     expect(associations.size).toBe(0)
@@ -100,7 +100,7 @@ describe('bk tasks delete', () => {
     expect(fx.emulator.state.tasks.get(fx.biz, id)).toBeDefined()
     const result = await runBk(['tasks', 'delete', id, '--yes', '--json'], {env: envFor(fx.emulator)})
     expect(result.code, result.stderr).toBe(0)
-    expect(parseJsonOutput(result)).toEqual({taskId: id, deleted: true, response: {data: {id, deleted: true}}})
+    expect(parseJsonOutput(result)).toEqual({task_id: id, deleted: true, response: {data: {id, deleted: true}}})
     expect(fx.emulator.state.tasks.get(fx.biz, id)).toBeUndefined()
   })
 

@@ -105,10 +105,10 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
       .stdout()
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as {svcId: string; status: number; valid: boolean})
+      .map((l) => JSON.parse(l) as {svc_id: string; status: number; valid: boolean})
     expect(lines.every((l) => l.valid)).toBe(true)
-    expect(lines.filter((l) => l.svcId === ok?.id).map((l) => l.status)).toEqual([502, 502, 200])
-    expect(lines.filter((l) => l.svcId === down1?.id).map((l) => l.status)).toEqual([502, 502, 502, 502, 502])
+    expect(lines.filter((l) => l.svc_id === ok?.id).map((l) => l.status)).toEqual([502, 502, 200])
+    expect(lines.filter((l) => l.svc_id === down1?.id).map((l) => l.status)).toEqual([502, 502, 502, 502, 502])
 
     // Replay what was missed: the notifications in error, re-posted to the app.
     const env = envFor(emulator, null)
@@ -152,9 +152,9 @@ describe('bk webhooks replay', () => {
       env: envFor(emulator, null),
     })
     expect(result.code).toBe(0)
-    const out = parseJsonOutput<{count: number; lastId: string; items: Array<{id: string}>}>(result)
+    const out = parseJsonOutput<{count: number; last_id: string; items: Array<{id: string}>}>(result)
     expect(out.items.map((i) => i.id)).toEqual(emulator.state.notifications.slice(0, 3).map((n) => n.id))
-    expect(out.lastId).toBe(emulator.state.notifications[2]?.id)
+    expect(out.last_id).toBe(emulator.state.notifications[2]?.id)
   })
 
   it('reports failed re-posts with exit 6, and refuses an unknown status with exit 2', async () => {

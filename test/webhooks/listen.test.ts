@@ -22,10 +22,10 @@ import {
 } from './helpers.js'
 
 interface Line {
-  svcId: string | null
+  svc_id: string | null
   type: string | null
   valid: boolean
-  verifiedAs: string | null
+  verified_as: string | null
   reason: string | null
   status: number
   duplicate: boolean
@@ -73,10 +73,10 @@ describe('bk webhooks listen --forward-to --json', () => {
     })
     await listener.printed(() => lines(listener).length === 1, 'one line')
     expect(lines(listener)[0]).toMatchObject({
-      svcId: d.id,
+      svc_id: d.id,
       type: 'RECEIPT_MATCHED',
       valid: true,
-      verifiedAs: 'raw',
+      verified_as: 'raw',
       status: 200,
       duplicate: false,
       forwarded: {status: 200},
@@ -87,8 +87,8 @@ describe('bk webhooks listen --forward-to --json', () => {
     const d = delivery('floats')
     const res = await post(listener.url, d.received, {'svc-id': d.id, 'svc-signature': d.signature})
     expect(res.status).toBe(200)
-    await listener.printed(() => lines(listener).some((l) => l.svcId === d.id), 'the floats line')
-    expect(lines(listener).find((l) => l.svcId === d.id)).toMatchObject({valid: true, verifiedAs: 'python-json'})
+    await listener.printed(() => lines(listener).some((l) => l.svc_id === d.id), 'the floats line')
+    expect(lines(listener).find((l) => l.svc_id === d.id)).toMatchObject({valid: true, verified_as: 'python-json'})
     // What is forwarded is the text that was signed, not the bytes received.
     expect(d.received).not.toBe(d.body)
     expect(app.requests.find((r) => r.headers['svc-id'] === d.id)?.body).toBe(d.body)
@@ -100,8 +100,8 @@ describe('bk webhooks listen --forward-to --json', () => {
     const res = await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})
     expect(res.status).toBe(200)
     expect(app.requests.length).toBe(before)
-    await listener.printed(() => lines(listener).filter((l) => l.svcId === d.id).length === 2, 'the duplicate line')
-    expect(lines(listener).filter((l) => l.svcId === d.id)[1]).toMatchObject({duplicate: true, forwarded: null})
+    await listener.printed(() => lines(listener).filter((l) => l.svc_id === d.id).length === 2, 'the duplicate line')
+    expect(lines(listener).filter((l) => l.svc_id === d.id)[1]).toMatchObject({duplicate: true, forwarded: null})
   })
 
   it('answers 502 while the target fails, so the service retries, and forwards the retry later', async () => {
@@ -156,8 +156,8 @@ describe('bk webhooks listen --forward-to --json', () => {
     expect(app.requests.length).toBe(before)
     // Still alive and verifying.
     expect((await post(listener.url, d.body, {'svc-id': d.id, 'svc-signature': d.signature})).status).toBe(200)
-    await listener.printed(() => lines(listener).some((l) => l.svcId === d.id && l.valid), 'the valid ascii line')
-    const refused = lines(listener).filter((l) => !l.valid && l.svcId !== 'msg_dup_type')
+    await listener.printed(() => lines(listener).some((l) => l.svc_id === d.id && l.valid), 'the valid ascii line')
+    const refused = lines(listener).filter((l) => !l.valid && l.svc_id !== 'msg_dup_type')
     expect(refused.map((l) => l.status)).toEqual([400, 400, 400, 400, 413, 405])
     expect(refused.find((l) => l.status === 400 && l.reason?.includes('not JSON'))).toBeTruthy()
     expect(refused.find((l) => l.reason === 'missing header svc-signature')).toBeTruthy()
@@ -255,7 +255,7 @@ describe('bk webhooks listen and unsigned replays', () => {
       expect(app.requests[0]!.headers['bk-replay']).toBe('1')
       expect(app.requests[0]!.body).toBe(d.body)
       await listener.printed(() => lines(listener).length === 2, 'two lines')
-      expect(lines(listener)[0]).toMatchObject({valid: true, verifiedAs: 'replay', source: 'replay'})
+      expect(lines(listener)[0]).toMatchObject({valid: true, verified_as: 'replay', source: 'replay'})
       expect(lines(listener)[1]).toMatchObject({duplicate: true})
     } finally {
       await listener.stop()

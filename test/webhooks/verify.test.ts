@@ -160,7 +160,7 @@ describe('bk webhooks verify', () => {
       {input: d.body},
     )
     expect(fromStdin.code).toBe(0)
-    expect(parseJsonOutput(fromStdin)).toMatchObject({valid: true, id: d.id, verifiedAs: 'raw', keyId: 'fixture-key'})
+    expect(parseJsonOutput(fromStdin)).toMatchObject({valid: true, id: d.id, verified_as: 'raw', key_id: 'fixture-key'})
   })
 
   it('exits 8 with the reason for an invalid one, never 1', async () => {
@@ -258,8 +258,8 @@ describe('signatures made by the emulator', () => {
     expect(ok.code).toBe(0)
     expect(parseJsonOutput(ok)).toMatchObject({
       valid: true,
-      verifiedAs: 'raw',
-      keySource: `${emulator.baseUrl}/.well-known/jwks.json`,
+      verified_as: 'raw',
+      key_source: `${emulator.baseUrl}/.well-known/jwks.json`,
     })
     expect(existsSync(join(config, 'jwks-cache.json'))).toBe(true)
     const cached = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature, '--json'], {
@@ -267,7 +267,7 @@ describe('signatures made by the emulator', () => {
       env,
       configDir: config,
     })
-    expect(parseJsonOutput<{keySource: string}>(cached).keySource).toMatch(/\(cached /)
+    expect(parseJsonOutput<{key_source: string}>(cached).key_source).toMatch(/\(cached /)
     const tampered = await runBk(['webhooks', 'verify', '--id', id, '--signature', signature], {
       input: req.body.replace('biz_x', 'biz_y'),
       env,
@@ -304,7 +304,7 @@ describe('signatures made by the emulator', () => {
       },
     )
     expect(result.code).toBe(0)
-    expect(parseJsonOutput<{keySource: string}>(result).keySource).toBe(url)
+    expect(parseJsonOutput<{key_source: string}>(result).key_source).toBe(url)
     const cache = JSON.parse(readFileSync(join(config, 'jwks-cache.json'), 'utf8')) as Record<
       string,
       {jwks: {keys: Array<{n: string}>}}

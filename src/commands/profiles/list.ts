@@ -1,10 +1,9 @@
 import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
 import {chosenFields, fieldsFlag} from '../../cli/flags.js'
-import {PROFILE_FIELDS} from '../../auth/profile-fields.js'
-import type {Profile} from '../../auth/profiles.js'
+import {PROFILE_FIELDS, profileRecord, type ProfileRecord} from '../../auth/profile-fields.js'
 import type {OutputColumn} from '../../output/list-writer.js'
 
-type ProfileRow = Profile & {name: string; active: boolean}
+type ProfileRow = ProfileRecord
 export type ProfilesListResult = ProfileRow[] | FieldsListing
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
@@ -12,7 +11,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --json',
-    '<%= config.bin %> <%= command.id %> --fields name,env,baseUrl',
+    '<%= config.bin %> <%= command.id %> --fields name,env,base_url',
   ]
 
   static override flags = {fields: fieldsFlag()}
@@ -22,7 +21,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
     const fields = await chosenFields(this.flags.fields, PROFILE_FIELDS, 'a profile', 'profiles list')
     const {ProfileStore} = await import('../../auth/profiles.js')
     const config = await new ProfileStore(this.configDir).load()
-    const rows = Object.entries(config.profiles).map(([name, p]) => ({name, active: config.active === name, ...p}))
+    const rows = Object.entries(config.profiles).map(([name, p]) => profileRecord(name, config.active === name, p))
     if (!this.jsonEnabled()) {
       if (rows.length === 0) {
         this.log('No profiles. Add one with `bk profiles add NAME --env sandbox --client-id ID --base-url URL`.')
@@ -36,8 +35,8 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
               {header: '', get: (r) => (r.active ? '*' : '')},
               {header: 'NAME', get: (r) => r.name, kind: 'id'},
               {header: 'ENV', get: (r) => r.env, kind: 'id'},
-              {header: 'BASE URL', get: (r) => r.baseUrl, kind: 'text'},
-              {header: 'CLIENT ID', get: (r) => r.clientId, kind: 'id', priority: 2},
+              {header: 'BASE URL', get: (r) => r.base_url, kind: 'text'},
+              {header: 'CLIENT ID', get: (r) => r.client_id, kind: 'id', priority: 2},
               {header: 'BUSINESS', get: (r) => r.business, kind: 'id', priority: 3},
               {header: 'SECRET IN', get: (r) => r.storage, kind: 'id', priority: 1},
             ]

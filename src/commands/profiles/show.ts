@@ -3,17 +3,16 @@ import * as Args from '@oclif/core/args'
 import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
 import {ConfigError} from '../../shared/errors.js'
 import {chosenFields, fieldsFlag} from '../../cli/flags.js'
-import {PROFILE_FIELDS} from '../../auth/profile-fields.js'
-import type {Profile} from '../../auth/profiles.js'
+import {PROFILE_FIELDS, profileRecord, type ProfileRecord} from '../../auth/profile-fields.js'
 
-export type ProfilesShowResult = (Profile & {name: string; active: boolean}) | FieldsListing
+export type ProfilesShowResult = ProfileRecord | FieldsListing
 
 export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   static override summary = 'Show a profile (the active one by default); never its secret.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> production --json',
-    '<%= config.bin %> <%= command.id %> --fields baseUrl,business',
+    '<%= config.bin %> <%= command.id %> --fields base_url,business',
   ]
   static override args = {name: Args.string({description: 'Profile name (default: the active profile)'})}
   static override flags = {fields: fieldsFlag()}
@@ -31,7 +30,7 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
         hint: 'Run `bk profiles list` to see your profiles.',
       })
     }
-    const result = {name, active: config.active === name, ...profile}
+    const result = profileRecord(name, config.active === name, profile)
     if (fields) {
       const {projector} = await import('../../output/field-paths.js')
       const chosen = projector(fields)(result) as ProfilesShowResult

@@ -24,6 +24,7 @@ if (unsupported) {
 
 let bk: string
 let env: Record<string, string>
+let home: string
 let emulator: EmulatorProcess | undefined
 beforeAll(async () => {
   if (unsupported) return
@@ -34,7 +35,8 @@ beforeAll(async () => {
   const bin = tempDir('bk-sea-bin-')
   symlinkSync(built, join(bin, 'bk'))
   bk = join(bin, 'bk')
-  env = {PATH: bin, HOME: tempDir('bk-sea-home-'), BK_CACHE_DIR: tempDir('bk-sea-cache-')}
+  home = tempDir('bk-sea-home-')
+  env = {PATH: bin, HOME: home, BK_CACHE_DIR: tempDir('bk-sea-cache-')}
 }, 300_000)
 afterAll(async () => {
   await emulator?.stop()
@@ -46,7 +48,7 @@ describe.skipIf(Boolean(unsupported))('the single executable, with no Node on PA
   })
 
   it('prints its version', async () => {
-    const r = await runBk(['--version'], {executable: bk, env, cwd: env.HOME})
+    const r = await runBk(['--version'], {executable: bk, env, cwd: home})
     expect(r.stderr).toBe('')
     expect(r.stdout).toMatch(/^bk\/\d+\.\d+\.\d+ linux-x64 node-v\d+/)
     expect(r.code).toBe(0)

@@ -136,7 +136,7 @@ try {
       [`second run, which writes the code cache (median of ${firstRunRounds}):`, second],
     ]) {
       console.log(`  ${title}`)
-      for (const name of new Set(Object.keys(runs).map((k) => k.replace(/^\w+ /, '')))) {
+      for (const {name} of cases.filter((c) => runs[`bundled ${c.name}`])) {
         const b = medianOf(runs, 'bundled', name)
         const u = medianOf(first, 'unbundled', name)
         const s = medianOf(runs, 'single executable', name)

@@ -2,7 +2,8 @@
 // `node -e 0` of the same Node measured in the same rounds (alternating, so that machine noise
 // hits all alike). Each figure is given for the bundle (bin/run.js, what users run) beside the
 // unbundled build (bin/unbundled.mjs: tsc's output module by module, as bk ran before the
-// bundle). Also: the first run after install (no code cache yet), the second (which writes the
+// bundle) and the single executable (scripts/build-sea.js, built here from the Node running the
+// bench; its first run after install also writes its files to the cache). Also: the first run after install (no code cache yet), the second (which writes the
 // cache), and the peak RSS of an API call.
 //
 // Runs on the Node running it, and on every other Node binary named in BENCH_NODES
@@ -13,15 +14,25 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {buildSea, seaUnsupported} from '../scripts/build-sea.js'
 import {startEmulatorProcess} from './lib/emulator.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const builds = {bundled: join(root, 'bin', 'run.js'), unbundled: join(root, 'bin', 'unbundled.mjs')}
+const scratch = mkdtempSync(join(tmpdir(), 'bk-bench-'))
+const seaMissing = seaUnsupported()
+if (seaMissing) console.log(`no single executable: ${seaMissing}`)
+const sea = seaMissing ? undefined : await buildSea(join(scratch, 'sea'))
+/** Each build: the command line that runs it on `node`, or undefined where it does not run there. */
+const builds = {
+  bundled: (node) => [node, join(root, 'bin', 'run.js')],
+  unbundled: (node) => [node, join(root, 'bin', 'unbundled.mjs')],
+  // Node inside: measured once, beside the Node it was made from.
+  'single executable': (node) => (sea && node === process.execPath ? [sea] : undefined),
+}
 const maxRss = join(root, 'bench', 'lib', 'max-rss.cjs')
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15)
 const firstRunRounds = Math.max(3, Math.round(rounds / 2))
 const nodes = [process.execPath, ...(process.env.BENCH_NODES ?? '').split(':').filter(Boolean)]
-const scratch = mkdtempSync(join(tmpdir(), 'bk-bench-'))
 
 const emulator = await startEmulatorProcess()
 const apiEnv = {
@@ -49,36 +60,41 @@ const ours = {BK_CONFIG_DIR: join(scratch, 'config'), BK_CACHE_DIR: join(scratch
 const baseEnv = {...process.env, ...ours}
 for (const k of Object.keys(baseEnv)) if (k.startsWith('BK_') && !Object.hasOwn(ours, k)) delete baseEnv[k]
 
-/** Runs one process to its end; its wall time in ms, and its peak RSS in MB when `rss` is set. */
-function run(node, args, env = {}, rss = false) {
+/**
+ * Runs one process to its end (`line`: the command and its arguments); its wall time in ms, and
+ * its peak RSS in MB when `rss` is set (Node's option: not for the single executable).
+ */
+function run([command, ...args], env = {}, rss = false) {
   const argv = rss ? ['--require', maxRss, ...args] : args
   const t = process.hrtime.bigint()
-  const res = spawnSync(node, argv, {env: {...baseEnv, ...env}, stdio: ['ignore', 'pipe', 'pipe', 'pipe']})
+  const res = spawnSync(command, argv, {env: {...baseEnv, ...env}, stdio: ['ignore', 'pipe', 'pipe', 'pipe']})
   const ms = Number(process.hrtime.bigint() - t) / 1e6
-  if (res.status !== 0) throw new Error(`${node} ${args.join(' ')} failed (${res.status}): ${res.stderr}`)
+  if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${res.status}): ${res.stderr}`)
   return {ms, rssMb: rss ? Number(res.output[3].toString()) / 1024 : undefined}
 }
 
+const bk = (node, build, c) => [...builds[build](node), ...c.args]
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const bk = (build, c) => [builds[build], ...c.args]
 const envOf = (c) => (c.api ? apiEnv : {})
 const pad = (s, n) => String(s).padEnd(n)
-const fmt = (ms, base) => `${(ms / base).toFixed(2)}x ${`(${ms.toFixed(0)} ms)`.padEnd(9)}`
+const fmt = (ms, base) => (ms === undefined ? '-' : `${(ms / base).toFixed(2)}x ${`(${ms.toFixed(0)} ms)`.padEnd(9)}`)
+/** The median of each sample list named `${build} ${name}`, undefined for a build not measured. */
+const medianOf = (samples, build, name) =>
+  samples[`${build} ${name}`] ? median(samples[`${build} ${name}`]) : undefined
 
 try {
   for (const node of nodes) {
     const version = spawnSync(node, ['--version']).stdout.toString().trim()
+    const here = Object.keys(builds).filter((build) => builds[build](node))
     // Warm the file cache and write the code cache (the second run of a kind writes it), as
     // earlier uses of bk would.
-    for (let i = 0; i < 2; i++)
-      for (const c of cases) for (const build of Object.keys(builds)) run(node, bk(build, c), envOf(c))
+    for (let i = 0; i < 2; i++) for (const c of cases) for (const build of here) run(bk(node, build, c), envOf(c))
 
     const samples = {base: []}
     for (let i = 0; i < rounds; i++) {
-      samples.base.push(run(node, ['-e', '0']).ms)
+      samples.base.push(run([node, '-e', '0']).ms)
       for (const c of cases) {
-        for (const build of Object.keys(builds))
-          (samples[`${build} ${c.name}`] ??= []).push(run(node, bk(build, c), envOf(c)).ms)
+        for (const build of here) (samples[`${build} ${c.name}`] ??= []).push(run(bk(node, build, c), envOf(c)).ms)
       }
     }
     const base = median(samples.base)
@@ -89,39 +105,45 @@ try {
     const second = {}
     for (let i = 0; i < firstRunRounds; i++) {
       for (const c of cases.filter((c) => c.name === 'bk --version' || c.api)) {
-        const cacheDir = mkdtempSync(join(scratch, 'first-'))
-        ;(first[`bundled ${c.name}`] ??= []).push(run(node, bk('bundled', c), {...envOf(c), BK_CACHE_DIR: cacheDir}).ms)
-        ;(second[`bundled ${c.name}`] ??= []).push(
-          run(node, bk('bundled', c), {...envOf(c), BK_CACHE_DIR: cacheDir}).ms,
-        )
-        ;(first[`unbundled ${c.name}`] ??= []).push(run(node, bk('unbundled', c), envOf(c)).ms)
-        rmSync(cacheDir, {recursive: true, force: true})
+        for (const build of here.filter((b) => b !== 'unbundled')) {
+          const cacheDir = mkdtempSync(join(scratch, 'first-'))
+          ;(first[`${build} ${c.name}`] ??= []).push(run(bk(node, build, c), {...envOf(c), BK_CACHE_DIR: cacheDir}).ms)
+          ;(second[`${build} ${c.name}`] ??= []).push(run(bk(node, build, c), {...envOf(c), BK_CACHE_DIR: cacheDir}).ms)
+          rmSync(cacheDir, {recursive: true, force: true})
+        }
+        ;(first[`unbundled ${c.name}`] ??= []).push(run(bk(node, 'unbundled', c), envOf(c)).ms)
       }
     }
     const rssCase = cases.find((c) => c.name.startsWith('bk transactions get'))
     const rss = {}
-    for (const build of Object.keys(builds)) {
-      rss[build] = median([1, 2, 3].map(() => run(node, bk(build, rssCase), apiEnv, true).rssMb))
+    for (const build of ['bundled', 'unbundled']) {
+      rss[build] = median([1, 2, 3].map(() => run(bk(node, build, rssCase), apiEnv, true).rssMb))
     }
 
     console.log(`\nnode ${version}: node -e 0 = ${base.toFixed(1)} ms; medians of ${rounds} alternating rounds`)
-    console.log(`  ${pad('', 36)} ${pad('bundled', 20)} ${pad('unbundled', 20)} target (bundled)`)
+    console.log(
+      `  ${pad('', 36)} ${pad('bundled', 20)} ${pad('unbundled', 20)} ${pad('single executable', 20)} target (bundled)`,
+    )
     for (const c of cases) {
-      const b = median(samples[`bundled ${c.name}`])
-      const u = median(samples[`unbundled ${c.name}`])
+      const [b, u, s] = Object.keys(builds).map((build) => medianOf(samples, build, c.name))
       const verdict = c.target ? `<= ${c.target}x ${b / base <= c.target ? 'ok' : 'OVER TARGET'}` : ''
-      console.log(`  ${pad(c.name, 36)} ${pad(fmt(b, base), 20)} ${pad(fmt(u, base), 20)} ${verdict}`)
+      console.log(
+        `  ${pad(c.name, 36)} ${pad(fmt(b, base), 20)} ${pad(fmt(u, base), 20)} ${pad(fmt(s, base), 20)} ${verdict}`,
+      )
     }
     for (const [title, runs] of [
       [`first run after install, no code cache yet (median of ${firstRunRounds}):`, first],
       [`second run, which writes the code cache (median of ${firstRunRounds}):`, second],
     ]) {
       console.log(`  ${title}`)
-      for (const name of new Set(Object.keys(runs).map((k) => k.replace(/^\w+ /, '')))) {
-        const b = median(runs[`bundled ${name}`])
-        const u = median(first[`unbundled ${name}`])
+      for (const {name} of cases.filter((c) => runs[`bundled ${c.name}`])) {
+        const b = medianOf(runs, 'bundled', name)
+        const u = medianOf(first, 'unbundled', name)
+        const s = medianOf(runs, 'single executable', name)
         const verdict = `<= unbundled ${b <= u ? 'ok' : 'OVER TARGET'}`
-        console.log(`  ${pad(name, 36)} ${pad(fmt(b, base), 20)} ${pad(fmt(u, base), 20)} ${verdict}`)
+        console.log(
+          `  ${pad(name, 36)} ${pad(fmt(b, base), 20)} ${pad(fmt(u, base), 20)} ${pad(fmt(s, base), 20)} ${verdict}`,
+        )
       }
     }
     const verdict = `<= 80 MB ${rss.bundled <= 80 ? 'ok' : 'OVER TARGET'}`

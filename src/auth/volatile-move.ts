@@ -11,6 +11,7 @@ import {fileURLToPath} from 'node:url'
 
 import {registerSecret} from '../api/redact.js'
 import {ConfigError} from '../shared/errors.js'
+import {nodeEval} from '../shared/own-process.js'
 import {FileStore, KEYCHAIN_SERVICE, KeychainStore, requireSecretService, secretKeys} from './credential-store.js'
 import {configFolderId} from './keychain-folder.js'
 import {volatileSecrets} from './kernel-keyring.js'
@@ -44,9 +45,11 @@ process.stdin.on('end', async () => {
 function kernelKeyring(op: 'read' | 'delete', key: string): Promise<{value?: unknown; error?: string}> {
   const module = fileURLToPath(import.meta.resolve('@napi-rs/keyring'))
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CHILD], {
+    const node = nodeEval(CHILD)
+    const child = spawn(node.command, node.args, {
       env: {
         ...process.env,
+        ...node.env,
         BK_KEYRING_MODULE: module,
         // No bus: the library falls back to the kernel keyring in this process only.
         DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bk-kernel-keyring',

@@ -11,6 +11,7 @@ import {REDACTED, redactKnown} from '../api/redact.js'
 import {privateFolder, writeNewPrivateFile} from '../files/private-file.js'
 import {printableProxyValue} from '../net/proxy.js'
 import {InputError} from '../shared/errors.js'
+import {bkItself} from '../shared/own-process.js'
 import type {Check} from './checks.js'
 
 export interface DoctorReport {
@@ -116,8 +117,9 @@ export async function writeBundle(options: BundleOptions): Promise<string[]> {
 /** Runs `bk ARGS --debug` with no terminal and returns what it printed, and how it ended. */
 function traceOf(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args, '--debug'], {
-      env: {...env, BK_DEBUG: '1', CI: env.CI ?? '1'},
+    const bk = bkItself(bin, [...args, '--debug'])
+    const child = spawn(bk.command, bk.args, {
+      env: {...env, ...bk.env, BK_DEBUG: '1', CI: env.CI ?? '1'},
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

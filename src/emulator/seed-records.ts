@@ -62,23 +62,8 @@ export function seedRecords(
   const first = index === 0
   if (options.seed !== 'demo' && !(first && options.scale > 0)) return
   const ledger = (name: string) => state.ledgers.all(businessId).find((l) => l.name === name)?.id ?? `ldg_${name}`
-
-  const customers = [
-    'Northwind Traders',
-    'Blue Bottle Cafe',
-    'Contoso Catering',
-    'Fabrikam Hotels',
-    'Tailspin Events',
-  ].map((name) => state.customers.add(businessId, {id: state.newId('cus_'), business_id: businessId, name}))
-  const revenue = ledger('revenue')
-
   const count = first && options.scale > 0 ? options.scale : first ? DEMO_INVOICES_FIRST : DEMO_INVOICES_OTHER
-  const invoices: Invoice[] = []
-  for (let k = 0; k < count; k++) {
-    const inv = makeInvoice(state, businessId, k, customers[k % customers.length]!.id, revenue)
-    state.invoices.add(businessId, inv)
-    if (k < 40) invoices.push(inv)
-  }
+  const invoices = seedInvoices(state, businessId, count, ledger('revenue'))
   if (options.seed !== 'demo') return
 
   // Accounts and a journal entry the documents and transactions refer to.
@@ -92,30 +77,69 @@ export function seedRecords(
     business_id: businessId,
     name: 'Company card',
   })
+  const accounts = {checking: checking.id, card: card.id}
+  const transactions = seedTransactions(state, businessId, first, accounts, invoices, ledger)
+  seedRefunds(state, businessId, first ? 60 : 6, invoices, transactions[0]!.id)
   const journalEntryId = recordId(DEMO_RECORD_IDS.journalEntry, businessId, first)
+  seedDocuments(
+    state,
+    businessId,
+    first,
+    [checking.id, transactions[0]!.id, journalEntryId],
+    [card.id, transactions.at(-1)!.id],
+  )
+  seedTasks(state, businessId, first)
+}
 
-  // Transactions: one paying the first two paid invoices, one per other paid invoice, and a spend.
+/** The customers and `count` invoices of a business; returns the first 40, which the other records use. */
+function seedInvoices(state: EmulatorState, businessId: string, count: number, revenue: string): Invoice[] {
+  const customers = [
+    'Northwind Traders',
+    'Blue Bottle Cafe',
+    'Contoso Catering',
+    'Fabrikam Hotels',
+    'Tailspin Events',
+  ].map((name) => state.customers.add(businessId, {id: state.newId('cus_'), business_id: businessId, name}))
+  const invoices: Invoice[] = []
+  for (let k = 0; k < count; k++) {
+    const inv = makeInvoice(state, businessId, k, customers[k % customers.length]!.id, revenue)
+    state.invoices.add(businessId, inv)
+    if (k < 40) invoices.push(inv)
+  }
+  return invoices
+}
+
+/** Transactions: one paying the first two paid invoices, one per other paid invoice, and a card spend. */
+function seedTransactions(
+  state: EmulatorState,
+  businessId: string,
+  first: boolean,
+  accounts: {checking: string; card: string},
+  invoices: Invoice[],
+  ledger: (name: string) => string,
+): Transaction[] {
+  const revenue = ledger('revenue')
   const paid = invoices.filter((i) => i.status === 'paid' || i.status === 'partially_paid')
   const paying = paid.slice(0, 2)
   const transactions: Transaction[] = []
-  transactions.push(
-    paymentTransaction(
-      state,
-      businessId,
-      recordId(DEMO_RECORD_IDS.transaction, businessId, first),
-      checking.id,
-      paying,
-      revenue,
-    ),
-  )
+  const demoId = recordId(DEMO_RECORD_IDS.transaction, businessId, first)
+  transactions.push(paymentTransaction(state, businessId, demoId, accounts.checking, paying, revenue))
   for (const inv of paid.slice(2, 8))
     transactions.push(
-      paymentTransaction(state, businessId, state.newId(ID_PREFIX.transaction), checking.id, [inv], revenue),
+      paymentTransaction(state, businessId, state.newId(ID_PREFIX.transaction), accounts.checking, [inv], revenue),
     )
-  transactions.push({
-    id: recordId(DEMO_RECORD_IDS.expenseTransaction, businessId, first),
+  const spendId = recordId(DEMO_RECORD_IDS.expenseTransaction, businessId, first)
+  transactions.push(cardSpend(state, spendId, accounts.card, ledger('expenses')))
+  for (const t of transactions) state.transactions.add(businessId, t)
+  return transactions
+}
+
+/** An office-supplies card spend with two line items and a department tag. */
+function cardSpend(state: EmulatorState, id: string, cardId: string, expenses: string): Transaction {
+  return {
+    id,
     external_id: 'card-20260212-0042',
-    external_account_id: card.id,
+    external_account_id: cardId,
     amount: -120.5,
     datetime: '2026-02-12T15:04:00Z',
     description: 'OFFICE DEPOT #1123',
@@ -131,14 +155,14 @@ export function seedRecords(
     line_items: [
       {
         id: state.newId(ID_PREFIX.lineEntry),
-        ledger_id: ledger('expenses'),
+        ledger_id: expenses,
         category: 'Office supplies',
         description: 'Paper and toner',
         amount: -100,
       },
       {
         id: state.newId(ID_PREFIX.lineEntry),
-        ledger_id: ledger('expenses'),
+        ledger_id: expenses,
         category: 'Sales tax',
         description: 'Tax',
         amount: -20.5,
@@ -148,16 +172,22 @@ export function seedRecords(
     refund_payments: null,
     bill_payments: null,
     tags: {department: [{amount: '120.50', value: 'operations'}]},
-  })
-  for (const t of transactions) state.transactions.add(businessId, t)
+  }
+}
 
-  seedRefunds(state, businessId, first ? 60 : 6, invoices, transactions[0]!.id)
-
+/** A receipt linked to `receiptLinks`, a statement linked to nothing, a scan linked to `scanLinks`. */
+function seedDocuments(
+  state: EmulatorState,
+  businessId: string,
+  first: boolean,
+  receiptLinks: string[],
+  scanLinks: string[],
+): void {
   state.documents.add(businessId, {
     id: recordId(DEMO_RECORD_IDS.document, businessId, first),
     business_id: businessId,
     name: 'receipt-2026-02-12.pdf',
-    associations: new Set([checking.id, transactions[0]!.id, journalEntryId]),
+    associations: new Set(receiptLinks),
   })
   state.documents.add(businessId, {
     id: recordId(DEMO_RECORD_IDS.unlinkedDocument, businessId, first),
@@ -169,9 +199,12 @@ export function seedRecords(
     id: state.newId(ID_PREFIX.document),
     business_id: businessId,
     name: 'invoice-scan.png',
-    associations: new Set([card.id, transactions.at(-1)!.id]),
+    associations: new Set(scanLinks),
   })
+}
 
+/** The demo's open and completed tasks, and one of each other type, open or not by chance. */
+function seedTasks(state: EmulatorState, businessId: string, first: boolean): void {
   state.tasks.add(businessId, {
     id: recordId(DEMO_RECORD_IDS.openTask, businessId, first),
     business_id: businessId,

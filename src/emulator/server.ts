@@ -4,7 +4,7 @@
  */
 import {createServer, STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
 import {createServer as createHttpsServer} from 'node:https'
-import type {AddressInfo} from 'node:net'
+import type {AddressInfo, Server} from 'node:net'
 import type {Duplex} from 'node:stream'
 
 import {createFaultPlan, type FaultPlan} from './faults.js'
@@ -38,41 +38,18 @@ export interface RunningEmulator {
 
 export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
   const options = resolveOptions(input)
-  const state = new EmulatorState(options.faultSeed)
-  state.now = options.clock
-  // A damaged state file throws StateFileError here: the emulator does not start over silently.
-  const saved = options.stateFile ? await StateStore.load(options.stateFile) : undefined
-  let extras: SavedExtras | undefined
-  if (saved && options.stateFile) extras = StateStore.restore(options.stateFile, state, saved)
-  else seedState(state, options)
-  state.clients.set(options.clientId, options.clientSecret)
+  const {state, saved, extras} = await openState(options)
   const webhooks = new WebhookHub(state, options, extras?.signingKey ?? undefined)
   if (!options.webhookUrl && extras?.webhookUrl) webhooks.url = extras.webhookUrl
   state.events = webhooks
-  if (!saved) {
-    for (const {label, set} of options.fixtures ?? []) {
-      try {
-        applyFixtures(state, set)
-      } catch (error) {
-        if (error instanceof FixtureError) throw new FixtureError(error.problems, label)
-        throw error
-      }
-    }
-  }
+  if (!saved) applyFixtureSets(state, options)
   const businessIds = [...state.businesses.keys()]
-  const store = options.stateFile
-    ? new StateStore(options.stateFile, state, async () => ({
-        webhookUrl: webhooks.url ?? null,
-        signingKey: await webhooks.signer.pem(),
-      }))
-    : undefined
-  if (store && !saved) await store.save()
-  if (store) webhooks.onChange = () => void store.save().catch(() => {})
+  const store = await openStore(options, state, webhooks, saved !== undefined)
   const router = new Router()
   const faults = createFaultPlan(options)
-  const context = {router, state, options, faults, webhooks}
-  registerRoutes(context)
+  registerRoutes({router, state, options, faults, webhooks})
 
+  const handle = requestHandler({router, options, faults, store})
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(() => res.destroy())
   }
@@ -86,69 +63,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     : createServer(listener)
   server.keepAliveTimeout = 15_000
   server.on('clientError', answerMalformed)
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Undefined for a request target no URL can be made of (`http://[`): answered 400 below.
-    const url = URL.parse(req.url ?? '/', 'http://emulator')
-    let reply: Reply
-    const fault = url ? faults.next(url.pathname) : undefined
-    try {
-      const rawBody = await readBody(req)
-      if (!url) throw new HttpError(400, 'The request target is not a path', {target: req.url})
-      if (options.latencyMs > 0) await new Promise((r) => setTimeout(r, options.latencyMs))
-      if (fault === 'reset-before') return void req.socket.destroy()
-      if (fault === '503' || fault === '429') {
-        throw new HttpError(
-          Number(fault),
-          fault === '503' ? 'Service temporarily unavailable' : 'Too many requests',
-          null,
-          {'retry-after': String(options.retryAfterSeconds)},
-        )
-      }
-      const {handler, params} = router.match(req.method ?? 'GET', url.pathname)
-      const ctx: RequestContext = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        params,
-        query: url.searchParams,
-        headers: req.headers,
-        rawBody,
-      }
-      reply = await handler(ctx)
-      // A change is on disk before its answer leaves (with --state).
-      if (store && ctx.method !== 'GET' && ctx.method !== 'HEAD') await store.save()
-    } catch (error) {
-      reply =
-        error instanceof HttpError
-          ? {status: error.status, body: error.body(), headers: error.headers}
-          : {status: 500, body: {error: 'Internal error', data: String((error as Error)?.message ?? error)}}
-    }
-    // The request was handled and its effects kept; the answer never arrives.
-    if (fault === 'reset-after') return void req.socket.destroy()
-    if (fault === 'commit-5xx') {
-      const status = faults.commitStatus()
-      reply = {
-        status,
-        body: {
-          error: status === 500 ? 'Internal error' : status === 502 ? 'Bad gateway' : 'Gateway timeout',
-          data: null,
-        },
-      }
-    }
-    const body =
-      reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
-    res.writeHead(reply.status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      ...reply.headers,
-    })
-    res.end(body)
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host, () => resolve())
-  }).catch(async (error: unknown) => {
+  await listen(server, options).catch(async (error: unknown) => {
     await certificates?.remove()
     throw error
   })
@@ -175,6 +90,141 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       await certificates?.remove()
     },
   }
+}
+
+/**
+ * The state the emulator starts with: the state file's when there is one (then no seed), else
+ * the seed data; the configured client added either way.
+ */
+async function openState(options: ResolvedEmulatorOptions): Promise<{
+  state: EmulatorState
+  saved: Awaited<ReturnType<typeof StateStore.load>> | undefined
+  extras: SavedExtras | undefined
+}> {
+  const state = new EmulatorState(options.faultSeed)
+  state.now = options.clock
+  // A damaged state file throws StateFileError here: the emulator does not start over silently.
+  const saved = options.stateFile ? await StateStore.load(options.stateFile) : undefined
+  let extras: SavedExtras | undefined
+  if (saved && options.stateFile) extras = StateStore.restore(options.stateFile, state, saved)
+  else seedState(state, options)
+  state.clients.set(options.clientId, options.clientSecret)
+  return {state, saved, extras}
+}
+
+/** Applies each --fixtures set in turn; a set's problems are reported under its label. */
+function applyFixtureSets(state: EmulatorState, options: ResolvedEmulatorOptions): void {
+  for (const {label, set} of options.fixtures ?? []) {
+    try {
+      applyFixtures(state, set)
+    } catch (error) {
+      if (error instanceof FixtureError) throw new FixtureError(error.problems, label)
+      throw error
+    }
+  }
+}
+
+/**
+ * With --state: the store that keeps the state file current, written once at start when the
+ * state is new, and again whenever the webhook settings change.
+ */
+async function openStore(
+  options: ResolvedEmulatorOptions,
+  state: EmulatorState,
+  webhooks: WebhookHub,
+  restored: boolean,
+): Promise<StateStore | undefined> {
+  if (!options.stateFile) return undefined
+  const store = new StateStore(options.stateFile, state, async () => ({
+    webhookUrl: webhooks.url ?? null,
+    signingKey: await webhooks.signer.pem(),
+  }))
+  if (!restored) await store.save()
+  webhooks.onChange = () => void store.save().catch(() => {})
+  return store
+}
+
+interface HandlerParts {
+  router: Router
+  options: ResolvedEmulatorOptions
+  faults: FaultPlan
+  store: StateStore | undefined
+}
+
+/** Each request: its fault drawn, latency, the route's reply (or the spec's error body), sent. */
+function requestHandler(parts: HandlerParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    // Undefined for a request target no URL can be made of (`http://[`): answered 400 below.
+    const url = URL.parse(req.url ?? '/', 'http://emulator')
+    const fault = url ? parts.faults.next(url.pathname) : undefined
+    const reply = await routeReply(parts, req, url, fault)
+    // The request was handled and its effects kept; the answer never arrives.
+    if (reply === 'reset' || fault === 'reset-after') return void req.socket.destroy()
+    send(res, fault === 'commit-5xx' ? commitFailure(parts.faults.commitStatus()) : reply)
+  }
+}
+
+/** The route's reply to a request, or the error body it ends in; 'reset' when the fault drops it unread. */
+async function routeReply(
+  {router, options, store}: HandlerParts,
+  req: IncomingMessage,
+  url: URL | null,
+  fault: ReturnType<FaultPlan['next']> | undefined,
+): Promise<Reply | 'reset'> {
+  try {
+    const rawBody = await readBody(req)
+    if (!url) throw new HttpError(400, 'The request target is not a path', {target: req.url})
+    if (options.latencyMs > 0) await new Promise((r) => setTimeout(r, options.latencyMs))
+    if (fault === 'reset-before') return 'reset'
+    if (fault === '503' || fault === '429') {
+      throw new HttpError(
+        Number(fault),
+        fault === '503' ? 'Service temporarily unavailable' : 'Too many requests',
+        null,
+        {'retry-after': String(options.retryAfterSeconds)},
+      )
+    }
+    const {handler, params} = router.match(req.method ?? 'GET', url.pathname)
+    const ctx: RequestContext = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      params,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+    }
+    const reply = await handler(ctx)
+    // A change is on disk before its answer leaves (with --state).
+    if (store && ctx.method !== 'GET' && ctx.method !== 'HEAD') await store.save()
+    return reply
+  } catch (error) {
+    return error instanceof HttpError
+      ? {status: error.status, body: error.body(), headers: error.headers}
+      : {status: 500, body: {error: 'Internal error', data: String((error as Error)?.message ?? error)}}
+  }
+}
+
+/** The answer a commit-5xx fault gives instead of the route's: the change was made all the same. */
+function commitFailure(status: number): Reply {
+  const error = status === 500 ? 'Internal error' : status === 502 ? 'Bad gateway' : 'Gateway timeout'
+  return {status, body: {error, data: null}}
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+  res.writeHead(reply.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...reply.headers,
+  })
+  res.end(body)
+}
+
+function listen(server: Server, options: ResolvedEmulatorOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => resolve())
+  })
 }
 
 /**

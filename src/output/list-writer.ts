@@ -86,101 +86,123 @@ export async function createListWriter<T>(
   writerOptions: ListWriterOptions = {},
 ): Promise<ListWriter<T>> {
   switch (format) {
-    case 'json': {
-      let first = true
-      const {project, wrap} = writerOptions
-      const text = project ? (item: unknown) => JSON.stringify(project(item)) : (item: unknown) => JSON.stringify(item)
-      const open = wrap ? '{"data": [' : '['
-      return {
-        async write(items) {
-          if (!items.length) return
-          await sink.write((first ? `${open}\n` : ',\n') + items.map(text).join(',\n'))
-          first = false
-        },
-        async end() {
-          const close = first ? `${open}]` : '\n]'
-          const after = wrap
-            ? Object.entries(wrap.after())
-                .map(([k, v]) => `, ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
-                .join('') + '}'
-            : ''
-          await sink.write(close + after + '\n')
-          await sink.end()
-        },
-        abort: () => sink.abort(),
+    case 'json':
+      return jsonWriter(sink, writerOptions)
+    case 'ndjson':
+      return ndjsonWriter(sink, writerOptions)
+    case 'csv':
+      return csvWriter(sink, columns, writerOptions)
+    case 'table':
+      return tableWriter(sink, columns, writerOptions)
+  }
+}
+
+/** One JSON array (or `{"data": [...], …}` with `wrap`), streamed a page at a time. */
+function jsonWriter<T>(sink: Sink, {project, wrap}: ListWriterOptions): ListWriter<T> {
+  let first = true
+  const text = project ? (item: unknown) => JSON.stringify(project(item)) : (item: unknown) => JSON.stringify(item)
+  const open = wrap ? '{"data": [' : '['
+  return {
+    async write(items) {
+      if (!items.length) return
+      await sink.write((first ? `${open}\n` : ',\n') + items.map(text).join(',\n'))
+      first = false
+    },
+    async end() {
+      const close = first ? `${open}]` : '\n]'
+      const after = wrap
+        ? Object.entries(wrap.after())
+            .map(([k, v]) => `, ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+            .join('') + '}'
+        : ''
+      await sink.write(close + after + '\n')
+      await sink.end()
+    },
+    abort: () => sink.abort(),
+  }
+}
+
+/** One JSON object a line. */
+function ndjsonWriter<T>(sink: Sink, {project}: ListWriterOptions): ListWriter<T> {
+  const line = project
+    ? (item: unknown) => JSON.stringify(project(item)) + '\n'
+    : (item: unknown) => JSON.stringify(item) + '\n'
+  return {
+    write: async (items) => {
+      if (items.length) await sink.write(items.map(line).join(''))
+    },
+    end: () => sink.end(),
+    abort: () => sink.abort(),
+  }
+}
+
+/** CSV with a header row, values as the service sent them, formulas defused unless rawCsv. */
+async function csvWriter<T>(
+  sink: Sink,
+  columns: Array<OutputColumn<T>>,
+  {rawCsv}: ListWriterOptions,
+): Promise<ListWriter<T>> {
+  const {stringify} = await import('csv-stringify/sync')
+  const csvOptions: Options = {
+    record_delimiter: 'unix',
+    // Spreadsheet safety (OWASP "CSV injection"): text starting with =, +, -, @, a tab or a
+    // carriage return (or a full-width =, +, -, @) gets a leading apostrophe; a number is not
+    // a formula, so a negative amount stays a number.
+    escape_formulas: !rawCsv,
+    cast: {boolean: String},
+  }
+  const records = (rows: unknown[][]) => stringify(rows, csvOptions)
+  // Pages are gathered into chunks of about 64 KB: one write per chunk.
+  let parts = [records([columns.map((c) => c.header)])]
+  let size = 0
+  return {
+    async write(items) {
+      const text = records(items.map((item) => columns.map((c) => c.get(item))))
+      parts.push(text)
+      size += text.length
+      if (size >= CSV_CHUNK) {
+        const chunk = parts.join('')
+        parts = []
+        size = 0
+        await sink.write(chunk)
       }
-    }
-    case 'ndjson': {
-      const {project} = writerOptions
-      const line = project
-        ? (item: unknown) => JSON.stringify(project(item)) + '\n'
-        : (item: unknown) => JSON.stringify(item) + '\n'
-      return {
-        write: async (items) => {
-          if (items.length) await sink.write(items.map(line).join(''))
-        },
-        end: () => sink.end(),
-        abort: () => sink.abort(),
-      }
-    }
-    case 'csv': {
-      const {stringify} = await import('csv-stringify/sync')
-      const csvOptions: Options = {
-        record_delimiter: 'unix',
-        // Spreadsheet safety (OWASP "CSV injection"): text starting with =, +, -, @, a tab or a
-        // carriage return (or a full-width =, +, -, @) gets a leading apostrophe; a number is not
-        // a formula, so a negative amount stays a number.
-        escape_formulas: !writerOptions.rawCsv,
-        cast: {boolean: String},
-      }
-      const records = (rows: unknown[][]) => stringify(rows, csvOptions)
-      // Pages are gathered into chunks of about 64 KB: one write per chunk.
-      let parts = [records([columns.map((c) => c.header)])]
-      let size = 0
-      return {
-        async write(items) {
-          const text = records(items.map((item) => columns.map((c) => c.get(item))))
-          parts.push(text)
-          size += text.length
-          if (size >= CSV_CHUNK) {
-            const chunk = parts.join('')
-            parts = []
-            size = 0
-            await sink.write(chunk)
-          }
-        },
-        async end() {
-          if (parts.length) await sink.write(parts.join(''))
-          await sink.end()
-        },
-        abort: () => sink.abort(),
-      }
-    }
-    case 'table': {
-      // Loaded here, not at the top: flags.ts imports this module, and start-up stays light.
-      const display = await import('./display.js')
-      const rows: string[][] = []
-      return {
-        async write(items) {
-          for (const item of items) rows.push(columns.map((c) => tableCell(display, c, item)))
-        },
-        async end() {
-          const {renderTable} = await import('./table.js')
-          const {colorWanted, terminalWidth} = await import('./terminal.js')
-          const toTerminal = sink.isTty
-          const lines = renderTable(
-            columns.map((c) => ({header: c.header, kind: c.kind ?? 'text', priority: c.priority})),
-            rows,
-            {width: toTerminal ? terminalWidth() : Number.POSITIVE_INFINITY, color: toTerminal && colorWanted()},
-          )
-          await writeMaybePaged(sink, rows.length ? lines.join('\n') + '\n' : 'No results.\n', {
-            pager: Boolean(writerOptions.pager) && toTerminal,
-          })
-          await sink.end()
-        },
-        abort: () => sink.abort(),
-      }
-    }
+    },
+    async end() {
+      if (parts.length) await sink.write(parts.join(''))
+      await sink.end()
+    },
+    abort: () => sink.abort(),
+  }
+}
+
+/** A table for people: rows kept until the end, for the column widths; paged when asked. */
+async function tableWriter<T>(
+  sink: Sink,
+  columns: Array<OutputColumn<T>>,
+  writerOptions: ListWriterOptions,
+): Promise<ListWriter<T>> {
+  // Loaded here, not at the top: flags.ts imports this module, and start-up stays light.
+  const display = await import('./display.js')
+  const rows: string[][] = []
+  return {
+    async write(items) {
+      for (const item of items) rows.push(columns.map((c) => tableCell(display, c, item)))
+    },
+    async end() {
+      const {renderTable} = await import('./table.js')
+      const {colorWanted, terminalWidth} = await import('./terminal.js')
+      const toTerminal = sink.isTty
+      const lines = renderTable(
+        columns.map((c) => ({header: c.header, kind: c.kind ?? 'text', priority: c.priority})),
+        rows,
+        {width: toTerminal ? terminalWidth() : Number.POSITIVE_INFINITY, color: toTerminal && colorWanted()},
+      )
+      await writeMaybePaged(sink, rows.length ? lines.join('\n') + '\n' : 'No results.\n', {
+        pager: Boolean(writerOptions.pager) && toTerminal,
+      })
+      await sink.end()
+    },
+    abort: () => sink.abort(),
   }
 }
 

@@ -29,6 +29,8 @@ export interface RunOptions {
   prefix?: string[]
   /** The script node runs (default bin/run.js). */
   entry?: string
+  /** A bk executable to run instead of node with `entry` (the single executable, an installed bk). */
+  executable?: string
 }
 
 /** Folders made by tempDir in this test file; test/helpers/cleanup.ts removes them after it. */
@@ -63,7 +65,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runBk(args: string[], options: RunOptions = {}): Promise<BkResult> {
-  const [command, ...rest] = [...(options.prefix ?? []), process.execPath, options.entry ?? BIN, ...args]
+  const bk = options.executable ? [options.executable] : [process.execPath, options.entry ?? BIN]
+  const [command, ...rest] = [...(options.prefix ?? []), ...bk, ...args]
   return collect(command as string, rest, options)
 }
 

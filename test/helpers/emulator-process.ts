@@ -17,11 +17,24 @@ export interface EmulatorProcess {
   stop(): Promise<number | null>
 }
 
-export function startEmulatorProcess(args: string[], configDir = tempDir()): Promise<EmulatorProcess> {
+export interface EmulatorProcessOptions {
+  /** A bk executable to run instead of node with bin/run.js. */
+  executable?: string
+  /** Variables added to bk's clean environment. */
+  env?: Record<string, string | undefined>
+  cwd?: string
+}
+
+export function startEmulatorProcess(
+  args: string[],
+  configDir = tempDir(),
+  options: EmulatorProcessOptions = {},
+): Promise<EmulatorProcess> {
   const port = args.includes('--port') ? [] : ['--port', '0']
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...port, '--json', ...args], {
-    cwd: ROOT,
-    env: cleanEnv({BK_CONFIG_DIR: configDir}),
+  const [command, ...bk] = options.executable ? [options.executable] : [process.execPath, BIN]
+  const child = spawn(command as string, [...bk, 'emulator', 'start', ...port, '--json', ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: cleanEnv({BK_CONFIG_DIR: configDir, ...options.env}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let stderr = ''

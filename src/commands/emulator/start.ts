@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import type {FaultKind} from '../../emulator/faults.js'
+import type {EmulatorOptions} from '../../emulator/options.js'
 import {splitList} from '../../cli/flags.js'
 
 export interface EmulatorStartResult {
@@ -83,16 +84,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
 
   async run(): Promise<EmulatorStartResult | undefined> {
     const {flags} = this
-    const faultRate = Number(flags['fault-rate'])
-    const timeScale = Number(flags['time-scale'])
-    if (!(faultRate >= 0 && faultRate <= 1))
-      throw new InputError(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`)
-    const faultKinds = splitList(flags['fault-kinds'])
-    const {FAULT_KINDS} = await import('../../emulator/faults.js')
-    const unknownKind = faultKinds?.find((k) => !(FAULT_KINDS as readonly string[]).includes(k))
-    if (unknownKind !== undefined)
-      throw new InputError(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`)
-    if (!(timeScale > 0)) throw new InputError(`--time-scale must be a positive number, got ${flags['time-scale']}`)
+    const checked = await checkFlags(flags)
     const {isLoopback} = await import('../../auth/base-url.js')
     if (!isLoopback(flags.host))
       this.warn(
@@ -108,50 +100,12 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
         })
       : undefined
     const {startEmulator} = await import('../../emulator/server.js')
-    const emulator = await startEmulator({
-      host: flags.host,
-      port: flags.port,
-      clientId: flags['client-id'],
-      clientSecret: flags['client-secret'],
-      seed: flags.seed,
-      scale: flags.scale,
-      tokenTtlSeconds: flags['token-ttl'],
-      latencyMs: flags.latency,
-      faultRate,
-      faultSeed: flags['fault-seed'],
-      ...(faultKinds ? {faultKinds: faultKinds as FaultKind[]} : {}),
-      retryAfterSeconds: flags['retry-after'],
-      webhookUrl: flags['webhook-url'],
-      timeScale,
-      keyFile: flags.key,
-      tls: flags.tls ? {} : undefined,
-      stateFile: flags.state,
-      fixtures: fixtureFiles.map((f) => ({label: f.file, set: f.set})),
-    }).catch(async (error: NodeJS.ErrnoException) => {
-      stateLock?.release()
-      const {BkError} = await import('../../shared/errors.js')
-      const {TlsSetupError} = await import('../../emulator/tls.js')
-      if (error instanceof TlsSetupError) throw new BkError(error.message, {code: error.code, hint: error.hint})
-      const {StateFileError} = await import('../../shared/state-file.js')
-      if (error instanceof StateFileError)
-        throw new BkError(error.message, {code: 'state_file_unusable', exitCode: 2, hint: error.hint})
-      const {FixtureError} = await import('../../emulator/fixtures.js')
-      if (error instanceof FixtureError) {
-        const {fixtureProblems, pathText} = await import('../../fixtures/load.js')
-        const loaded = fixtureFiles.find((f) => f.file === error.source)
-        throw fixtureProblems(
-          error.source ?? 'fixtures',
-          error.problems.map((p) => ({
-            where: loaded?.where(p.path) ?? error.source ?? '',
-            path: pathText(p.path),
-            message: p.message,
-          })),
-          'checked against the emulator',
-        )
-      }
-      const {listenError} = await import('../../cli/listen-error.js')
-      throw listenError(error, flags.host, flags.port)
-    })
+    const emulator = await startEmulator(emulatorOptions(flags, checked, fixtureFiles)).catch(
+      async (error: NodeJS.ErrnoException) => {
+        stateLock?.release()
+        throw await startError(error, flags, fixtureFiles)
+      },
+    )
     const info: EmulatorStartResult = {
       baseUrl: emulator.baseUrl,
       clientId: emulator.clientId,
@@ -160,30 +114,8 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       ...(emulator.caFile ? {caFile: emulator.caFile} : {}),
       ...(flags.state ? {stateFile: flags.state, restored: emulator.restored} : {}),
     }
-    if (this.jsonEnabled()) {
-      this.writeJsonLine(info)
-    } else {
-      process.stdout.write(
-        [
-          `Emulator listening on ${info.baseUrl}`,
-          `  client id:     ${info.clientId}`,
-          `  client secret: ${info.clientSecret}`,
-          `  businesses:    ${info.businessIds.join(', ')}`,
-          ...(info.caFile ? [`  CA file:       ${info.caFile} (removed when the emulator stops)`] : []),
-          ...(flags.state
-            ? [
-                `  state file:    ${flags.state} (${emulator.restored ? `loaded${fixtureFiles.length ? '; --fixtures not applied again' : ''}` : 'new'}; kept up to date)`,
-              ]
-            : []),
-          '',
-          'Use it with:',
-          ...(info.caFile ? [`  export BK_CA_FILE=${info.caFile}`] : []),
-          `  printf %s '${info.clientSecret}' | ${this.config.bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId}${info.businessIds[0] ? ` --business ${info.businessIds[0]}` : ''} --client-secret-stdin`,
-          'Press Ctrl-C to stop.',
-          '',
-        ].join('\n'),
-      )
-    }
+    if (this.jsonEnabled()) this.writeJsonLine(info)
+    else process.stdout.write(startText(info, this.config.bin, fixtureFiles.length > 0))
     await new Promise<void>((resolve) => {
       const stop = () => resolve()
       process.once('SIGINT', stop)
@@ -193,4 +125,104 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     stateLock?.release()
     return undefined
   }
+}
+
+type StartFlags = EmulatorStart['flags']
+type FixtureFile = Awaited<ReturnType<typeof import('../../fixtures/load.js').loadFixturesFile>>
+
+/** The flags that take more than oclif checks: the fault rate and kinds, the time scale. */
+async function checkFlags(
+  flags: StartFlags,
+): Promise<{faultRate: number; faultKinds: string[] | undefined; timeScale: number}> {
+  const faultRate = Number(flags['fault-rate'])
+  const timeScale = Number(flags['time-scale'])
+  if (!(faultRate >= 0 && faultRate <= 1))
+    throw new InputError(`--fault-rate must be between 0 and 1, got ${flags['fault-rate']}`)
+  const faultKinds = splitList(flags['fault-kinds'])
+  const {FAULT_KINDS} = await import('../../emulator/faults.js')
+  const unknownKind = faultKinds?.find((k) => !(FAULT_KINDS as readonly string[]).includes(k))
+  if (unknownKind !== undefined)
+    throw new InputError(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`)
+  if (!(timeScale > 0)) throw new InputError(`--time-scale must be a positive number, got ${flags['time-scale']}`)
+  return {faultRate, faultKinds, timeScale}
+}
+
+/** The emulator's options from the flags. */
+function emulatorOptions(
+  flags: StartFlags,
+  {faultRate, faultKinds, timeScale}: Awaited<ReturnType<typeof checkFlags>>,
+  fixtureFiles: FixtureFile[],
+): EmulatorOptions {
+  return {
+    host: flags.host,
+    port: flags.port,
+    clientId: flags['client-id'],
+    clientSecret: flags['client-secret'],
+    seed: flags.seed,
+    scale: flags.scale,
+    tokenTtlSeconds: flags['token-ttl'],
+    latencyMs: flags.latency,
+    faultRate,
+    faultSeed: flags['fault-seed'],
+    ...(faultKinds ? {faultKinds: faultKinds as FaultKind[]} : {}),
+    retryAfterSeconds: flags['retry-after'],
+    webhookUrl: flags['webhook-url'],
+    timeScale,
+    keyFile: flags.key,
+    tls: flags.tls ? {} : undefined,
+    stateFile: flags.state,
+    fixtures: fixtureFiles.map((f) => ({label: f.file, set: f.set})),
+  }
+}
+
+/** Why the emulator did not start, as bk's error: TLS set-up, the state file, fixtures, the port. */
+async function startError(
+  error: NodeJS.ErrnoException,
+  flags: StartFlags,
+  fixtureFiles: FixtureFile[],
+): Promise<Error> {
+  const {BkError} = await import('../../shared/errors.js')
+  const {TlsSetupError} = await import('../../emulator/tls.js')
+  if (error instanceof TlsSetupError) return new BkError(error.message, {code: error.code, hint: error.hint})
+  const {StateFileError} = await import('../../shared/state-file.js')
+  if (error instanceof StateFileError)
+    return new BkError(error.message, {code: 'state_file_unusable', exitCode: 2, hint: error.hint})
+  const {FixtureError} = await import('../../emulator/fixtures.js')
+  if (error instanceof FixtureError) {
+    const {fixtureProblems, pathText} = await import('../../fixtures/load.js')
+    const loaded = fixtureFiles.find((f) => f.file === error.source)
+    return fixtureProblems(
+      error.source ?? 'fixtures',
+      error.problems.map((p) => ({
+        where: loaded?.where(p.path) ?? error.source ?? '',
+        path: pathText(p.path),
+        message: p.message,
+      })),
+      'checked against the emulator',
+    )
+  }
+  const {listenError} = await import('../../cli/listen-error.js')
+  return listenError(error, flags.host, flags.port)
+}
+
+/** The start lines for a person: where it listens, the credentials, and the line that saves them. */
+function startText(info: EmulatorStartResult, bin: string, hasFixtures: boolean): string {
+  return [
+    `Emulator listening on ${info.baseUrl}`,
+    `  client id:     ${info.clientId}`,
+    `  client secret: ${info.clientSecret}`,
+    `  businesses:    ${info.businessIds.join(', ')}`,
+    ...(info.caFile ? [`  CA file:       ${info.caFile} (removed when the emulator stops)`] : []),
+    ...(info.stateFile
+      ? [
+          `  state file:    ${info.stateFile} (${info.restored ? `loaded${hasFixtures ? '; --fixtures not applied again' : ''}` : 'new'}; kept up to date)`,
+        ]
+      : []),
+    '',
+    'Use it with:',
+    ...(info.caFile ? [`  export BK_CA_FILE=${info.caFile}`] : []),
+    `  printf %s '${info.clientSecret}' | ${bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId}${info.businessIds[0] ? ` --business ${info.businessIds[0]}` : ''} --client-secret-stdin`,
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n')
 }

@@ -446,6 +446,7 @@ export function plainMap(): BillMap {
     credits: 'refuse',
     caseInsensitiveLookups: [],
     compute: [],
+    quotes: true,
     lookupKeys: new Map(),
     skipLines: 0,
     ignoreAllOthers: false,
@@ -509,6 +510,7 @@ export function isPlain(map: BillMap): boolean {
     !map.rows &&
     map.compute.length === 0 &&
     map.skipLines === 0 &&
+    map.quotes &&
     !hasStructure(map)
   )
 }

@@ -14,6 +14,7 @@ const names = z.array(z.string({error: 'expected a column name'}).min(1)).min(1)
 
 /** The schema of these keys, spread into the map's schema. */
 export const STRUCTURE_KEYS = {
+  quotes: z.boolean({error: 'expected true or false'}).optional(),
   packed_lines: z
     .object({columns: names}, {error: 'expected {columns: [column, ...]}: the columns whose cells hold one line each'})
     .strict()
@@ -44,6 +45,8 @@ export const STRUCTURE_KEYS = {
 export const LINES_PREFIX = 'lines'
 
 export interface RecordStructure {
+  /** `quotes: false`: the file quotes nothing, so a `"` is text (IIF). */
+  quotes: boolean
   /** Compared forms (`headerKey`) of the columns whose cells hold one line per line of the cell. */
   packedLines?: string[] | undefined
   /** The bills file's join column, the lines file's, and the lines file (`--lines-file`). */
@@ -68,6 +71,7 @@ export function recordStructure(m: StructureKeys, at: (path: string[]) => string
     if (twice) throw new InputError(`${at(['record_types'])}: the record type "${twice}" has two roles`)
   }
   return {
+    quotes: m.quotes ?? true,
     packedLines: m.packed_lines?.columns.map(headerKey),
     linesFile: m.lines_file && {
       key: m.lines_file.key.trim(),

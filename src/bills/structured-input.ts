@@ -24,7 +24,7 @@ export async function openInput(
   map: BillMap | undefined,
   shape: {delimiter?: string; encoding?: BillMap['encoding']},
 ): Promise<CsvInput> {
-  const input = openCsv(file, chunkBytes, shape)
+  const input = openCsv(file, chunkBytes, {...shape, quote: map?.quotes === false ? false : undefined})
   if (!map || !hasStructure(map)) return input
   try {
     const records = await readWhole(input)
@@ -47,7 +47,11 @@ async function flatten(label: string, records: ReadRecord[], map: BillMap): Prom
     throw new InputError(`${map.source} reads the bill lines from a second file: pass it as --lines-file FILE`, {
       hint: `The map joins the two files on ${JSON.stringify(join.key)} (lines_file: in the map).`,
     })
-  const lines = openCsv(join.path, undefined, {delimiter: map.delimiter, encoding: map.encoding})
+  const lines = openCsv(join.path, undefined, {
+    delimiter: map.delimiter,
+    encoding: map.encoding,
+    quote: map.quotes ? undefined : false,
+  })
   let lineRecords: ReadRecord[]
   try {
     lineRecords = await readWhole(lines)
@@ -70,7 +74,10 @@ export async function readWhole(input: CsvInput): Promise<ReadRecord[]> {
     if (error instanceof InputError) throw error
     const e = error as Error & {code?: string}
     if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
-    throw new InputError(`${input.label}:${input.nextLine}: ${csvErrorMessage(e, input.nextLine)}`)
+    // As in the scan: csv-parse's own line count is the better answer when it is ahead of bk's.
+    const reported = (e as {lines?: number}).lines
+    const line = typeof reported === 'number' && reported > input.nextLine ? reported : input.nextLine
+    throw new InputError(`${input.label}:${line}: ${csvErrorMessage(e, line)}`)
   }
   return records
 }

@@ -15,7 +15,8 @@ interface Side {
 }
 
 export function joinLinesFile(bills: Side, lines: Side, join: {key: string; lineKey: string}): Flattened {
-  if (lines.records.length === 0) throw new InputError(`${lines.label} (--lines-file) is empty: expected a header row and the bills' lines`)
+  if (lines.records.length === 0)
+    throw new InputError(`${lines.label} (--lines-file) is empty: expected a header row and the bills' lines`)
   const [billHeader, ...billRows] = bills.records as [ReadRecord, ...ReadRecord[]]
   const [lineHeader, ...lineRows] = lines.records as [ReadRecord, ...ReadRecord[]]
   const billKey = keyColumn(bills.label, billHeader, join.key, 'lines_file.key')
@@ -64,9 +65,12 @@ export function joinLinesFile(bills: Side, lines: Side, join: {key: string; line
 function keyColumn(label: string, header: ReadRecord, name: string, mapKey: string): number {
   const i = header.cells.findIndex((h) => headerKey(h) === headerKey(name))
   if (i === -1)
-    throw new InputError(`${label}:${header.line}: no column ${JSON.stringify(name)} (the map's ${mapKey}) in the header`, {
-      hint: `The header has: ${header.cells.join(', ')}.`,
-    })
+    throw new InputError(
+      `${label}:${header.line}: no column ${JSON.stringify(name)} (the map's ${mapKey}) in the header`,
+      {
+        hint: `The header has: ${header.cells.join(', ')}.`,
+      },
+    )
   return i
 }
 

@@ -38,7 +38,8 @@ function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: numbe
   }
   // A cell may end with a line break (a spreadsheet's habit) or hold a blank last line: its count
   // is the other cells' count, with or without its empty last part.
-  const stripped = (values: string[]) => (values.length > 1 && values[values.length - 1] === '' ? values.length - 1 : values.length)
+  const stripped = (values: string[]) =>
+    values.length > 1 && values[values.length - 1] === '' ? values.length - 1 : values.length
   let count = 0
   let widest = -1
   for (const [i, values] of parts) if (stripped(values) > count) [count, widest] = [stripped(values), i]
@@ -50,7 +51,9 @@ function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: numbe
     }
     throw new InputError(
       `${label}:${row.line}: column ${header.cells[i]} holds ${stripped(values)} line${stripped(values) === 1 ? '' : 's'} (${JSON.stringify(row.cells[i])}), but column ${header.cells[widest]} holds ${count}`,
-      {hint: 'Each packed cell of a row holds one value per line of the bill, one per line of the cell: the same count in each (or none).'},
+      {
+        hint: 'Each packed cell of a row holds one value per line of the bill, one per line of the cell: the same count in each (or none).',
+      },
     )
   }
   if (count <= 1) return [{line: row.line, cells: row.cells.map((c, i) => parts.get(i)?.[0] ?? c)}]

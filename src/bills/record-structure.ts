@@ -52,9 +52,7 @@ export interface RecordStructure {
   /** The bills file's join column, the lines file's, and the lines file (`--lines-file`). */
   linesFile?: {key: string; lineKey: string; path?: string | undefined} | undefined
   /** The record type of a bill's fields, of its lines, of the row that ends it, and those dropped. */
-  recordTypes?:
-    | {bill: string; line: string; end?: string | undefined; skip: string[]; headerPrefix: string}
-    | undefined
+  recordTypes?: {bill: string; line: string; end?: string | undefined; skip: string[]; headerPrefix: string} | undefined
 }
 
 type StructureKeys = {[K in keyof typeof STRUCTURE_KEYS]?: z.infer<(typeof STRUCTURE_KEYS)[K]>}
@@ -63,7 +61,9 @@ type StructureKeys = {[K in keyof typeof STRUCTURE_KEYS]?: z.infer<(typeof STRUC
 export function recordStructure(m: StructureKeys, at: (path: string[]) => string): RecordStructure {
   const given = (['packed_lines', 'lines_file', 'record_types'] as const).filter((k) => m[k] !== undefined)
   if (given.length > 1)
-    throw new InputError(`${at([given[1]!])}: a map reads lines one way: ${given.join(' and ')} cannot be used together`)
+    throw new InputError(
+      `${at([given[1]!])}: a map reads lines one way: ${given.join(' and ')} cannot be used together`,
+    )
   const types = m.record_types
   if (types) {
     const named = [types.bill, types.line, types.end, ...(types.skip ?? [])].filter((t) => t !== undefined)

@@ -30,7 +30,12 @@ export function joinRecordTypes(label: string, records: ReadRecord[], types: Typ
       throw new InputError(
         `${label}:${row.line}: a ${type} record before the header row naming its columns (${types.headerPrefix}${type})`,
       )
-    return fitTo(label, row, header.cells.length, `the ${types.headerPrefix}${type} header (line ${header.line})`).slice(1)
+    return fitTo(
+      label,
+      row,
+      header.cells.length,
+      `the ${types.headerPrefix}${type} header (line ${header.line})`,
+    ).slice(1)
   }
   for (const row of records) {
     const type = (row.cells[0] ?? '').trim()
@@ -44,20 +49,28 @@ export function joinRecordTypes(label: string, records: ReadRecord[], types: Typ
       open = {bill: {line: row.line, cells: width(type, row)}, lines: []}
     } else if (type === types.line) {
       if (!open)
-        throw new InputError(`${label}:${row.line}: a ${types.line} record outside a bill: it follows no ${types.bill} record`)
+        throw new InputError(
+          `${label}:${row.line}: a ${types.line} record outside a bill: it follows no ${types.bill} record`,
+        )
       open.lines.push({line: row.line, cells: [...open.bill.cells, ...width(type, row)]})
     } else if (type === types.end && types.end !== undefined) {
-      if (!open) throw new InputError(`${label}:${row.line}: an ${types.end} record that closes no ${types.bill} record`)
+      if (!open)
+        throw new InputError(`${label}:${row.line}: an ${types.end} record that closes no ${types.bill} record`)
       close(row.line)
     } else {
       const known = [types.bill, types.line, types.end, ...types.skip].filter(Boolean).join(', ')
-      throw new InputError(`${label}:${row.line}: the record type ${JSON.stringify(type)} is not one the map reads (${known})`, {
-        hint: 'List the record types to drop without a word in record_types.skip.',
-      })
+      throw new InputError(
+        `${label}:${row.line}: the record type ${JSON.stringify(type)} is not one the map reads (${known})`,
+        {
+          hint: 'List the record types to drop without a word in record_types.skip.',
+        },
+      )
     }
   }
   if (open && types.end)
-    throw new InputError(`${label}:${open.bill.line}: the ${types.bill} record is never closed by an ${types.end} record`)
+    throw new InputError(
+      `${label}:${open.bill.line}: the ${types.bill} record is never closed by an ${types.end} record`,
+    )
   close(undefined)
   const named = (type: string) => {
     const header = headers.get(type)

@@ -94,11 +94,12 @@ function guardMergedBills(label: string, flat: Flattened, map: BillMap): void {
     return target && keyTargets.has(target) ? [i] : []
   })
   if (at.length === 0) return
-  const keyOf = (r: ReadRecord) => at.map((i) => (r.cells[i] ?? '').trim()).join('\u001f')
+  const valuesOf = (r: ReadRecord) => at.map((i) => (r.cells[i] ?? '').trim())
   for (let b = 1; b < flat.bills.length; b++) {
     const before = flat.bills[b - 1]![0]!
     const now = flat.bills[b]![0]!
-    if (keyOf(before) !== keyOf(now) || keyOf(now).replace(/\u001f/g, '') === '') continue
+    const [was, is] = [valuesOf(before), valuesOf(now)]
+    if (is.every((v) => v === '') || was.some((v, i) => v !== is[i])) continue
     const values = at.map((i) => `${flat.header.cells[i]} ${JSON.stringify(now.cells[i] ?? '')}`).join(', ')
     throw new InputError(
       `${label}:${now.line}: a second bill with ${values}, right after the bill at line ${before.line}: bk would read the two as one bill`,

@@ -38,13 +38,21 @@ const LAYOUTS: Layout[] = [
     preset: 'manager-io',
     file: 'batch-update.tsv',
     flags: ['--date-format', 'YYYY-MM-DD', '--number-format', '1234.56', '--currency', 'GBP'],
-    credit: {number: 'CN-7', lines: [17], column: '"line_amount = if(blank([Lines.Qty]), 1, [Lines.Qty]) * [Lines.Amount]'},
+    credit: {
+      number: 'CN-7',
+      lines: [17],
+      column: '"line_amount = if(blank([Lines.Qty]), 1, [Lines.Qty]) * [Lines.Amount]',
+    },
   },
   {
     preset: 'manager-io',
     file: 'batch-create.tsv',
     flags: ['--date-format', 'DD/MM/YYYY', '--number-format', '1.234,56', '--currency', 'EUR'],
-    credit: {number: 'CR-15', lines: [14], column: '"line_amount = if(blank([Lines.Qty]), 1, [Lines.Qty]) * [Lines.Amount]'},
+    credit: {
+      number: 'CR-15',
+      lines: [14],
+      column: '"line_amount = if(blank([Lines.Qty]), 1, [Lines.Qty]) * [Lines.Amount]',
+    },
   },
   {
     preset: 'netsuite',

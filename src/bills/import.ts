@@ -17,8 +17,8 @@ import {BatchSender, Batcher} from './batch-sender.js'
 import {readCreatedRecord, type CreatedRecord} from './created-record.js'
 import {heapGuard} from './heap-guard.js'
 import {openRun, type Held, type OpenRun} from './open-run.js'
-import {openCsv} from './reader.js'
 import {onlySkipped, progressTimer, scan, shapeOf, type ScanOptions, type Scanned} from './scan.js'
+import {openInput} from './structured-input.js'
 import {ImportTally, type ImportOutcome} from './tally.js'
 import type {OutcomeObserver} from './outputs.js'
 
@@ -97,7 +97,7 @@ export interface ImportOptions extends ScanOptions {
 /** --dry-run: the whole file checked offline; nothing is sent. */
 export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   const started = performance.now()
-  const input = openCsv(options.file, undefined, shapeOf(options))
+  const input = await openInput(options.file, undefined, options.map, shapeOf(options))
   const errors: DryRunResult['errors'] = []
   let bills = 0
   let invalid = 0

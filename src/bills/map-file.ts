@@ -25,6 +25,7 @@ import {
 import {unreadableBecause} from '../files/file-errors.js'
 import {firstDuplicateKey, readBoundedFile, SIZE_LIMITS, yamlToJs} from '../files/input-limits.js'
 import {MAP_LANGUAGE_KEYS, METADATA_TARGET, canonicalTarget, mapLanguage, type MapLanguage} from './map-language.js'
+import {STRUCTURE_KEYS, hasStructure, recordStructure, type RecordStructure} from './record-structure.js'
 
 /** Source-only columns: they feed a computed line amount or mark a credit note; never sent. */
 export const SOURCE_COLUMNS = [
@@ -46,7 +47,7 @@ export const DELIMITERS = {',': ',', ';': ';', tab: '\t', '\t': '\t'} as const
 export type AmountBasis = 'net' | 'gross'
 
 /** A map, checked. Flags (`--date-format` …) are applied on top by `withOverrides`. */
-export interface BillMap extends MapLanguage {
+export interface BillMap extends MapLanguage, RecordStructure {
   /** The file the map came from, or `preset NAME`, for messages. */
   source: string
   /** The preset's name when `--map NAME` named one. */
@@ -101,6 +102,8 @@ export interface MapOverrides {
   dueDays?: number | undefined
   year?: number | undefined
   credits?: string | undefined
+  /** --lines-file: the second file of a map with `lines_file:`. */
+  linesFile?: string | undefined
 }
 
 const isTarget = (v: string) =>
@@ -186,6 +189,7 @@ const MapSchema = z
     case_insensitive_lookups: z.array(z.string()).optional(),
     due_days: z.number().int().min(0).max(3650).optional(),
     ...MAP_LANGUAGE_KEYS,
+    ...STRUCTURE_KEYS,
     // Spellings, negatives and header forms: one place, see spellingsOf.
     aliases: z.record(z.string(), z.array(z.string({error: 'expected a header'})).min(1)).optional(),
     negative: z.array(oneOf(NEGATIVE_FORMS, 'a negative form')).min(1).optional(),
@@ -366,6 +370,7 @@ function toBillMap(
     dueDays: m.due_days,
     ...spelt,
     ...mapLanguage(m, where, doc),
+    ...recordStructure(m, at),
   }
 }
 
@@ -441,6 +446,7 @@ export function plainMap(): BillMap {
     credits: 'refuse',
     caseInsensitiveLookups: [],
     compute: [],
+    quotes: true,
     lookupKeys: new Map(),
     skipLines: 0,
     ignoreAllOthers: false,
@@ -478,6 +484,13 @@ export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
   if (flags.dueDays !== undefined) out.dueDays = flags.dueDays
   if (flags.year !== undefined) out.year = {year: flags.year, from: '--year'}
   if (flags.credits) out.credits = check('credits', flags.credits, ['skip', 'refuse'] as const)
+  if (flags.linesFile !== undefined) {
+    if (!map.linesFile)
+      throw new InputError(`--lines-file ${flags.linesFile}: ${map.source} reads every line from the one file`, {
+        hint: 'A map that reads the lines from a second file says how the two join: lines_file: {key: <column>} (docs/bills.md).',
+      })
+    out.linesFile = {...map.linesFile, path: flags.linesFile}
+  }
   return out
 }
 
@@ -496,6 +509,8 @@ export function isPlain(map: BillMap): boolean {
     !map.credit &&
     !map.rows &&
     map.compute.length === 0 &&
-    map.skipLines === 0
+    map.skipLines === 0 &&
+    map.quotes &&
+    !hasStructure(map)
   )
 }

@@ -17,9 +17,10 @@ import {DEFAULT_KEY} from './bill-key.js'
 import {createdRecordPath, normaliseBaseUrl, openCreatedRecord, type CreatedRecord} from './created-record.js'
 import type {ImportOptions} from './import.js'
 import {ImportOutputs} from './outputs.js'
-import {openCsv, type CsvInput} from './reader.js'
+import type {CsvInput} from './reader.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
 import {shapeOf} from './scan.js'
+import {openInput} from './structured-input.js'
 
 /** An import run's open files; `close` closes each once, and returns the first failure. */
 export interface OpenRun {
@@ -47,7 +48,7 @@ export const DEFAULT_WAIT_MS = 5 * 60_000
 export async function openRun(options: ImportOptions, held: Held): Promise<OpenRun> {
   const existing = await checkOutputs(options)
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
-  const input = openCsv(options.file, 16 * 1024, shapeOf(options))
+  const input = await openInput(options.file, 16 * 1024, options.map, shapeOf(options))
   let opened: {previous: BillLogState | undefined; writer: BillLogWriter | undefined}
   try {
     // The resume log's lock first, refused at once: one file is never imported twice at a time.

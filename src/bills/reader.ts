@@ -29,6 +29,8 @@ export interface CsvInput {
 export interface CsvShape {
   delimiter?: string | undefined
   encoding?: 'utf-8' | 'windows-1252' | 'latin1' | undefined
+  /** false: a `"` is text like any other (IIF files quote nothing). */
+  quote?: false | undefined
 }
 
 /**
@@ -83,7 +85,12 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
   source.on('data', (chunk: Buffer | string) => {
     bytes += chunk.length
   })
-  const parser = parse({bom: true, relax_column_count: true, delimiter: shape.delimiter ?? ','})
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    delimiter: shape.delimiter ?? ',',
+    ...(shape.quote === false ? {quote: false} : {}),
+  })
   source.on('error', (error) =>
     parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
   )

@@ -53,6 +53,10 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       min: 0,
       max: 3650,
     }),
+    'lines-file': Flags.string({
+      summary: "The bills' lines, for a map that reads them from a second file (lines_file: in the map).",
+      helpValue: 'FILE.csv',
+    }),
     'dry-run': Flags.boolean({summary: 'Check the whole file offline and list every problem; send nothing.'}),
     show: Flags.integer({
       summary: 'With --dry-run: print the first N bills exactly as they would be sent (JSON).',
@@ -310,6 +314,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       amounts: flags.amounts,
       dueDays: flags['due-days'],
       credits: flags.credits,
+      linesFile: flags['lines-file'],
     })
   }
 

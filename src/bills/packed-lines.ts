@@ -1,0 +1,64 @@
+/**
+ * A bill per row, its lines packed in cells (`packed_lines:`, Manager.io's batch update): each
+ * packed cell holds one value per line, one per line of the cell, and every packed cell of a row
+ * that is not blank holds the same count. The row becomes one row per line, the bill's cells
+ * repeated on each.
+ */
+import {InputError} from '../shared/errors.js'
+import {headerKey} from './columns.js'
+import type {Flattened, ReadRecord} from './record-structure.js'
+
+const CELL_LINES = /\r\n|\n|\r/
+
+export function unpackLines(
+  label: string,
+  records: ReadRecord[],
+  packed: string[],
+  aliasOf: Map<string, string>,
+): Flattened {
+  const [header, ...rows] = records as [ReadRecord, ...ReadRecord[]]
+  const wanted = new Set(packed)
+  const at = header.cells.flatMap((h, i) => {
+    const k = headerKey(h)
+    return wanted.has(k) || wanted.has(aliasOf.get(k) ?? '') ? [i] : []
+  })
+  if (at.length === 0)
+    throw new InputError(
+      `${label}:${header.line}: none of the packed columns of the map (packed_lines:) is in the header`,
+      {hint: `The header has: ${header.cells.join(', ')}.`},
+    )
+  return {header, bills: rows.map((row) => unpackRow(label, header, row, at))}
+}
+
+function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: number[]): ReadRecord[] {
+  const parts = new Map<number, string[]>()
+  for (const i of at) {
+    const cell = row.cells[i] ?? ''
+    if (cell.trim() !== '') parts.set(i, cell.split(CELL_LINES))
+  }
+  // A cell may end with a line break (a spreadsheet's habit) or hold a blank last line: its count
+  // is the other cells' count, with or without its empty last part.
+  const stripped = (values: string[]) =>
+    values.length > 1 && values[values.length - 1] === '' ? values.length - 1 : values.length
+  let count = 0
+  let widest = -1
+  for (const [i, values] of parts) if (stripped(values) > count) [count, widest] = [stripped(values), i]
+  for (const [i, values] of parts) {
+    if (values.length === count) continue
+    if (stripped(values) === count) {
+      values.pop()
+      continue
+    }
+    throw new InputError(
+      `${label}:${row.line}: column ${header.cells[i]} holds ${stripped(values)} line${stripped(values) === 1 ? '' : 's'} (${JSON.stringify(row.cells[i])}), but column ${header.cells[widest]} holds ${count}`,
+      {
+        hint: 'Each packed cell of a row holds one value per line of the bill, one per line of the cell: the same count in each (or none).',
+      },
+    )
+  }
+  if (count <= 1) return [{line: row.line, cells: row.cells.map((c, i) => parts.get(i)?.[0] ?? c)}]
+  return Array.from({length: count}, (_, n) => ({
+    line: row.line,
+    cells: row.cells.map((c, i) => (at.includes(i) ? (parts.get(i)?.[n] ?? '') : c)),
+  }))
+}

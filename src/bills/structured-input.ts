@@ -1,0 +1,131 @@
+/**
+ * The input of an import whose map reads lines other than one row each (record-structure.ts):
+ * the file (and the lines file) read whole, its structure checked, and then served to the scan
+ * as one row per bill line in one header, exactly as a plain export would be. A structural
+ * mismatch anywhere (packed cells of different counts, a line without its bill, a bill without
+ * lines) stops the import before anything is sent. A map without these keys gets the file as it
+ * streams: none of this runs.
+ */
+import type {Parser} from 'csv-parse'
+
+import {InputError} from '../shared/errors.js'
+import {headerKey} from './columns.js'
+import {joinLinesFile} from './lines-file.js'
+import type {BillMap} from './map-file.js'
+import {unpackLines} from './packed-lines.js'
+import {openCsv, csvErrorMessage, type CsvInput} from './reader.js'
+import {hasStructure, type Flattened, type ReadRecord} from './record-structure.js'
+import {joinRecordTypes} from './record-types.js'
+
+/** Opens the import's input: as it streams, or (a map with a structure) read whole and flattened. */
+export async function openInput(
+  file: string,
+  chunkBytes: number | undefined,
+  map: BillMap | undefined,
+  shape: {delimiter?: string; encoding?: BillMap['encoding']},
+): Promise<CsvInput> {
+  const input = openCsv(file, chunkBytes, {...shape, quote: map?.quotes === false ? false : undefined})
+  if (!map || !hasStructure(map)) return input
+  try {
+    const records = await readWhole(input)
+    const preamble = records.splice(0, Math.min(map.skipLines, records.length))
+    const flat = await flatten(input.label, records, map)
+    guardMergedBills(input.label, flat, map)
+    return served(input, [...preamble, flat.header, ...flat.bills.flat()])
+  } catch (error) {
+    input.close()
+    throw error
+  }
+}
+
+async function flatten(label: string, records: ReadRecord[], map: BillMap): Promise<Flattened> {
+  if (records.length === 0) throw new InputError(`${label} is empty: expected a header row and at least one bill`)
+  if (map.packedLines) return unpackLines(label, records, map.packedLines, map.aliasOf)
+  if (map.recordTypes) return joinRecordTypes(label, records, map.recordTypes)
+  const join = map.linesFile!
+  if (!join.path)
+    throw new InputError(`${map.source} reads the bill lines from a second file: pass it as --lines-file FILE`, {
+      hint: `The map joins the two files on ${JSON.stringify(join.key)} (lines_file: in the map).`,
+    })
+  const lines = openCsv(join.path, undefined, {
+    delimiter: map.delimiter,
+    encoding: map.encoding,
+    quote: map.quotes ? undefined : false,
+  })
+  let lineRecords: ReadRecord[]
+  try {
+    lineRecords = await readWhole(lines)
+  } finally {
+    lines.close()
+  }
+  return joinLinesFile({label, records}, {label: lines.label, records: lineRecords}, join)
+}
+
+/** Every record of a file with its line; a CSV error names the line its record starts on. */
+export async function readWhole(input: CsvInput): Promise<ReadRecord[]> {
+  const records: ReadRecord[] = []
+  try {
+    for await (const cells of input.parser as AsyncIterable<string[]>) {
+      const line = input.advance(cells)
+      if (cells.length === 1 && cells[0] === '') continue
+      records.push({line, cells})
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    const e = error as Error & {code?: string}
+    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
+    // As in the scan: csv-parse's own line count is the better answer when it is ahead of bk's.
+    const reported = (e as {lines?: number}).lines
+    const line = typeof reported === 'number' && reported > input.nextLine ? reported : input.nextLine
+    throw new InputError(`${input.label}:${line}: ${csvErrorMessage(e, line)}`)
+  }
+  return records
+}
+
+/**
+ * Each bill of these layouts is its own unit (a row, a transaction, an external ID), but the scan
+ * groups contiguous rows by the bill key: two bills in a row under one vendor and number would
+ * silently become one. Refused, naming both.
+ */
+function guardMergedBills(label: string, flat: Flattened, map: BillMap): void {
+  const keyTargets = new Set<string>(map.key)
+  const at = flat.header.cells.flatMap((h, i) => {
+    const target = map.columns.get(headerKey(h))
+    return target && keyTargets.has(target) ? [i] : []
+  })
+  if (at.length === 0) return
+  const valuesOf = (r: ReadRecord) => at.map((i) => (r.cells[i] ?? '').trim())
+  for (let b = 1; b < flat.bills.length; b++) {
+    const before = flat.bills[b - 1]![0]!
+    const now = flat.bills[b]![0]!
+    const [was, is] = [valuesOf(before), valuesOf(now)]
+    if (is.every((v) => v === '') || was.some((v, i) => v !== is[i])) continue
+    const values = at.map((i) => `${flat.header.cells[i]} ${JSON.stringify(now.cells[i] ?? '')}`).join(', ')
+    throw new InputError(
+      `${label}:${now.line}: a second bill with ${values}, right after the bill at line ${before.line}: bk would read the two as one bill`,
+      {hint: 'Give each bill its own number (a vendor issues a number once), or import them separately.'},
+    )
+  }
+}
+
+/** The flattened rows as a CsvInput: the scan reads them as it reads a file, each at its own line. */
+function served(input: CsvInput, records: ReadRecord[]): CsvInput {
+  let current = 1
+  async function* rows(): AsyncGenerator<string[]> {
+    for (const r of records) {
+      current = r.line
+      yield r.cells
+    }
+  }
+  return {
+    label: input.label,
+    parser: rows() as unknown as Parser,
+    size: input.size,
+    bytesRead: input.bytesRead,
+    get nextLine() {
+      return current + 1
+    },
+    advance: () => current,
+    close: () => input.close(),
+  }
+}

@@ -659,7 +659,7 @@ export class ExportTranslator {
         const text = computedText(step, value, currency)
         if (/^(line_)?metadata:/.test(step.target)) {
           if (text !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), text)
-        } else out[this.position.get(step.target)!] = text
+        } else out[this.position.get(step.target)!] = this.computedId(step, text, fail)
       } catch (error) {
         if (!(error instanceof RowFailure)) throw error
         const i = error.column ?? -1
@@ -678,6 +678,45 @@ export class ExportTranslator {
       out[at] = JSON.stringify(Object.fromEntries(meta))
       meta.clear()
     }
+  }
+
+  /**
+   * A computed value of a field with a lookup is looked up as a column's value is (DATEV: the
+   * creditor is whichever of two columns holds a personal account); one with an id prefix and no
+   * lookup must be an id.
+   */
+  private computedId(
+    step: ComputedStep,
+    text: string,
+    fail: (target: string, i: number, value: string, message: string) => void,
+  ): string {
+    const trimmed = text.trim()
+    const lookup = this.lookups.get(step.target)
+    const prefix = ID_PREFIX[step.target]
+    if (trimmed === '' || (!lookup && !prefix)) return text
+    const at = step.reads[0] ?? -1
+    if (!lookup) {
+      if (!trimmed.startsWith(prefix!))
+        fail(
+          step.target,
+          at,
+          text,
+          `is not an id (${prefix}…), and no lookup is given for ${step.target}: pass --lookup ${step.target}=FILE.csv mapping the file's values to ids (compute: ${step.target})`,
+        )
+      return text
+    }
+    const value = lookUp(lookup, trimmed)
+    if (value !== undefined) return value
+    let seen = this.missing.get(step.target)
+    if (!seen) this.missing.set(step.target, (seen = new Set()))
+    if (seen.size < 1000) seen.add(trimmed)
+    fail(
+      step.target,
+      at,
+      text,
+      `is not in the lookup file ${lookup.file} (compute: ${step.target}): add a row "${trimmed},<id>" to it`,
+    )
+    return trimmed
   }
 
   /** `due_days`: the issue date plus N days. A date without a time is midnight UTC; one that does not parse is reported by the issued_at check. */

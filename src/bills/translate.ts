@@ -263,8 +263,10 @@ export class ExportTranslator {
   /** A column the map names, by header (any case) or, in a file without one, by position. */
   private columnIndex(cells: readonly string[], name: string): number | undefined {
     const lower = name.trim().toLowerCase()
+    const want = headerKey(name)
+    // A header's other spellings (aliases:) name it in expressions too.
     const i = this.outputHeader
-      ? cells.findIndex((c) => c.trim().toLowerCase() === lower)
+      ? cells.findIndex((c) => c.trim().toLowerCase() === lower || this.map.aliasOf.get(headerKey(c)) === want)
       : /^\d+$/.test(lower)
         ? Number(lower) - 1
         : -1
@@ -530,7 +532,9 @@ export class ExportTranslator {
     if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) this.dueDate(out)
     const kind = this.rowsIndex !== -1 ? this.rowKind(cells, line) : undefined
     if (kind) (errors ??= []).push(kind)
-    const credit = this.creditIndex !== -1 ? this.creditMark(cells, line) : undefined
+    // A continuation row that leaves the type blank is a line of the bill above, whose first row decides.
+    const typed = this.creditIndex !== -1 && !(continues && (cells[this.creditIndex] ?? '').trim() === '')
+    const credit = typed ? this.creditMark(cells, line) : undefined
     if (credit) (errors ??= []).push(credit)
     return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
   }

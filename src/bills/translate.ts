@@ -73,6 +73,8 @@ const AMBIGUOUS_CONTINUATION =
 /** A discount changes the amount and bk cannot apply one: the row is refused, never sent without it. */
 const DISCOUNT_REFUSED =
   'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell'
+const CHARGE_REFUSED =
+  'is a charge on the bill (freight), which changes its total and which bk cannot send: enter this bill in the service, or add the charge as a line of its own and empty the cell'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -616,7 +618,7 @@ export class ExportTranslator {
           if (trimmed !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), trimmed)
           break
         case 'guard':
-          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, DISCOUNT_REFUSED)
+          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, (step.target as string) === 'bill_charge' ? CHARGE_REFUSED : DISCOUNT_REFUSED)
           break
       }
     }

@@ -57,7 +57,7 @@ export interface ExpressionContext {
   places: number
 }
 
-export const FUNCTIONS = ['if', 'days', 'eom', 'round', 'text', 'blank', 'and', 'or', 'not'] as const
+export const FUNCTIONS = ['if', 'days', 'eom', 'day', 'round', 'text', 'blank', 'and', 'or', 'not'] as const
 
 /** Parses an expression; a syntax error names the map's line and column. */
 export function parseExpression(text: string, where: (offset: number) => string): ParsedExpression {
@@ -67,7 +67,7 @@ export function parseExpression(text: string, where: (offset: number) => string)
     if (!(error instanceof (generated.SyntaxError as unknown as typeof Error))) throw error
     const e = error as unknown as Error & {location: {start: {offset: number}}}
     throw new InputError(`${where(e.location.start.offset)}: ${e.message} in "${text}"`, {
-      hint: 'Columns go in brackets ([Unit Price]), texts in double quotes, functions are if, days, eom, round, text, blank, and, or, not (docs/bills.md "The map language").',
+      hint: 'Columns go in brackets ([Unit Price]), texts in double quotes, functions are if, days, eom, day, round, text, blank, and, or, not (docs/bills.md "The map language").',
     })
   }
 }
@@ -145,6 +145,8 @@ class Compiler {
             return 'days'
           case 'eom':
             return 'date'
+          case 'day':
+            return 'number'
           case 'round':
             return 'number'
           case 'text':
@@ -323,6 +325,12 @@ class Compiler {
           const d = new Date(date(cells) * DAY_MS)
           return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0) / DAY_MS
         }
+      }
+      case 'day': {
+        // The day of the month (1 to 31): terms due on a day of the month.
+        arity(1)
+        const date = this.compile(args[0]!, 'date') as Compiled<number>
+        return (cells) => new Decimal(new Date(date(cells) * DAY_MS).getUTCDate())
       }
       case 'round': {
         arity(1, 2)

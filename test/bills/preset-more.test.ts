@@ -5,7 +5,7 @@
  * exactly <layout>.expected.json, and the credit note in it is set aside into the rejects file
  * with its rows and the reason while the rest imports (exit 6, the `partial` shape).
  */
-import {copyFileSync, readFileSync} from 'node:fs'
+import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -136,5 +136,39 @@ describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, flag
       expect(lines[1 + i]).toContain(`${file}:${line}: column ${credit.column.replace(/"/g, '""')}`)
       expect(lines[1 + i]).toContain(CREDIT_REASON)
     })
+  })
+})
+
+describe('what the new presets refuse, naming the row', () => {
+  it('MYOB: a purchase with freight, which bk cannot send as a line', async () => {
+    const dir = tempDir('bk-myob-freight-')
+    const rows = readFileSync(ex('myob', 'item-purchases.txt'), 'utf8').split('\r\n')
+    const header = rows[0]!.split('\t')
+    const cells = rows[1]!.split('\t')
+    cells[header.indexOf('Freight Amount')] = '$15.00'
+    rows[1] = cells.join('\t')
+    writeFileSync(join(dir, 'purchases.txt'), rows.join('\r\n'))
+    const result = await runBk(
+      ['bills', 'import', 'purchases.txt', '--map', 'myob', ...MYOB, '--amounts', 'net', ...lookups('myob'), '--dry-run'],
+      {cwd: dir},
+    )
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('purchases.txt:2: column "Freight Amount" (bill_charge): "$15.00" is a charge on the bill')
+  })
+
+  it('DATEV: a creditor account missing from the vendor lookup, wherever the booking puts it', async () => {
+    const dir = tempDir('bk-datev-lookup-')
+    copyFileSync(ex('datev', 'creditor-konto.csv'), join(dir, 'stapel.csv'))
+    writeFileSync(join(dir, 'vendors.csv'), 'Kreditor,vendor_id\n70001,ven_demo_office\n70002,ven_demo_cloud\n')
+    const result = await runBk(
+      [
+        ...['bills', 'import', 'stapel.csv', '--map', 'datev', '--currency', 'EUR'],
+        ...['--lookup', 'vendor_id=vendors.csv', '--lookup', `line_ledger_id=${ex('datev', 'ledgers.csv')}`, '--dry-run'],
+      ],
+      {cwd: dir},
+    )
+    expect(result.code, result.stderr).toBe(2)
+    // Row 6 books the creditor 70003 in Konto, against the expense account 4660 in Gegenkonto.
+    expect(result.stderr).toContain('"70003" is not in the lookup file vendors.csv (compute: vendor_id)')
   })
 })

@@ -618,7 +618,8 @@ export class ExportTranslator {
           if (trimmed !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), trimmed)
           break
         case 'guard':
-          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, (step.target as string) === 'bill_charge' ? CHARGE_REFUSED : DISCOUNT_REFUSED)
+          if (trimmed !== '' && !this.isZero(text))
+            fail(step.target, i, text, (step.target as string) === 'bill_charge' ? CHARGE_REFUSED : DISCOUNT_REFUSED)
           break
       }
     }

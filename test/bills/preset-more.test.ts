@@ -36,7 +36,8 @@ interface Layout {
 }
 
 // The credit note's column is the computed amount, named by its expression.
-const DATEV_AMOUNT = '"line_amount = if(or(and([Soll/Haben-Kennzeichen] = "S", [Konto] < [Gegenkonto (ohne BU-Schlüssel)])'
+const DATEV_AMOUNT =
+  '"line_amount = if(or(and([Soll/Haben-Kennzeichen] = "S", [Konto] < [Gegenkonto (ohne BU-Schlüssel)])'
 const MYOB = ['--date-format', 'DD/MM/YYYY', '--number-format', '1,234.56']
 const LAYOUTS: Layout[] = [
   {
@@ -149,11 +150,24 @@ describe('what the new presets refuse, naming the row', () => {
     rows[1] = cells.join('\t')
     writeFileSync(join(dir, 'purchases.txt'), rows.join('\r\n'))
     const result = await runBk(
-      ['bills', 'import', 'purchases.txt', '--map', 'myob', ...MYOB, '--amounts', 'net', ...lookups('myob'), '--dry-run'],
+      [
+        'bills',
+        'import',
+        'purchases.txt',
+        '--map',
+        'myob',
+        ...MYOB,
+        '--amounts',
+        'net',
+        ...lookups('myob'),
+        '--dry-run',
+      ],
       {cwd: dir},
     )
     expect(result.code, result.stderr).toBe(2)
-    expect(result.stderr).toContain('purchases.txt:2: column "Freight Amount" (bill_charge): "$15.00" is a charge on the bill')
+    expect(result.stderr).toContain(
+      'purchases.txt:2: column "Freight Amount" (bill_charge): "$15.00" is a charge on the bill',
+    )
   })
 
   it('DATEV: a creditor account missing from the vendor lookup, wherever the booking puts it', async () => {
@@ -163,7 +177,13 @@ describe('what the new presets refuse, naming the row', () => {
     const result = await runBk(
       [
         ...['bills', 'import', 'stapel.csv', '--map', 'datev', '--currency', 'EUR'],
-        ...['--lookup', 'vendor_id=vendors.csv', '--lookup', `line_ledger_id=${ex('datev', 'ledgers.csv')}`, '--dry-run'],
+        ...[
+          '--lookup',
+          'vendor_id=vendors.csv',
+          '--lookup',
+          `line_ledger_id=${ex('datev', 'ledgers.csv')}`,
+          '--dry-run',
+        ],
       ],
       {cwd: dir},
     )

@@ -111,8 +111,11 @@ const isTarget = (v: string) =>
   (SOURCE_COLUMNS as readonly string[]).includes(v.toLowerCase()) ||
   /^tag:\s*\S/i.test(v) ||
   METADATA_TARGET.test(v)
-/** Source-only columns that guard an amount: a row where one holds a value is refused (bk cannot apply it). */
-export const GUARD_COLUMNS = ['line_discount'] as const
+/**
+ * Source-only columns that guard an amount: a row where one holds a value is refused (bk cannot
+ * apply it): a line's discount, and a charge on the whole bill such as MYOB's freight.
+ */
+export const GUARD_COLUMNS = ['line_discount', 'bill_charge'] as const
 const isGuard = (v: string) => (GUARD_COLUMNS as readonly string[]).includes(v.trim().toLowerCase())
 /** Columns a default may fill: bk's, and the source columns of a computed amount (GnuCash: a blank quantity is 1). */
 const DEFAULTABLE = [...KNOWN_COLUMNS, 'quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']

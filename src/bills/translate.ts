@@ -73,6 +73,8 @@ const AMBIGUOUS_CONTINUATION =
 /** A discount changes the amount and bk cannot apply one: the row is refused, never sent without it. */
 const DISCOUNT_REFUSED =
   'is a discount, which changes the line amount and which bk cannot apply: enter this bill in the service, or fold the discount into the amount and empty the cell'
+const CHARGE_REFUSED =
+  'is a charge on the bill (freight), which changes its total and which bk cannot send: enter this bill in the service, or add the charge as a line of its own and empty the cell'
 
 type AmountRecipe =
   | {kind: 'direct'}
@@ -263,8 +265,10 @@ export class ExportTranslator {
   /** A column the map names, by header (any case) or, in a file without one, by position. */
   private columnIndex(cells: readonly string[], name: string): number | undefined {
     const lower = name.trim().toLowerCase()
+    const want = headerKey(name)
+    // A header's other spellings (aliases:) name it in expressions too.
     const i = this.outputHeader
-      ? cells.findIndex((c) => c.trim().toLowerCase() === lower)
+      ? cells.findIndex((c) => c.trim().toLowerCase() === lower || this.map.aliasOf.get(headerKey(c)) === want)
       : /^\d+$/.test(lower)
         ? Number(lower) - 1
         : -1
@@ -530,7 +534,9 @@ export class ExportTranslator {
     if (this.map.dueDays !== undefined && out[this.at.due_at] === '' && !failed?.has('issued_at')) this.dueDate(out)
     const kind = this.rowsIndex !== -1 ? this.rowKind(cells, line) : undefined
     if (kind) (errors ??= []).push(kind)
-    const credit = this.creditIndex !== -1 ? this.creditMark(cells, line) : undefined
+    // A continuation row that leaves the type blank is a line of the bill above, whose first row decides.
+    const typed = this.creditIndex !== -1 && !(continues && (cells[this.creditIndex] ?? '').trim() === '')
+    const credit = typed ? this.creditMark(cells, line) : undefined
     if (credit) (errors ??= []).push(credit)
     return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
   }
@@ -612,7 +618,8 @@ export class ExportTranslator {
           if (trimmed !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), trimmed)
           break
         case 'guard':
-          if (trimmed !== '' && !this.isZero(text)) fail(step.target, i, text, DISCOUNT_REFUSED)
+          if (trimmed !== '' && !this.isZero(text))
+            fail(step.target, i, text, (step.target as string) === 'bill_charge' ? CHARGE_REFUSED : DISCOUNT_REFUSED)
           break
       }
     }
@@ -659,7 +666,7 @@ export class ExportTranslator {
         const text = computedText(step, value, currency)
         if (/^(line_)?metadata:/.test(step.target)) {
           if (text !== '') this.metaOf(step.target).set(step.target.slice(step.target.indexOf(':') + 1), text)
-        } else out[this.position.get(step.target)!] = text
+        } else out[this.position.get(step.target)!] = this.computedId(step, text, fail)
       } catch (error) {
         if (!(error instanceof RowFailure)) throw error
         const i = error.column ?? -1
@@ -678,6 +685,45 @@ export class ExportTranslator {
       out[at] = JSON.stringify(Object.fromEntries(meta))
       meta.clear()
     }
+  }
+
+  /**
+   * A computed value of a field with a lookup is looked up as a column's value is (DATEV: the
+   * creditor is whichever of two columns holds a personal account); one with an id prefix and no
+   * lookup must be an id.
+   */
+  private computedId(
+    step: ComputedStep,
+    text: string,
+    fail: (target: string, i: number, value: string, message: string) => void,
+  ): string {
+    const trimmed = text.trim()
+    const lookup = this.lookups.get(step.target)
+    const prefix = ID_PREFIX[step.target]
+    if (trimmed === '' || (!lookup && !prefix)) return text
+    const at = step.reads[0] ?? -1
+    if (!lookup) {
+      if (!trimmed.startsWith(prefix!))
+        fail(
+          step.target,
+          at,
+          text,
+          `is not an id (${prefix}…), and no lookup is given for ${step.target}: pass --lookup ${step.target}=FILE.csv mapping the file's values to ids (compute: ${step.target})`,
+        )
+      return text
+    }
+    const value = lookUp(lookup, trimmed)
+    if (value !== undefined) return value
+    let seen = this.missing.get(step.target)
+    if (!seen) this.missing.set(step.target, (seen = new Set()))
+    if (seen.size < 1000) seen.add(trimmed)
+    fail(
+      step.target,
+      at,
+      text,
+      `is not in the lookup file ${lookup.file} (compute: ${step.target}): add a row "${trimmed},<id>" to it`,
+    )
+    return trimmed
   }
 
   /** `due_days`: the issue date plus N days. A date without a time is midnight UTC; one that does not parse is reported by the issued_at check. */

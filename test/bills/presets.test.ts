@@ -74,8 +74,10 @@ it('bills maps lists each preset with what it needs', async () => {
   const result = await runBk(['bills', 'maps', '--json'])
   expect(result.code, result.stderr).toBe(0)
   const presets = JSON.parse(result.stdout) as Array<{name: string; needs: string[]}>
-  expect(presets.map((p) => p.name)).toEqual([...Object.keys(PRESETS), ...STRUCTURED_PRESETS].sort())
-  for (const p of presets)
+  // Issue 29's presets are tested in preset-more.test.ts; three of them document one date format.
+  const more = ['datev', 'kashflow', 'myob', 'odoo', 'sage-accounting']
+  expect(presets.map((p) => p.name)).toEqual([...Object.keys(PRESETS), ...STRUCTURED_PRESETS, ...more].sort())
+  for (const p of presets.filter((p) => !['datev', 'kashflow', 'odoo'].includes(p.name)))
     expect(
       p.needs.some((n) => n.startsWith('--date-format')),
       p.name,

@@ -57,7 +57,7 @@ export interface ExpressionContext {
   places: number
 }
 
-export const FUNCTIONS = ['if', 'days', 'round', 'text', 'blank', 'and', 'or', 'not'] as const
+export const FUNCTIONS = ['if', 'days', 'eom', 'day', 'round', 'text', 'blank', 'and', 'or', 'not'] as const
 
 /** Parses an expression; a syntax error names the map's line and column. */
 export function parseExpression(text: string, where: (offset: number) => string): ParsedExpression {
@@ -67,7 +67,7 @@ export function parseExpression(text: string, where: (offset: number) => string)
     if (!(error instanceof (generated.SyntaxError as unknown as typeof Error))) throw error
     const e = error as unknown as Error & {location: {start: {offset: number}}}
     throw new InputError(`${where(e.location.start.offset)}: ${e.message} in "${text}"`, {
-      hint: 'Columns go in brackets ([Unit Price]), texts in double quotes, functions are if, days, round, text, blank, and, or, not (docs/bills.md "The map language").',
+      hint: 'Columns go in brackets ([Unit Price]), texts in double quotes, functions are if, days, eom, day, round, text, blank, and, or, not (docs/bills.md "The map language").',
     })
   }
 }
@@ -143,6 +143,10 @@ class Compiler {
             return (node.args[1] && this.infer(node.args[1])) ?? (node.args[2] && this.infer(node.args[2]))
           case 'days':
             return 'days'
+          case 'eom':
+            return 'date'
+          case 'day':
+            return 'number'
           case 'round':
             return 'number'
           case 'text':
@@ -312,6 +316,21 @@ class Compiler {
           if (!d.isInteger()) throw new RowFailure(undefined, d.toFixed(), 'is not a whole number of days')
           return d.toNumber()
         }
+      }
+      case 'eom': {
+        // The month's last day: terms counted from the end of the month (MYOB's "after EOM").
+        arity(1)
+        const date = this.compile(args[0]!, 'date') as Compiled<number>
+        return (cells) => {
+          const d = new Date(date(cells) * DAY_MS)
+          return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0) / DAY_MS
+        }
+      }
+      case 'day': {
+        // The day of the month (1 to 31): terms due on a day of the month.
+        arity(1)
+        const date = this.compile(args[0]!, 'date') as Compiled<number>
+        return (cells) => new Decimal(new Date(date(cells) * DAY_MS).getUTCDate())
       }
       case 'round': {
         arity(1, 2)

@@ -1,13 +1,13 @@
 /**
  * `bk emulator start` as the real binary: its first stdout line, the API behind it, Ctrl-C.
  */
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import type {ChildProcessWithoutNullStreams} from 'node:child_process'
 import {existsSync, readFileSync} from 'node:fs'
 import {createInterface} from 'node:readline'
 
 import {describe, expect, it} from 'vitest'
 
-import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, spawnBk, tempDir} from '../helpers/bk.js'
 import {whenOutput} from '../helpers/wait.js'
 import {call} from './support.js'
 
@@ -22,11 +22,7 @@ interface Started {
 
 /** Spawns bk emulator start and resolves once it has printed its first line (the address). */
 function startBinary(args: string[], configDir = tempDir()): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', ...args], {
-    cwd: ROOT,
-    env: cleanEnv({BK_CONFIG_DIR: configDir}),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+  const child = spawnBk(['emulator', 'start', '--port', '0', ...args], {configDir})
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

@@ -3,7 +3,7 @@
  * `npm test`), as a child process with its own config folder and a clean environment: no TTY, no
  * inherited BK_* variables. Its code cache is the user's, as for anyone (test/startup covers it).
  */
-import {spawn} from 'node:child_process'
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {delimiter, join, resolve} from 'node:path'
@@ -65,9 +65,18 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runBk(args: string[], options: RunOptions = {}): Promise<BkResult> {
+  return collect(spawnBk(args, options), options)
+}
+
+/**
+ * Starts bk (node with bin/run.js, or `options.executable`) in its clean environment with its own
+ * config folder, and hands back the child, for a test that talks to it while it runs (reads
+ * its first line, sends SIGINT, closes its stdout). stdin is a pipe the caller ends.
+ */
+export function spawnBk(args: string[], options: RunOptions = {}): ChildProcessWithoutNullStreams {
   const bk = options.executable ? [options.executable] : [process.execPath, options.entry ?? BIN]
   const [command, ...rest] = [...(options.prefix ?? []), ...bk, ...args]
-  return collect(command as string, rest, options)
+  return spawnIn(command as string, rest, options)
 }
 
 /**
@@ -76,7 +85,8 @@ export function runBk(args: string[], options: RunOptions = {}): Promise<BkResul
  */
 export function runShellLine(line: string, options: RunOptions = {}): Promise<BkResult> {
   const path = [bkOnPath(), process.env.PATH].filter(Boolean).join(delimiter)
-  return collect('bash', ['-c', line], {...options, env: {PATH: path, ...options.env}})
+  const withPath = {...options, env: {PATH: path, ...options.env}}
+  return collect(spawnIn('bash', ['-c', line], withPath), withPath)
 }
 
 /** A folder holding an executable `bk` that runs this checkout's bin/run.js with this node. */
@@ -89,15 +99,19 @@ function bkOnPath(): string {
   return (bkFolder = dir)
 }
 
-/** Spawns `command` in bk's clean environment and collects its exit and output. */
-function collect(command: string, args: string[], options: RunOptions): Promise<BkResult> {
+/** Spawns `command` in bk's clean environment (its own config folder unless given one). */
+function spawnIn(command: string, args: string[], options: RunOptions): ChildProcessWithoutNullStreams {
   const configDir = options.configDir ?? tempDir()
+  return spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+}
+
+/** Collects a child's exit and output, its stdin given `options.input` and ended. */
+function collect(child: ChildProcessWithoutNullStreams, options: RunOptions): Promise<BkResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? ROOT,
-      env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

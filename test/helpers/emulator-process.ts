@@ -2,10 +2,10 @@
  * `bk emulator start` as a child process (the way a user's CI runs it): started with `--json`
  * on port 0 unless told otherwise, resolved once it prints its first line, stopped with SIGINT.
  */
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import type {ChildProcessWithoutNullStreams} from 'node:child_process'
 import {createInterface} from 'node:readline'
 
-import {BIN, ROOT, cleanEnv, tempDir} from './bk.js'
+import {spawnBk, tempDir, type RunOptions} from './bk.js'
 
 export interface EmulatorProcess {
   child: ChildProcessWithoutNullStreams
@@ -17,13 +17,8 @@ export interface EmulatorProcess {
   stop(): Promise<number | null>
 }
 
-export interface EmulatorProcessOptions {
-  /** A bk executable to run instead of node with bin/run.js. */
-  executable?: string
-  /** Variables added to bk's clean environment. */
-  env?: Record<string, string | undefined>
-  cwd?: string
-}
+/** Where and how bk runs: a bk executable instead of node with bin/run.js, more variables, a folder. */
+export type EmulatorProcessOptions = Pick<RunOptions, 'executable' | 'env' | 'cwd'>
 
 export function startEmulatorProcess(
   args: string[],
@@ -31,12 +26,7 @@ export function startEmulatorProcess(
   options: EmulatorProcessOptions = {},
 ): Promise<EmulatorProcess> {
   const port = args.includes('--port') ? [] : ['--port', '0']
-  const [command, ...bk] = options.executable ? [options.executable] : [process.execPath, BIN]
-  const child = spawn(command as string, [...bk, 'emulator', 'start', ...port, '--json', ...args], {
-    cwd: options.cwd ?? ROOT,
-    env: cleanEnv({BK_CONFIG_DIR: configDir, ...options.env}),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+  const child = spawnBk(['emulator', 'start', ...port, '--json', ...args], {...options, configDir})
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))

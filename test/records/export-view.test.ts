@@ -4,14 +4,13 @@
  * each line's), json output checks everything; the formula guard leaves numbers alone; --file
  * is written whole or not at all.
  */
-import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {BIN, cleanEnv, runBk, tempDir} from '../helpers/bk.js'
+import {runBk, spawnBk, tempDir} from '../helpers/bk.js'
 import {reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
 import {recorderEnv, startRecorder} from './recorder.js'
 
@@ -138,15 +137,10 @@ describe('stdout closed early', () => {
       reply(200, {data: items, pagination: {next_page_token: 'again', previous_page_token: null}}),
     ])
     try {
-      const child = spawn(process.execPath, [BIN, 'invoices', 'list', '--all', '--output', 'csv'], {
-        env: cleanEnv({
-          BK_CONFIG_DIR: tempDir(),
-          BK_BASE_URL: endless.url,
-          BK_ACCESS_TOKEN: 'tok_test',
-          BK_BUSINESS_ID: 'biz_1',
-        }),
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const child = spawnBk(['invoices', 'list', '--all', '--output', 'csv'], {
+        env: {BK_BASE_URL: endless.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'},
       })
+      child.stdin.end()
       let stderr = ''
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
       // Read the header line, then close the pipe as `head -1` does.

@@ -4,12 +4,11 @@
  * re-posts what was missed. The emulator signs with the committed fixture key, so the listener's
  * key set (fetched from the emulator's JWKS) is one made outside bk.
  */
-import {spawn} from 'node:child_process'
 import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {BIN, ROOT, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, spawnBk} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {whenOutput} from '../helpers/wait.js'
 import {FIXTURES, recordingServer, startListen, type ListenerChild, type RecordingServer} from './helpers.js'
@@ -182,11 +181,10 @@ describe('bk webhooks replay', () => {
       return 200
     })
     try {
-      const child = spawn(process.execPath, [BIN, 'webhooks', 'replay', '--page-size', '1', '--forward-to', app.url], {
-        cwd: ROOT,
-        env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator, null)}),
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const child = spawnBk(['webhooks', 'replay', '--page-size', '1', '--forward-to', app.url], {
+        env: envFor(emulator, null),
       })
+      child.stdin.end()
       let stdout = ''
       let stderr = ''
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

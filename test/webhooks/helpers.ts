@@ -2,13 +2,13 @@
  * Helpers of the webhook tests: the committed fixtures (signed outside bk), a small recording
  * HTTP server playing the user's app, and `bk webhooks listen` as a long-running child.
  */
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import type {ChildProcessWithoutNullStreams} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {createServer, type IncomingHttpHeaders} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 
-import {BIN, ROOT, cleanEnv, tempDir} from '../helpers/bk.js'
+import {ROOT, spawnBk} from '../helpers/bk.js'
 import {whenOutput} from '../helpers/wait.js'
 
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'webhooks')
@@ -105,11 +105,7 @@ export interface ListenerChild {
 /** Starts `bk webhooks listen --port 0 …` and resolves once it prints where it listens. */
 export function startListen(args: string[], env: Record<string, string | undefined> = {}): Promise<ListenerChild> {
   const port = args.includes('--port') ? [] : ['--port', '0']
-  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...port, ...args], {
-    cwd: ROOT,
-    env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...env}),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+  const child = spawnBk(['webhooks', 'listen', ...port, ...args], {env})
   let out = ''
   let err = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))

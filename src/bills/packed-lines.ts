@@ -2,7 +2,8 @@
  * A bill per row, its lines packed in cells (`packed_lines:`, Manager.io's batch update): each
  * packed cell holds one value per line, one per line of the cell, and every packed cell of a row
  * that is not blank holds the same count. The row becomes one row per line, the bill's cells
- * repeated on each.
+ * repeated on each. Or (`packed_lines: {numbered: ["Line {n} Amount", ...]}`) a group of columns
+ * per line, numbered in the header: each group holding a value is one line, under the pattern's name.
  */
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
@@ -61,4 +62,43 @@ function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: numbe
     line: row.line,
     cells: row.cells.map((c, i) => (at.includes(i) ? (parts.get(i)?.[n] ?? '') : c)),
   }))
+}
+
+/** Numbered column groups (`Line 1 Amount`, `Line 2 Amount` …): one row per group that holds a value. */
+export function numberedLines(label: string, records: ReadRecord[], patterns: string[]): Flattened {
+  const [header, ...rows] = records as [ReadRecord, ...ReadRecord[]]
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const matchers = patterns.map((p) => new RegExp(`^${headerKey(p).split('{n}').map(escape).join('(\\d+)')}$`))
+  // Line number -> the index of each pattern's column in that group.
+  const groups = new Map<number, number[]>()
+  const single: number[] = []
+  header.cells.forEach((h, i) => {
+    const key = headerKey(h)
+    const which = matchers.findIndex((m) => m.test(key))
+    if (which === -1) return single.push(i)
+    const n = Number(matchers[which]!.exec(key)![1])
+    const group = groups.get(n) ?? patterns.map(() => -1)
+    group[which] = i
+    groups.set(n, group)
+  })
+  if (groups.size === 0)
+    throw new InputError(
+      `${label}:${header.line}: no column of the header is one of the numbered groups (packed_lines.numbered)`,
+      {
+        hint: `The map's groups: ${patterns.join(', ')}; the header has: ${header.cells.join(', ')}.`,
+      },
+    )
+  const numbers = [...groups.keys()].sort((a, b) => a - b)
+  const out = {line: header.line, cells: [...single.map((i) => header.cells[i]!), ...patterns]}
+  const bills = rows.map((row) => {
+    const own = single.map((i) => row.cells[i] ?? '')
+    const lines = numbers
+      .map((n) => groups.get(n)!.map((i) => (i === -1 ? '' : (row.cells[i] ?? ''))))
+      .filter((cells) => cells.some((c) => c.trim() !== ''))
+    return (lines.length > 0 ? lines : [patterns.map(() => '')]).map((cells) => ({
+      line: row.line,
+      cells: [...own, ...cells],
+    }))
+  })
+  return {header: out, bills}
 }

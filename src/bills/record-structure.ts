@@ -16,8 +16,20 @@ const names = z.array(z.string({error: 'expected a column name'}).min(1)).min(1)
 export const STRUCTURE_KEYS = {
   quotes: z.boolean({error: 'expected true or false'}).optional(),
   packed_lines: z
-    .object({columns: names}, {error: 'expected {columns: [column, ...]}: the columns whose cells hold one line each'})
+    .object(
+      {columns: names.optional(), numbered: names.optional()},
+      {
+        error:
+          'expected {columns: [column, ...]} (cells holding one line each) or {numbered: ["Line {n} Amount", ...]}',
+      },
+    )
     .strict()
+    .refine((p) => p.columns ?? p.numbered, {
+      message: 'name the packed columns (columns:) or the numbered groups (numbered:)',
+    })
+    .refine((p) => (p.numbered ?? []).every((n) => n.includes('{n}')), {
+      message: 'each numbered column says where its line number is with {n}, such as "Line {n} Amount"',
+    })
     .optional(),
   lines_file: z
     .object(
@@ -49,6 +61,8 @@ export interface RecordStructure {
   quotes: boolean
   /** Compared forms (`headerKey`) of the columns whose cells hold one line per line of the cell. */
   packedLines?: string[] | undefined
+  /** Numbered column groups, one group per line: each header pattern with {n} for the line number. */
+  numberedLines?: string[] | undefined
   /** The bills file's join column, the lines file's, and the lines file (`--lines-file`). */
   linesFile?: {key: string; lineKey: string; path?: string | undefined} | undefined
   /** The record type of a bill's fields, of its lines, of the row that ends it, and those dropped. */
@@ -72,7 +86,8 @@ export function recordStructure(m: StructureKeys, at: (path: string[]) => string
   }
   return {
     quotes: m.quotes ?? true,
-    packedLines: m.packed_lines?.columns.map(headerKey),
+    packedLines: m.packed_lines?.columns?.map(headerKey),
+    numberedLines: m.packed_lines?.numbered?.map((n) => n.trim()),
     linesFile: m.lines_file && {
       key: m.lines_file.key.trim(),
       lineKey: (m.lines_file.line_key ?? m.lines_file.key).trim(),
@@ -89,7 +104,7 @@ export function recordStructure(m: StructureKeys, at: (path: string[]) => string
 
 /** Whether the map reads lines other than one row each: then the file is read whole first. */
 export function hasStructure(s: RecordStructure): boolean {
-  return Boolean(s.packedLines ?? s.linesFile ?? s.recordTypes)
+  return Boolean(s.packedLines ?? s.numberedLines ?? s.linesFile ?? s.recordTypes)
 }
 
 /** A record as read, at the physical line it starts on. */

@@ -12,7 +12,7 @@ import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
 import {joinLinesFile} from './lines-file.js'
 import type {BillMap} from './map-file.js'
-import {unpackLines} from './packed-lines.js'
+import {numberedLines, unpackLines} from './packed-lines.js'
 import {openCsv, csvErrorMessage, type CsvInput} from './reader.js'
 import {hasStructure, type Flattened, type ReadRecord} from './record-structure.js'
 import {joinRecordTypes} from './record-types.js'
@@ -41,6 +41,7 @@ export async function openInput(
 async function flatten(label: string, records: ReadRecord[], map: BillMap): Promise<Flattened> {
   if (records.length === 0) throw new InputError(`${label} is empty: expected a header row and at least one bill`)
   if (map.packedLines) return unpackLines(label, records, map.packedLines, map.aliasOf)
+  if (map.numberedLines) return numberedLines(label, records, map.numberedLines)
   if (map.recordTypes) return joinRecordTypes(label, records, map.recordTypes)
   const join = map.linesFile!
   if (!join.path)

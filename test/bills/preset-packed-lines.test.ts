@@ -220,3 +220,55 @@ describe('structural mismatches stop the import with nothing sent', () => {
     )
   })
 })
+
+describe('numbered column groups (Line 1 Amount, Line 2 Amount …), one line per group that holds a value', () => {
+  it('reads each group as a line, in the order of the numbers', async () => {
+    const dir = tempDir('bk-numbered-')
+    writeFileSync(
+      join(dir, 'bills.csv'),
+      [
+        'Invoice No,Supplier,Date,Line 1 Description,Line 1 Amount,Line 1 Account,Line 2 Description,Line 2 Amount,Line 2 Account,Line 10 Description,Line 10 Amount,Line 10 Account',
+        'A-1,Northwind,2026-02-03,Paper,12.50,OFF,Toner,129.98,OFF,,,',
+        'A-2,Cloudy,2026-02-04,Compute,1250.00,SW,,,,Backup,10.00,SW',
+      ].join('\n') + '\n',
+    )
+    writeFileSync(
+      join(dir, 'map.yaml'),
+      [
+        'date_format: YYYY-MM-DD',
+        'columns:',
+        '  Invoice No: number',
+        '  Supplier: vendor_id',
+        '  Date: issued_at',
+        '  "Line {n} Description": line_description',
+        '  "Line {n} Amount": line_amount',
+        '  "Line {n} Account": line_ledger_id',
+        'packed_lines:',
+        '  numbered: ["Line {n} Description", "Line {n} Amount", "Line {n} Account"]',
+        'defaults: {currency: GBP}',
+      ].join('\n') + '\n',
+    )
+    writeFileSync(join(dir, 'v.csv'), 'Supplier,vendor_id\nNorthwind,ven_demo_office\nCloudy,ven_demo_cloud\n')
+    writeFileSync(join(dir, 'l.csv'), 'Account,ledger_id\nOFF,ldg_demo_expenses\nSW,ldg_demo_software\n')
+    const args = ['bills.csv', '--map', 'map.yaml', '--lookup', 'vendor_id=v.csv', '--lookup', 'line_ledger_id=l.csv']
+    const result = await runBk(['bills', 'import', ...args], {env: env(), cwd: dir})
+    expect(result.code, result.stderr).toBe(0)
+    const line = (amount: number, ledger_id: string, description: string) => ({amount, ledger_id, description})
+    expect(sentBodies()).toEqual([
+      {
+        number: 'A-1',
+        vendor_id: 'ven_demo_office',
+        issued_at: '2026-02-03T00:00:00Z',
+        currency: 'GBP',
+        lines: [line(12.5, 'ldg_demo_expenses', 'Paper'), line(129.98, 'ldg_demo_expenses', 'Toner')],
+      },
+      {
+        number: 'A-2',
+        vendor_id: 'ven_demo_cloud',
+        issued_at: '2026-02-04T00:00:00Z',
+        currency: 'GBP',
+        lines: [line(1250, 'ldg_demo_software', 'Compute'), line(10, 'ldg_demo_software', 'Backup')],
+      },
+    ])
+  })
+})

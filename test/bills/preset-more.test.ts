@@ -74,6 +74,12 @@ const LAYOUTS: Layout[] = [
   },
   {
     preset: 'sage-accounting',
+    file: 'uk-not-vat-registered.csv',
+    flags: ['--date-format', 'DD-MM-YYYY', '--currency', 'GBP'],
+    credit: {lines: [4], column: 'Type'},
+  },
+  {
+    preset: 'sage-accounting',
     file: 'us-expenses.csv',
     flags: ['--date-format', 'MM-DD-YYYY', '--amounts', 'gross', '--currency', 'USD'],
     credit: {lines: [4], column: 'Type'},

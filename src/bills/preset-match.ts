@@ -74,7 +74,7 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
 function placeholderLookups(map: BillMap): Lookups {
   const lookups: Lookups = new Map()
   for (const [field, key] of map.lookupKeys) {
-    const lookup: Lookup = {field, file: '', caseInsensitive: false, values: new Map(), width: key.length}
+    const lookup: Lookup = {field, file: '', caseInsensitive: false, values: new Map(), width: key.length, pending: new Set()}
     lookups.set(field, lookup)
   }
   return lookups

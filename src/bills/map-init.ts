@@ -177,7 +177,7 @@ function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings
     flags.push('--currency <CODE>')
   const details = presetDetails(match.name)
   return {
-    ...shapeOf(sample, match.header !== undefined),
+    ...shapeOf(sample, match.headerRow),
     skipLines: map.skipLines,
     sampledRows: match.rows.length,
     preset: {

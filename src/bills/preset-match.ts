@@ -18,6 +18,8 @@ export interface PresetMatch {
   map: BillMap
   /** The file's header as the preset reads it; undefined for a headerless layout. */
   header: string[] | undefined
+  /** The file has a header row (a headerless layout read by its documented order has none). */
+  headerRow: boolean
   /** Data rows of the sample, as the preset reads them. */
   rows: string[][]
   /** The preset needs --amounts (net and gross both possible). */
@@ -61,7 +63,7 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
     try {
       const checked = amounts ? withOverrides(map, {amounts}) : map
       new ExportTranslator(read.header, first.length, checked, placeholderLookups(map), sample.file, preamble)
-      return {name, map, header: read.header, rows, needsAmounts: amounts !== undefined}
+      return {name, map, header: read.header, headerRow: !read.isData, rows, needsAmounts: amounts !== undefined}
     } catch (error) {
       if (!(error instanceof BkError)) throw error
       if (error.code !== 'amounts_needed' || amounts) return undefined

@@ -4,7 +4,14 @@
  * seen. A format is proposed only when it is the only reading; when two formats read the sample
  * with different meanings (03/04/2025, 4.199), both are returned for the user to decide.
  */
-import {NEGATIVE_FORMS, NUMBER_FORMATS, parseDateAs, parseNumberAs, type NegativeForm, type NumberFormat} from './formats.js'
+import {
+  NEGATIVE_FORMS,
+  NUMBER_FORMATS,
+  parseDateAs,
+  parseNumberAs,
+  type NegativeForm,
+  type NumberFormat,
+} from './formats.js'
 
 /** The date patterns tried, most common first; any of formats.ts's patterns may be written by hand. */
 export const DATE_CANDIDATES = [
@@ -112,4 +119,13 @@ export function fileFormat(
   for (const f of common) if (!distinct.some((d) => sameReading(values, d, f, kind))) distinct.push(f)
   const telling = values.filter((v, i) => values.indexOf(v) === i).slice(0, 3)
   return {formats: distinct, examples: telling}
+}
+
+/** A header row: some cell filled, and none reads as a date or a number. */
+export function looksLikeHeader(record: readonly string[]): boolean {
+  const filled = record.map((c) => c.trim()).filter((c) => c !== '')
+  return (
+    filled.length > 0 &&
+    filled.every((c) => profileColumn([[c]], 0).dateFormats.length === 0 && !/^[-+(]?[$£€]?\d[\d.,\s]*\)?$/.test(c))
+  )
 }

@@ -95,10 +95,12 @@ export function proposeColumns(names: string[], profiles: ColumnProfile[], heade
     drop('quantity', 'a quantity without a unit price column')
     drop('unit_price', 'a unit price without a quantity column')
   }
-  if (target('line_amount') && (target('line_net') || target('line_gross'))) drop('line_amount', 'another amount column')
+  if (target('line_amount') && (target('line_net') || target('line_gross')))
+    drop('line_amount', 'another amount column')
   const priced = target('quantity') !== undefined
   const amountsDecide =
-    (target('line_tax') !== undefined && (priced || target('line_net') !== undefined || target('line_gross') !== undefined)) ||
+    (target('line_tax') !== undefined &&
+      (priced || target('line_net') !== undefined || target('line_gross') !== undefined)) ||
     (target('line_net') !== undefined && target('line_gross') !== undefined)
   if (amountsDecide) decide.push('amounts: net or gross (the file has amounts before and after tax)')
   const credit = creditOf(columns, profiles)
@@ -113,7 +115,8 @@ export function proposeColumns(names: string[], profiles: ColumnProfile[], heade
     if (!target(t)) decide.push(`no column looked like ${what}: map one to ${t}`)
   if (!['line_amount', 'line_net', 'line_gross', 'unit_price'].some(target))
     decide.push('no column looked like the line amount: map one to line_amount (or quantity and unit_price)')
-  if (!target('currency')) notes.push('no column names the currency: pass --currency CODE (or defaults: {currency: CODE})')
+  if (!target('currency'))
+    notes.push('no column names the currency: pass --currency CODE (or defaults: {currency: CODE})')
   if (target('line_discount'))
     notes.push(
       `"${target('line_discount')!.column}" is mapped to line_discount: a row with a discount is refused until compute: line_amount applies it`,
@@ -128,9 +131,10 @@ export function proposeColumns(names: string[], profiles: ColumnProfile[], heade
   return {columns, credit, amountsDecide, lookups, fillDown, decide, notes}
 }
 
+/** A type column: a few values, each repeated (a text column of descriptions is not one), one a credit word. */
 function isCreditMarker(p: ColumnProfile): boolean {
   const distinct = new Set(p.values)
-  return distinct.size <= 12 && [...distinct].some((v) => CREDIT_WORDS.test(v))
+  return distinct.size <= 6 && distinct.size * 2 <= p.values.length && [...distinct].some((v) => CREDIT_WORDS.test(v))
 }
 
 /** Credit notes: a type column with credit words (the other values its bill types), or negative amounts. */

@@ -160,7 +160,9 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
               file: lookup?.file ?? '',
               values: [...values],
               // Listed without an id (as bk bills lookups init writes them): to fill, not to add.
-              unfilled: [...values].filter((v) => lookup?.pending.has(key(lookup.width > 1 ? v.split(', ').join('\u0000') : v))).length,
+              unfilled: [...values].filter((v) =>
+                lookup?.pending.has(key(lookup.width > 1 ? v.split(', ').join('\u0000') : v)),
+              ).length,
             }
           }),
         }

@@ -94,7 +94,9 @@ async function collect(file: string, map: BillMap): Promise<Field[]> {
   }
   if (!fields) throw new InputError(`${file} is empty: expected a header row and rows of bills`)
   // A column that already holds bk ids needs no lookup.
-  return fields.filter((f) => f.at.length > 1 || [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')))
+  return fields.filter(
+    (f) => f.at.length > 1 || [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
+  )
 }
 
 /** The fields the map looks up in this file: keyed lookups, and columns feeding a bk id. */
@@ -115,7 +117,9 @@ function lookedUp(map: BillMap, header: string[] | undefined, cells: string[], f
     fields.push({field: target, columns: [header ? cell.trim() : `column ${i + 1}`], at: [i], keys: new Map()})
   })
   if (fields.length === 0)
-    throw new InputError(`${map.source}: no column of ${file} feeds vendor_id, line_ledger_id or business_id: nothing to look up`)
+    throw new InputError(
+      `${map.source}: no column of ${file} feeds vendor_id, line_ledger_id or business_id: nothing to look up`,
+    )
   return fields
 }
 
@@ -143,7 +147,10 @@ async function writeLookup(f: Field, map: BillMap, path: string): Promise<Lookup
   }
   const listed = new Set(
     rows.slice(1).map((r) => {
-      const key = r.slice(0, width).map((c) => c.trim()).join('\u0000')
+      const key = r
+        .slice(0, width)
+        .map((c) => c.trim())
+        .join('\u0000')
       return caseless ? key.toLowerCase() : key
     }),
   )

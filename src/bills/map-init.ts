@@ -6,7 +6,7 @@
  * that reads the sample two ways is never chosen: it is a decision left to the user.
  */
 import {headerKey} from './columns.js'
-import {DATE_CANDIDATES, fileFormat, profileColumn, type ColumnProfile} from './column-profile.js'
+import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
 import {matchPresets, type NearestPreset, type PresetMatch} from './preset-match.js'
@@ -126,7 +126,10 @@ function shapeOf(sample: FileSample, header: boolean) {
 /** The file's date and number formats, from every column that holds dates or numbers. */
 function formatsOf(profiles: ColumnProfile[]) {
   const finding = (kind: 'date' | 'number') => {
-    const columns = profiles.map((p) => ({values: p.values, formats: kind === 'date' ? p.dateFormats : p.numberFormats}))
+    const columns = profiles.map((p) => ({
+      values: p.values,
+      formats: kind === 'date' ? p.dateFormats : p.numberFormats,
+    }))
     const {formats, examples} = fileFormat(columns, kind, kind === 'date' ? DATE_CANDIDATES : NUMBER_FORMATS)
     if (formats.length === 0 && examples.length === 0) return null
     return {value: formats.length === 1 ? formats[0]! : null, candidates: formats, examples}
@@ -140,12 +143,6 @@ function formatsOf(profiles: ColumnProfile[]) {
   }
 }
 
-/** A header row: no cell reads as a date or a number, and some cell is filled. */
-function looksLikeHeader(record: string[]): boolean {
-  const filled = record.map((c) => c.trim()).filter((c) => c !== '')
-  return filled.length > 0 && filled.every((c) => profileColumn([[c]], 0).dateFormats.length === 0 && !/^[-+(]?[$£€]?\d[\d.,\s]*\)?$/.test(c))
-}
-
 /** A preset reads the file: the command to run, with the flags told from the sample. */
 function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings {
   const {map} = match
@@ -155,7 +152,8 @@ function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings
   const formats = formatsOf(profiles.map((p, i) => (targets[i] === null ? profileColumn([], 0) : p)))
   const decide: string[] = []
   const flags: string[] = []
-  if (map.delimiter !== sample.delimiter) flags.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
+  if (map.delimiter !== sample.delimiter)
+    flags.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
   if (!sample.ascii && map.encoding !== sample.encoding) flags.push(`--encoding ${sample.encoding}`)
   if (!map.dateFormat && formats.dateFormat) {
     const f = formats.dateFormat
@@ -173,7 +171,11 @@ function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings
   }
   const lookups = presetLookups(map, cells, targets, match.rows)
   for (const l of lookups) flags.push(`--lookup ${l.field}=${l.file}`)
-  if (!targets.includes('currency') && map.defaults.currency === undefined && !map.compute.some((c) => c.target === 'currency'))
+  if (
+    !targets.includes('currency') &&
+    map.defaults.currency === undefined &&
+    !map.compute.some((c) => c.target === 'currency')
+  )
     flags.push('--currency <CODE>')
   const details = presetDetails(match.name)
   return {

@@ -7,6 +7,7 @@
  */
 import {BkError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
+import {looksLikeHeader} from './column-profile.js'
 import type {Lookup, Lookups} from './lookups.js'
 import {loadBillMap, withOverrides, type BillMap} from './map-file.js'
 import {listPresets} from './presets.js'
@@ -53,8 +54,10 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
   const first = sample.records[map.skipLines]
   if (!first) return undefined
   const read = readFirstRow(map, first)
-  // A headerless reading fits only a file as wide as the fields the preset documents.
+  // A headerless reading fits only a file as wide as the fields the preset documents, whose
+  // first row holds data: a header of names bk does not know is not a row of values.
   if (!read.header || read.isData) {
+    if (looksLikeHeader(first)) return undefined
     const documented = map.fieldOrder?.length ?? Math.max(0, ...[...map.columns.keys()].map(Number).filter(Boolean))
     if (first.length > documented) return undefined
   }
@@ -76,7 +79,14 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
 function placeholderLookups(map: BillMap): Lookups {
   const lookups: Lookups = new Map()
   for (const [field, key] of map.lookupKeys) {
-    const lookup: Lookup = {field, file: '', caseInsensitive: false, values: new Map(), width: key.length, pending: new Set()}
+    const lookup: Lookup = {
+      field,
+      file: '',
+      caseInsensitive: false,
+      values: new Map(),
+      width: key.length,
+      pending: new Set(),
+    }
     lookups.set(field, lookup)
   }
   return lookups

@@ -66,7 +66,9 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
       '# each file with every value and an empty id column for you to fill; then pass',
     )
     for (const l of f.lookups)
-      out.push(`#   --lookup ${l.field}=${l.file}  (${l.columns.map(q).join(' + ')}: ${l.distinct} value${l.distinct === 1 ? '' : 's'} in the sample)`)
+      out.push(
+        `#   --lookup ${l.field}=${l.file}  (${l.columns.map(q).join(' + ')}: ${l.distinct} value${l.distinct === 1 ? '' : 's'} in the sample)`,
+      )
   }
   for (const n of f.notes) out.push(`# Note: ${n}`)
   return out.join('\n') + '\n'
@@ -93,6 +95,7 @@ function creditLines(out: string[], f: MapInitFindings): void {
     out.push(`  values: ${list(c.values)}  # ${q(c.column ?? '')}: credit notes`)
     out.push(`  bills: ${list(c.bills)}  # and the bill types: any other value is refused`)
   }
-  if (c.negativeTotal) out.push('  negative_total: true  # negative amounts were seen: a bill totalling below zero is a credit')
+  if (c.negativeTotal)
+    out.push('  negative_total: true  # negative amounts were seen: a bill totalling below zero is a credit')
   out.push('credits: skip')
 }

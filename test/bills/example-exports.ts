@@ -61,7 +61,9 @@ function readmeCommands(dir: string): Map<string, string[]> {
     for (const line of text.split('\n')) {
       const words = line.trim().split(/\s+/)
       if (words[0] !== 'bk' || words[1] !== 'bills' || words[2] !== 'import') continue
-      const abs = words.map((w) => w.replace(/(^|=)(examples\/exports\/)/, (_m, pre: string) => `${pre}${ROOT}/examples/exports/`))
+      const abs = words.map((w) =>
+        w.replace(/(^|=)(examples\/exports\/)/, (_m, pre: string) => `${pre}${ROOT}/examples/exports/`),
+      )
       const file = abs[3]!.split('/').pop()!
       out.set(file, abs.slice(4))
     }

@@ -33,7 +33,18 @@ describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
     const dir = tempDir('bk-lookups-init-')
     const flags = example.flags!
     const shape = ['--delimiter', '--encoding'].flatMap((f) => (flagValue(flags, f) ? [f, flagValue(flags, f)!] : []))
-    const init = await runBk(['bills', 'lookups', 'init', example.path, '--map', example.map, '--dir', dir, '--json', ...shape])
+    const init = await runBk([
+      'bills',
+      'lookups',
+      'init',
+      example.path,
+      '--map',
+      example.map,
+      '--dir',
+      dir,
+      '--json',
+      ...shape,
+    ])
     expect(init.code, init.stderr).toBe(0)
     const written = JSON.parse(init.stdout) as Written[]
     // One file per field the README looks up, each value once with an empty id.
@@ -72,16 +83,30 @@ describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
       })
       writeFileSync(w.file, stringify(rows))
     }
-    const dry = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run', '--json'])
+    const dry = await runBk([
+      'bills',
+      'import',
+      example.path,
+      '--map',
+      example.map,
+      ...rest,
+      ...ours,
+      '--dry-run',
+      '--json',
+    ])
     expect(dry.code).toBe(2)
-    const report = JSON.parse(dry.stdout) as {error: {details?: unknown}}
-    const missing = missingOf(dry)
-    expect(missing, JSON.stringify(report)).toEqual([{field: left.field, values: [leftValue]}])
+    expect(missingOf(dry), dry.stdout).toEqual([{field: left.field, values: [leftValue]}])
     const text = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
-    expect(text.stderr).toContain(`${left.field}: 1 value missing from lookups: ${JSON.stringify(leftValue)} (fill in each id in ${left.file})`)
+    expect(text.stderr).toContain(
+      `${left.field}: 1 value missing from lookups: ${JSON.stringify(leftValue)} (fill in each id in ${left.file})`,
+    )
     // Filled: the dry run names no missing value.
     const rows = readCsv(left.file)
-    const known = new Map(readCsv(given.get(left.field)!).slice(1).map((r) => [norm(r.slice(0, -1), caseless.includes(left.field)), r[r.length - 1]!]))
+    const known = new Map(
+      readCsv(given.get(left.field)!)
+        .slice(1)
+        .map((r) => [norm(r.slice(0, -1), caseless.includes(left.field)), r[r.length - 1]!]),
+    )
     rows[1]![rows[1]!.length - 1] = known.get(norm(rows[1]!.slice(0, -1), caseless.includes(left.field)))!
     writeFileSync(left.file, stringify(rows))
     const clean = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
@@ -139,6 +164,8 @@ function withoutLookups(flags: string[]): string[] {
 }
 
 function missingOf(result: {stdout: string}): Array<{field: string; values: string[]}> {
-  const out = JSON.parse(result.stdout) as {error?: {details?: {missingLookups?: Array<{field: string; values: string[]}>}}}
+  const out = JSON.parse(result.stdout) as {
+    error?: {details?: {missingLookups?: Array<{field: string; values: string[]}>}}
+  }
   return (out.error?.details?.missingLookups ?? []).map(({field, values}) => ({field, values}))
 }

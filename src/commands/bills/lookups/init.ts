@@ -26,7 +26,11 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
       helpValue: 'FILE.yaml|PRESET',
       required: true,
     }),
-    dir: Flags.string({summary: 'The folder of the lookup files (created when missing).', default: '.', helpValue: 'DIR'}),
+    dir: Flags.string({
+      summary: 'The folder of the lookup files (created when missing).',
+      default: '.',
+      helpValue: 'DIR',
+    }),
     delimiter: reading.delimiter,
     encoding: reading.encoding,
   }

@@ -38,11 +38,10 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
       const p = findings.preset
       process.stdout.write(`${findings.file} matches the preset ${p.name}. Import it with:\n  ${p.command}\n`)
       for (const d of findings.decide) process.stdout.write(`Decide: ${d}\n`)
-      if (p.needs.length > 0) process.stdout.write(`What ${p.name} needs from you:\n${p.needs.map((n) => `  ${n}`).join('\n')}\n`)
+      if (p.needs.length > 0)
+        process.stdout.write(`What ${p.name} needs from you:\n${p.needs.map((n) => `  ${n}`).join('\n')}\n`)
       if (findings.lookups.length > 0)
-        process.stdout.write(
-          `Write the lookup files with: bk bills lookups init ${findings.file} --map ${p.name}\n`,
-        )
+        process.stdout.write(`Write the lookup files with: bk bills lookups init ${findings.file} --map ${p.name}\n`)
       return findings
     }
     const n = findings.nearest
@@ -54,7 +53,9 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
     if (out) say(`Wrote a starter map to ${out}.`)
     else process.stdout.write(findings.map!)
     if (findings.decide.length > 0)
-      say(`Decide before importing (each is a DECIDE line of the map):\n${findings.decide.map((d) => `  - ${d}`).join('\n')}`)
+      say(
+        `Decide before importing (each is a DECIDE line of the map):\n${findings.decide.map((d) => `  - ${d}`).join('\n')}`,
+      )
     return findings
   }
 }

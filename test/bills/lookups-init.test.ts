@@ -164,8 +164,7 @@ function withoutLookups(flags: string[]): string[] {
 }
 
 function missingOf(result: {stdout: string}): Array<{field: string; values: string[]}> {
-  const out = JSON.parse(result.stdout) as {
-    error?: {details?: {missingLookups?: Array<{field: string; values: string[]}>}}
-  }
-  return (out.error?.details?.missingLookups ?? []).map(({field, values}) => ({field, values}))
+  // An error with --json: {error, code, hint, details}, the dry run's result in details.
+  const out = JSON.parse(result.stdout) as {details?: {missingLookups?: Array<{field: string; values: string[]}>}}
+  return (out.details?.missingLookups ?? []).map(({field, values}) => ({field, values}))
 }

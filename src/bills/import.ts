@@ -52,7 +52,7 @@ export interface DryRunResult {
   /** --show N: the first N valid bills, exactly as they would be sent. */
   shown?: BillInput[] | undefined
   /** Each lookup's missing values, once each, so the user can complete the files in one pass. */
-  missingLookups?: Array<{field: string; file: string; values: string[]}> | undefined
+  missingLookups?: Array<{field: string; file: string; values: string[]; unfilled: number}> | undefined
   durationMs: number
 }
 
@@ -152,11 +152,19 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     ...(shown ? {shown} : {}),
     ...(result.missing?.size
       ? {
-          missingLookups: [...result.missing].map(([field, values]) => ({
-            field,
-            file: options.lookups?.get(field)?.file ?? '',
-            values: [...values],
-          })),
+          missingLookups: [...result.missing].map(([field, values]) => {
+            const lookup = options.lookups?.get(field)
+            const key = (v: string) => (lookup?.caseInsensitive ? v.toLowerCase() : v)
+            return {
+              field,
+              file: lookup?.file ?? '',
+              values: [...values],
+              // Listed without an id (as bk bills lookups init writes them): to fill, not to add.
+              unfilled: [...values].filter((v) =>
+                lookup?.pending.has(key(lookup.width > 1 ? v.split(', ').join('\u0000') : v)),
+              ).length,
+            }
+          }),
         }
       : {}),
     durationMs: Math.round(performance.now() - started),

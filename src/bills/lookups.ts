@@ -21,6 +21,8 @@ export interface Lookup {
   values: Map<string, string>
   /** The key's columns in the file (1, or more for a lookup the map keys by several columns, `lookups:`). */
   width: number
+  /** Values listed with an empty id (as `bk bills lookups init` writes them): still to fill, so missing. */
+  pending: Set<string>
 }
 
 export type Lookups = Map<string, Lookup>
@@ -60,6 +62,7 @@ function canonicalField(name: string): string | undefined {
 async function readLookup(field: string, file: string, caseInsensitive: boolean, width: number): Promise<Lookup> {
   const bytes = await readBoundedFile(file, `--lookup ${field}:`, SIZE_LIMITS.lookup)
   const values = new Map<string, string>()
+  const pending = new Set<string>()
   const lineOf = new Map<string, number>()
   let problem: InputError | undefined
   // Each row is taken as it is parsed (on_record, which keeps none), with the line it ends on
@@ -75,8 +78,13 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean,
     // A blank part of a key of several columns matches a blank cell (an individual has no first name).
     const from = width === 1 ? parts[0]! : parts.every((p) => p === '') ? '' : keyText(parts)
     const to = row[width]!.trim()
-    if (from === '' || to === '') throw new InputError(`${file}:${line}: an empty ${from === '' ? 'value' : 'id'}`)
+    if (from === '') throw new InputError(`${file}:${line}: an empty value`)
     const key = caseInsensitive ? from.toLowerCase() : from
+    // A value listed without its id yet is missing, named as such by the dry run, not an error here.
+    if (to === '') {
+      pending.add(key)
+      return
+    }
     const earlier = values.get(key)
     if (earlier !== undefined && earlier !== to) {
       throw new InputError(
@@ -106,8 +114,9 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean,
     throw new InputError(`--lookup ${field}: ${file} is not a readable CSV: ${(error as Error).message}`)
   }
   if (problem) throw problem
-  if (values.size === 0) throw new InputError(`--lookup ${field}: ${file} has no rows after its header`)
-  return {field, file, caseInsensitive, values, width}
+  if (values.size === 0 && pending.size === 0)
+    throw new InputError(`--lookup ${field}: ${file} has no rows after its header`)
+  return {field, file, caseInsensitive, values, width, pending}
 }
 
 /** The lookup key of several cells: joined by a character no cell of a CSV export holds. */

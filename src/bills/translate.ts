@@ -45,6 +45,9 @@ import {
   type KeyedLookup,
 } from './computed-columns.js'
 
+const isPending = (lookup: Lookup, value: string) =>
+  lookup.pending.has(lookup.caseInsensitive ? value.toLowerCase() : value)
+
 /** A translated row, and the problems translation found (each names the export's column). */
 export interface TranslatedRow {
   row: SourceRow
@@ -510,6 +513,13 @@ export class ExportTranslator {
     return i
   }
 
+  /** A value missing from a lookup, once each (at most 1000 per lookup), for --dry-run's list. */
+  private noteMissing(target: string, value: string): void {
+    let seen = this.missing.get(target)
+    if (!seen) this.missing.set(target, (seen = new Set()))
+    if (seen.size < 1000) seen.add(value)
+  }
+
   /** One record of the export as a row in bk's layout. */
   translate(record: string[], line: number): TranslatedRow {
     const raw = record
@@ -586,14 +596,14 @@ export class ExportTranslator {
             out[step.at] = value
             break
           }
-          let seen = this.missing.get(step.target)
-          if (!seen) this.missing.set(step.target, (seen = new Set()))
-          if (seen.size < 1000) seen.add(trimmed)
+          this.noteMissing(step.target, trimmed)
           fail(
             step.target,
             i,
             text,
-            `is not in the lookup file ${step.lookup!.file}: add a row "${trimmed},<id>" to it`,
+            isPending(step.lookup!, trimmed)
+              ? `has no id yet in the lookup file ${step.lookup!.file}: fill in its id there`
+              : `is not in the lookup file ${step.lookup!.file}: add a row "${trimmed},<id>" to it`,
           )
           out[step.at] = trimmed
           break
@@ -645,13 +655,17 @@ export class ExportTranslator {
       const {key, value} = lookUpRow(step, cells)
       if (key.every((k) => k === '')) continue
       if (value !== undefined) out[this.position.get(step.target)!] = value
-      else
+      else {
+        this.noteMissing(step.target, key.join(', '))
         fail(
           step.target,
           step.columns[0]!,
           key.join(', '),
-          `is not in the lookup file ${step.lookup.file} (keyed by ${step.columns.map((i) => `"${this.labels[i]}"`).join(', ')}): add a row "${key.join(',')},<id>" to it`,
+          isPending(step.lookup, key.join('\u0000'))
+            ? `has no id yet in the lookup file ${step.lookup.file}: fill in its id there`
+            : `is not in the lookup file ${step.lookup.file} (keyed by ${step.columns.map((i) => `"${this.labels[i]}"`).join(', ')}): add a row "${key.join(',')},<id>" to it`,
         )
+      }
     }
     for (const step of this.computed) {
       if (step.billLevel && step.reads.every((i) => (cells[i] ?? '').trim() === '')) {
@@ -932,7 +946,7 @@ export function readFirstRow(
 }
 
 /** The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes what others mean. */
-function columnsForLayout(map: BillMap, header: string[] | undefined): Map<string, Target | null> {
+export function columnsForLayout(map: BillMap, header: string[] | undefined): Map<string, Target | null> {
   if (!header || map.whenColumn.size === 0) return map.columns
   const keys = new Set(header.map(headerKey))
   let columns = map.columns

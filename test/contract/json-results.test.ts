@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 
 import {DEMO_RECORD_IDS} from '../../src/emulator/seed-records.js'
-import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, ROOT, runBk, tempDir} from '../helpers/bk.js'
 import {addProfileArgs, envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
 let emulator: RunningEmulator
@@ -63,6 +63,12 @@ it("every command's --json result keeps its shape", async () => {
     billsCsv,
     'number,vendor_id,line_amount,line_ledger_id\nJSON-1,ven_demo_office,10.00,ldg_demo_expenses\n',
   )
+  // A layout no preset reads, for maps init's starter map.
+  const otherCsv = join(dir, 'other.csv')
+  writeFileSync(
+    otherCsv,
+    'Ref,Supplier,Posted,GL,Amount\n1,Northwind,03/02/2026,Office,-1.00\n1,Northwind,03/02/2026,Office,2.00\n',
+  )
   const entries = join(dir, 'entries.yaml')
   writeFileSync(
     entries,
@@ -91,6 +97,12 @@ it("every command's --json result keeps its shape", async () => {
     ['bills import', ['bills', 'import', billsCsv], env],
     ['bills unconfirmed', ['bills', 'unconfirmed', billsCsv], env],
     ['bills import status', ['bills', 'import', 'status', billsCsv]],
+    ['bills maps init (preset)', ['bills', 'maps', 'init', join(ROOT, 'examples/exports/xero/bills.csv')]],
+    ['bills maps init (starter map)', ['bills', 'maps', 'init', otherCsv]],
+    [
+      'bills lookups init',
+      ['bills', 'lookups', 'init', join(ROOT, 'examples/exports/xero/bills.csv'), '--map', 'xero', '--dir', tempDir()],
+    ],
     ['journal-entries validate', ['journal-entries', 'validate', entries], env],
     ['journal-entries create', ['journal-entries', 'create', entries], env],
     [

@@ -195,7 +195,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       for (const e of result.errors) process.stderr.write(e.text + '\n')
       for (const m of result.missingLookups ?? [])
         process.stderr.write(
-          `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (add each to ${m.file})\n`,
+          `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (${m.unfilled === m.values.length ? `fill in each id in ${m.file}` : m.unfilled > 0 ? `fill in the ${m.unfilled} listed without an id in ${m.file}, add the others (bk bills lookups init adds them)` : `add each to ${m.file}, or run bk bills lookups init`})\n`,
         )
     }
     const more = result.errorCount - result.errors.length

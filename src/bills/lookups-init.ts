@@ -1,0 +1,173 @@
+/**
+ * `bk bills lookups init FILE --map M`: one lookup file per field the map looks up (lookups.ts
+ * reads them), holding every distinct value of the export (or key, for a lookup the map keys by
+ * several columns) with an empty id column for the user to fill. Run again on a newer export, it
+ * adds the values not listed yet and keeps every row already there as it is, filled ids
+ * included; each file is replaced atomically (written beside it, then renamed over it).
+ */
+import {existsSync} from 'node:fs'
+import {readFile} from 'node:fs/promises'
+import {join} from 'node:path'
+
+import {parse} from 'csv-parse/sync'
+import {stringify} from 'csv-stringify/sync'
+
+import {InputError} from '../shared/errors.js'
+import {decodeUtf8} from '../shared/utf8.js'
+import {replacePrivateFile} from '../files/private-file.js'
+import {headerKey} from './columns.js'
+import type {BillMap} from './map-file.js'
+import {LOOKUP_FILES} from './map-init.js'
+import {openCsv} from './reader.js'
+import {columnsForLayout, readFirstRow} from './translate.js'
+
+const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
+
+export interface LookupFileResult {
+  field: string
+  file: string
+  /** The export's columns the values come from (several for a keyed lookup). */
+  columns: string[]
+  /** Rows in the file now. */
+  values: number
+  /** Rows this run added. */
+  added: number
+  /** Rows with an id filled in. */
+  filled: number
+}
+
+interface Field {
+  field: string
+  columns: string[]
+  at: number[]
+  /** Distinct keys in file order: the cells, trimmed. */
+  keys: Map<string, string[]>
+}
+
+/** Reads `file` as `map` reads it, and writes or updates a lookup file per looked-up field in `dir`. */
+export async function initLookups(file: string, map: BillMap, dir: string): Promise<LookupFileResult[]> {
+  const fields = await collect(file, map)
+  const out: LookupFileResult[] = []
+  for (const f of fields) out.push(await writeLookup(f, map, join(dir, LOOKUP_FILES[f.field] ?? `${f.field}.csv`)))
+  return out
+}
+
+/** One pass over the export: the distinct values of each looked-up field. */
+async function collect(file: string, map: BillMap): Promise<Field[]> {
+  const input = openCsv(file, 256 * 1024, {delimiter: map.delimiter, encoding: map.encoding})
+  let fields: Field[] | undefined
+  let cells: string[] = []
+  let skipped = 0
+  const filter = {skip: -1, rows: -1}
+  try {
+    for await (const record of input.parser as AsyncIterable<string[]>) {
+      input.advance(record)
+      if (record.every((c) => c.trim() === '')) continue
+      if (skipped < map.skipLines) {
+        skipped++
+        continue
+      }
+      if (!fields) {
+        const first = readFirstRow(map, record)
+        cells = first.header ?? record.map((_, i) => String(i + 1))
+        fields = lookedUp(map, first.header, cells, file)
+        const at = (name?: string) => (name ? indexOf(map, first.header, cells, name) : -1)
+        filter.skip = at(map.skip?.column)
+        filter.rows = at(map.rows?.column)
+        if (!first.isData) continue
+      }
+      if (filter.skip !== -1 && map.skip!.values.includes((record[filter.skip] ?? '').trim())) continue
+      if (filter.rows !== -1 && !map.rows!.values.includes((record[filter.rows] ?? '').trim())) continue
+      for (const f of fields) {
+        const parts = f.at.map((i) => (record[i] ?? '').trim())
+        if (parts.every((p) => p === '')) continue
+        const key = parts.join('\u0000')
+        const id = map.caseInsensitiveLookups.includes(f.field) ? key.toLowerCase() : key
+        if (!f.keys.has(id)) f.keys.set(id, parts)
+      }
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw new InputError(`${file}: cannot be read with ${map.source}: ${(error as Error).message}`)
+  } finally {
+    input.close()
+  }
+  if (!fields) throw new InputError(`${file} is empty: expected a header row and rows of bills`)
+  // A column that already holds bk ids needs no lookup.
+  return fields.filter(
+    (f) => f.at.length > 1 || [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
+  )
+}
+
+/** The fields the map looks up in this file: keyed lookups, and columns feeding a bk id. */
+function lookedUp(map: BillMap, header: string[] | undefined, cells: string[], file: string): Field[] {
+  const fields: Field[] = []
+  for (const [field, key] of map.lookupKeys) {
+    const at = key.map((name) => {
+      const i = indexOf(map, header, cells, name)
+      if (i === -1) throw new InputError(`${map.source}: lookups: ${field}: "${name}" is not a column of ${file}`)
+      return i
+    })
+    fields.push({field, columns: key, at, keys: new Map()})
+  }
+  const columns = columnsForLayout(map, header)
+  cells.forEach((cell, i) => {
+    const target = columns.get(header ? headerKey(cell) : String(i + 1))
+    if (!target || !(target in ID_PREFIX) || fields.some((f) => f.field === target)) return
+    fields.push({field: target, columns: [header ? cell.trim() : `column ${i + 1}`], at: [i], keys: new Map()})
+  })
+  if (fields.length === 0)
+    throw new InputError(
+      `${map.source}: no column of ${file} feeds vendor_id, line_ledger_id or business_id: nothing to look up`,
+    )
+  return fields
+}
+
+function indexOf(map: BillMap, header: string[] | undefined, cells: string[], name: string): number {
+  if (!header) return /^\d+$/.test(name.trim()) ? Number(name) - 1 : -1
+  const want = headerKey(name)
+  return cells.findIndex((c) => headerKey(c) === want || map.aliasOf.get(headerKey(c)) === want)
+}
+
+/** Adds the values not listed yet to the lookup file, keeping every row there as it is. */
+async function writeLookup(f: Field, map: BillMap, path: string): Promise<LookupFileResult> {
+  const caseless = map.caseInsensitiveLookups.includes(f.field)
+  const width = f.columns.length
+  let rows: string[][] = [[...f.columns, f.field]]
+  if (existsSync(path)) {
+    const text = decodeUtf8(await readFile(path), path)
+    rows = parse(text, {bom: true, relax_column_count: true, skip_empty_lines: true}) as string[][]
+    rows.forEach((row, i) => {
+      if (row.length !== width + 1)
+        throw new InputError(
+          `${path}:${i + 1}: expected ${width + 1} columns (${[...f.columns, f.field].join(', ')}), found ${row.length}: is this the lookup file of ${f.field}?`,
+        )
+    })
+    if (rows.length === 0) rows = [[...f.columns, f.field]]
+  }
+  const listed = new Set(
+    rows.slice(1).map((r) => {
+      const key = r
+        .slice(0, width)
+        .map((c) => c.trim())
+        .join('\u0000')
+      return caseless ? key.toLowerCase() : key
+    }),
+  )
+  let added = 0
+  for (const [id, parts] of f.keys) {
+    if (listed.has(id)) continue
+    rows.push([...parts, ''])
+    listed.add(id)
+    added++
+  }
+  if (added > 0 || !existsSync(path)) await replacePrivateFile(path, stringify(rows))
+  return {
+    field: f.field,
+    file: path,
+    columns: f.columns,
+    values: rows.length - 1,
+    added,
+    filled: rows.slice(1).filter((r) => r[width]!.trim() !== '').length,
+  }
+}

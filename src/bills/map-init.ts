@@ -1,0 +1,241 @@
+/**
+ * `bk bills maps init FILE`: what an export is, told from its first rows. A preset that reads it
+ * is named with the import command to run; otherwise the nearest preset and how it differs, and
+ * the findings a starter map is written from (starter-map.ts): each column's proposed target,
+ * the date and number formats seen, credit markers, and the lookups the map needs. A format
+ * that reads the sample two ways is never chosen: it is a decision left to the user.
+ */
+import {headerKey} from './columns.js'
+import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
+import {sampleFile, type FileSample} from './file-sample.js'
+import {NUMBER_FORMATS} from './formats.js'
+import {matchPresets, type NearestPreset, type PresetMatch} from './preset-match.js'
+import {presetDetails} from './presets.js'
+import {proposeColumns} from './column-proposals.js'
+import {starterMap} from './starter-map.js'
+
+/** A format as seen: the one format that reads the sample, or the several to decide between. */
+export interface FormatFinding {
+  value: string | null
+  candidates: string[]
+  examples: string[]
+}
+
+export interface ColumnFinding {
+  /** The header as written, or the 1-based position in a file without a header row. */
+  column: string
+  target: string | null
+  /** Why this target: the header's name, the values, or nothing recognised. */
+  why: string
+  examples: string[]
+}
+
+export interface LookupFinding {
+  field: string
+  /** The file's columns the lookup is keyed by. */
+  columns: string[]
+  /** The lookup file `bk bills lookups init` writes. */
+  file: string
+  /** Distinct values (or keys) in the sample. */
+  distinct: number
+}
+
+export interface CreditFinding {
+  column: string | null
+  values: string[]
+  bills: string[]
+  negativeTotal: boolean
+}
+
+export interface MapInitFindings {
+  file: string
+  encoding: string
+  delimiter: string
+  header: boolean
+  skipLines: number
+  sampledRows: number
+  wholeFile: boolean
+  preset: {name: string; command: string; needs: string[]} | null
+  nearest: NearestPreset | null
+  columns: ColumnFinding[]
+  dateFormat: FormatFinding | null
+  numberFormat: FormatFinding | null
+  negative: string[]
+  currencySymbols: boolean
+  credit: CreditFinding | null
+  /** Net and gross amounts both readable: --amounts (or amounts:) must say which is sent. */
+  amountsDecide: boolean
+  lookups: LookupFinding[]
+  /** Bill-level targets blank on a bill's further rows (filled from the row above). */
+  fillDown: string[]
+  /** Each decision the user must make before the map imports (a `# DECIDE:` line of the map). */
+  decide: string[]
+  /** Notes for the user: columns bk found nothing for, a missing currency. */
+  notes: string[]
+  /** The starter map (YAML), when no preset reads the file. */
+  map: string | null
+}
+
+/** Reads the start of `file` and says what it is. */
+export async function initMap(file: string): Promise<MapInitFindings> {
+  const sample = await sampleFile(file)
+  const {match, nearest} = await matchPresets(sample)
+  if (match) return presetFindings(sample, match)
+  const header = looksLikeHeader(sample.records[sample.preambleLines]!)
+  const rows = sample.records.slice(sample.preambleLines + (header ? 1 : 0))
+  const names = header
+    ? sample.records[sample.preambleLines]!.map((c, i) => c.replace(/^\uFEFF/, '').trim() || `column ${i + 1}`)
+    : sample.records[sample.preambleLines]!.map((_, i) => String(i + 1))
+  const profiles = names.map((_, i) => profileColumn(rows, i))
+  const formats = formatsOf(profiles)
+  const proposal = proposeColumns(names, profiles, header)
+  const findings: MapInitFindings = {
+    ...shapeOf(sample, header),
+    preset: null,
+    nearest: nearest ?? null,
+    ...formats,
+    ...proposal,
+    map: null,
+  }
+  if (findings.dateFormat && findings.dateFormat.value === null)
+    findings.decide.unshift(`the date format: ${decideText(findings.dateFormat)}`)
+  if (findings.numberFormat && findings.numberFormat.value === null)
+    findings.decide.unshift(`the number format: ${decideText(findings.numberFormat)}`)
+  findings.map = starterMap(findings, names)
+  return findings
+}
+
+export function decideText(f: FormatFinding): string {
+  return f.candidates.length > 0
+    ? `${f.candidates.join(' or ')} (each reads ${f.examples.map((e) => JSON.stringify(e)).join(', ')} differently)`
+    : `no one format reads every value (${f.examples.map((e) => JSON.stringify(e)).join(', ')})`
+}
+
+function shapeOf(sample: FileSample, header: boolean) {
+  return {
+    file: sample.file,
+    encoding: sample.encoding,
+    delimiter: sample.delimiter,
+    header,
+    skipLines: sample.preambleLines,
+    sampledRows: sample.records.length - sample.preambleLines - (header ? 1 : 0),
+    wholeFile: sample.complete,
+  }
+}
+
+/** The file's date and number formats, from every column that holds dates or numbers. */
+function formatsOf(profiles: ColumnProfile[]) {
+  const finding = (kind: 'date' | 'number') => {
+    const columns = profiles.map((p) => ({
+      values: p.values,
+      formats: kind === 'date' ? p.dateFormats : p.numberFormats,
+    }))
+    const {formats, examples} = fileFormat(columns, kind, kind === 'date' ? DATE_CANDIDATES : NUMBER_FORMATS)
+    if (formats.length === 0 && examples.length === 0) return null
+    return {value: formats.length === 1 ? formats[0]! : null, candidates: formats, examples}
+  }
+  const numbers = profiles.filter((p) => p.numberFormats.length > 0)
+  return {
+    dateFormat: finding('date'),
+    numberFormat: finding('number'),
+    negative: [...new Set(numbers.flatMap((p) => p.negativeForms))],
+    currencySymbols: numbers.some((p) => p.currencySymbols),
+  }
+}
+
+/** A preset reads the file: the command to run, with the flags told from the sample. */
+function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings {
+  const {map} = match
+  const cells = match.header ?? sample.records[map.skipLines]!.map((_, i) => String(i + 1))
+  const targets = cells.map((c) => map.columns.get(headerKey(c)) ?? null)
+  const profiles = cells.map((_, i) => profileColumn(match.rows, i))
+  const formats = formatsOf(profiles.map((p, i) => (targets[i] === null ? profileColumn([], 0) : p)))
+  const decide: string[] = []
+  const flags: string[] = []
+  if (map.delimiter !== sample.delimiter)
+    flags.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
+  if (!sample.ascii && map.encoding !== sample.encoding) flags.push(`--encoding ${sample.encoding}`)
+  if (!map.dateFormat && formats.dateFormat) {
+    const f = formats.dateFormat
+    flags.push(`--date-format ${f.value ?? `<${f.candidates.join('|')}>`}`)
+    if (f.value === null) decide.push(`the date format: ${decideText(f)}`)
+  }
+  if (!map.numberFormat && formats.numberFormat && formats.numberFormat.value !== '1234.56') {
+    const f = formats.numberFormat
+    flags.push(`--number-format ${f.value ?? `<${f.candidates.join('|')}>`}`)
+    if (f.value === null) decide.push(`the number format: ${decideText(f)}`)
+  }
+  if (match.needsAmounts) {
+    flags.push('--amounts <net|gross>')
+    decide.push('--amounts net or gross: the layout has amounts before and after tax')
+  }
+  const lookups = presetLookups(map, cells, targets, match.rows)
+  for (const l of lookups) flags.push(`--lookup ${l.field}=${l.file}`)
+  if (
+    !targets.includes('currency') &&
+    map.defaults.currency === undefined &&
+    !map.compute.some((c) => c.target === 'currency')
+  )
+    flags.push('--currency <CODE>')
+  const details = presetDetails(match.name)
+  return {
+    ...shapeOf(sample, match.headerRow),
+    skipLines: map.skipLines,
+    sampledRows: match.rows.length,
+    preset: {
+      name: match.name,
+      command: [`bk bills import ${shellWord(sample.file)} --map ${match.name}`, ...flags].join(' '),
+      needs: details.needs,
+    },
+    nearest: null,
+    columns: cells.map((c, i) => ({
+      column: c,
+      target: targets[i] ?? null,
+      why: `preset ${match.name}`,
+      examples: profiles[i]!.values.slice(0, 3),
+    })),
+    ...formats,
+    credit: null,
+    amountsDecide: match.needsAmounts,
+    lookups,
+    fillDown: [],
+    decide,
+    notes: [],
+    map: null,
+  }
+}
+
+const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
+export const LOOKUP_FILES: Record<string, string> = {
+  vendor_id: 'vendors.csv',
+  line_ledger_id: 'ledgers.csv',
+  business_id: 'businesses.csv',
+}
+
+/** The lookups a preset needs for this file: keyed ones, and id columns holding names or codes. */
+function presetLookups(
+  map: PresetMatch['map'],
+  cells: string[],
+  targets: Array<string | null>,
+  rows: string[][],
+): LookupFinding[] {
+  const out: LookupFinding[] = []
+  for (const [field, key] of map.lookupKeys) {
+    const at = key.map((k) => cells.findIndex((c) => headerKey(c) === headerKey(k)))
+    const keys = new Set(rows.map((r) => at.map((i) => (r[i] ?? '').trim()).join('\u0000')))
+    out.push({field, columns: key, file: LOOKUP_FILES[field] ?? `${field}.csv`, distinct: keys.size})
+  }
+  targets.forEach((t, i) => {
+    const prefix = t ? ID_PREFIX[t] : undefined
+    if (!t || !prefix || out.some((l) => l.field === t)) return
+    const values = new Set(rows.map((r) => (r[i] ?? '').trim()).filter((v) => v !== ''))
+    if ([...values].every((v) => v.startsWith(prefix))) return
+    out.push({field: t, columns: [cells[i]!], file: LOOKUP_FILES[t]!, distinct: values.size})
+  })
+  return out
+}
+
+/** A path as one shell word, quoted only when it needs to be. */
+export function shellWord(text: string): string {
+  return /^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
+}

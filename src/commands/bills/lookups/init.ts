@@ -1,0 +1,56 @@
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
+
+import {BaseCommand} from '../../../cli/base-command.js'
+import {billReadingFlags} from '../../../cli/flags.js'
+import type {LookupFileResult} from '../../../bills/lookups-init.js'
+
+const reading = billReadingFlags()
+
+export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsInit> {
+  static override summary = 'Write the lookup files a map needs: every value of the export, with an empty id to fill.'
+  static override description = `Reads FILE as bills import --map M reads it and writes one lookup file per field the map looks up (vendors.csv, ledgers.csv, in --dir): every distinct value of the export (or key, for a lookup the map keys by several columns) with an empty id column. Fill in the bk ids, then pass each file to bills import with --lookup FIELD=FILE. Run it again on a newer export: it adds the values not listed yet and keeps every row already there, ids included (each file is replaced atomically). A value still without an id is named by bills import --dry-run.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> export.csv --map map.yaml',
+    '<%= config.bin %> <%= command.id %> export.csv --map xero --dir lookups',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'The export to read (a CSV file).', required: true}),
+  }
+
+  static override flags = {
+    map: Flags.string({
+      summary: "How the export is read: the map file (bk bills maps init writes one), or a preset's name.",
+      helpValue: 'FILE.yaml|PRESET',
+      required: true,
+    }),
+    dir: Flags.string({
+      summary: 'The folder of the lookup files (created when missing).',
+      default: '.',
+      helpValue: 'DIR',
+    }),
+    delimiter: reading.delimiter,
+    encoding: reading.encoding,
+  }
+
+  async run(): Promise<LookupFileResult[]> {
+    const {flags} = this
+    const {loadBillMap, withOverrides} = await import('../../../bills/map-file.js')
+    const map = withOverrides(await loadBillMap(flags.map), {delimiter: flags.delimiter, encoding: flags.encoding})
+    const {initLookups} = await import('../../../bills/lookups-init.js')
+    const results = await initLookups(this.args.file, map, flags.dir)
+    if (!this.jsonEnabled()) {
+      for (const r of results) {
+        const toFill = r.values - r.filled
+        this.log(
+          `${r.file}: ${r.values} value${r.values === 1 ? '' : 's'} of ${r.columns.join(' + ')} (${r.added} added), ${toFill} without an id${toFill > 0 ? ': fill in the bk id of each' : ''}`,
+        )
+      }
+      const args = results.map((r) => `--lookup ${r.field}=${r.file}`).join(' ')
+      this.log(`Then: bk bills import ${this.args.file} --map ${flags.map} ${args} --dry-run`)
+    }
+    return results
+  }
+}

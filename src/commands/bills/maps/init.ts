@@ -1,0 +1,61 @@
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
+
+import {BaseCommand} from '../../../cli/base-command.js'
+import type {MapInitFindings} from '../../../bills/map-init.js'
+
+export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
+  static override summary = 'Tell what an export is: the preset that reads it, or a starter map to finish.'
+  static override description = `Reads the header and the first rows of FILE (its delimiter and encoding told from its first bytes). When a preset reads the file, names it and prints the import command, with the flags the sample tells (--date-format, --number-format, --delimiter) and those it needs from you. Otherwise names the nearest preset and the headers that differ, and writes a commented starter map: every column with a proposed target or ~ (dropped), the date and number formats seen, the credit markers found and the lookups the map needs. A format the sample reads two ways (03/04/2025) is never guessed: the map marks it "# DECIDE:" and the import refuses the map until you resolve it. The map goes to stdout, or to --out (never over an existing file unless --force).`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> export.csv',
+    '<%= config.bin %> <%= command.id %> export.csv --out map.yaml',
+    '<%= config.bin %> <%= command.id %> export.csv --json',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'The export to read (a CSV file).', required: true}),
+  }
+
+  static override flags = {
+    out: Flags.string({char: 'o', summary: 'Write the starter map to this file instead of stdout.', helpValue: 'FILE'}),
+    force: Flags.boolean({summary: 'With --out: replace a file already there.', dependsOn: ['out']}),
+  }
+
+  async run(): Promise<MapInitFindings> {
+    const {initMap} = await import('../../../bills/map-init.js')
+    const findings = await initMap(this.args.file)
+    const {out, force} = this.flags
+    if (findings.map !== null && out) {
+      const {replacePrivateFile, writeNewPrivateFile} = await import('../../../files/private-file.js')
+      if (force) await replacePrivateFile(out, findings.map)
+      else await writeNewPrivateFile('--out', out, findings.map)
+    }
+    if (this.jsonEnabled()) return findings
+    const say = (text: string) => process.stderr.write(`${text}\n`)
+    if (findings.preset) {
+      const p = findings.preset
+      process.stdout.write(`${findings.file} matches the preset ${p.name}. Import it with:\n  ${p.command}\n`)
+      for (const d of findings.decide) process.stdout.write(`Decide: ${d}\n`)
+      if (p.needs.length > 0)
+        process.stdout.write(`What ${p.name} needs from you:\n${p.needs.map((n) => `  ${n}`).join('\n')}\n`)
+      if (findings.lookups.length > 0)
+        process.stdout.write(`Write the lookup files with: bk bills lookups init ${findings.file} --map ${p.name}\n`)
+      return findings
+    }
+    const n = findings.nearest
+    say(
+      n
+        ? `No preset reads ${findings.file}; the nearest is ${n.name} (${n.shared} header${n.shared === 1 ? '' : 's'} in common; not in it: ${n.unknown.join(', ') || 'none'}; in it, not in the file: ${n.absent.join(', ') || 'none'}).`
+        : `No preset reads ${findings.file}, and none shares a header with it.`,
+    )
+    if (out) say(`Wrote a starter map to ${out}.`)
+    else process.stdout.write(findings.map!)
+    if (findings.decide.length > 0)
+      say(
+        `Decide before importing (each is a DECIDE line of the map):\n${findings.decide.map((d) => `  - ${d}`).join('\n')}`,
+      )
+    return findings
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The example exports under examples/exports/, found rather than listed: each folder's bill
+ * files (a CSV with its expected bodies beside it), its map (the preset of the folder's name, or
+ * its map.yaml), and the import command its README gives for a file, as flags.
+ */
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {ROOT} from '../helpers/bk.js'
+
+export const EXPORTS = join(ROOT, 'examples', 'exports')
+
+export interface ExampleExport {
+  folder: string
+  file: string
+  path: string
+  expected: string
+  /** A preset of the folder's name, if bk ships one. */
+  preset: string | undefined
+  /** The map the README imports it with: a preset's name or the folder's map.yaml. */
+  map: string
+  /** The README's flags for this file (without the file and --map), if it gives a command for it. */
+  flags: string[] | undefined
+}
+
+export function exampleExports(): ExampleExport[] {
+  const out: ExampleExport[] = []
+  for (const folder of readdirSync(EXPORTS, {withFileTypes: true})) {
+    if (!folder.isDirectory()) continue
+    const dir = join(EXPORTS, folder.name)
+    const preset = existsSync(join(ROOT, 'maps', `${folder.name}.yaml`)) ? folder.name : undefined
+    const commands = readmeCommands(dir)
+    for (const file of readdirSync(dir).sort()) {
+      if (!file.endsWith('.csv')) continue
+      const expected = join(dir, file === 'bills.csv' ? 'expected.json' : file.replace(/\.csv$/, '.expected.json'))
+      if (!existsSync(expected)) continue
+      const command = commands.get(file)
+      const mapFlag = command?.[command.indexOf('--map') + 1]
+      out.push({
+        folder: folder.name,
+        file,
+        path: join(dir, file),
+        expected,
+        preset,
+        map: mapFlag ?? preset ?? join(dir, 'map.yaml'),
+        flags: command && withoutMap(command),
+      })
+    }
+  }
+  return out
+}
+
+/** The `bk bills import` commands of a folder's README, by file, as words (paths made absolute). */
+function readmeCommands(dir: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  const readme = join(dir, 'README.md')
+  if (!existsSync(readme)) return out
+  const blocks = readFileSync(readme, 'utf8').match(/```sh\n[\s\S]*?```/g) ?? []
+  for (const block of blocks) {
+    const text = block.replace(/^```sh\n|```$/g, '').replace(/\\\n\s*/g, ' ')
+    for (const line of text.split('\n')) {
+      const words = line.trim().split(/\s+/)
+      if (words[0] !== 'bk' || words[1] !== 'bills' || words[2] !== 'import') continue
+      const abs = words.map((w) =>
+        w.replace(/(^|=)(examples\/exports\/)/, (_m, pre: string) => `${pre}${ROOT}/examples/exports/`),
+      )
+      const file = abs[3]!.split('/').pop()!
+      out.set(file, abs.slice(4))
+    }
+  }
+  return out
+}
+
+function withoutMap(words: string[]): string[] {
+  const i = words.indexOf('--map')
+  return i === -1 ? words : [...words.slice(0, i), ...words.slice(i + 2)]
+}
+
+/** The value of a flag in a list of words. */
+export function flagValue(flags: readonly string[], name: string): string | undefined {
+  const i = flags.indexOf(name)
+  return i === -1 ? undefined : flags[i + 1]
+}

@@ -1,0 +1,170 @@
+/**
+ * Issue 29: `bk bills lookups init` writes the lookup files a map needs, every value with an empty
+ * id; the dry run then names exactly the values still without an id, none once they are filled;
+ * and a second run on a later export adds its new values and keeps every filled id.
+ */
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {parse} from 'csv-parse/sync'
+import {stringify} from 'csv-stringify/sync'
+import {describe, expect, it} from 'vitest'
+import {parse as parseYaml} from 'yaml'
+
+import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {exampleExports, flagValue} from './example-exports.js'
+
+interface Written {
+  field: string
+  file: string
+  columns: string[]
+  values: number
+  added: number
+  filled: number
+}
+
+const readCsv = (file: string) => parse(readFileSync(file, 'utf8'), {bom: true}) as string[][]
+
+/** Examples whose README imports them with lookup files. */
+const EXAMPLES = exampleExports().filter((e) => e.flags?.includes('--lookup'))
+
+describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
+  it('writes every value with an empty id; the dry run names only those still missing', async () => {
+    const dir = tempDir('bk-lookups-init-')
+    const flags = example.flags!
+    const shape = ['--delimiter', '--encoding'].flatMap((f) => (flagValue(flags, f) ? [f, flagValue(flags, f)!] : []))
+    const init = await runBk([
+      'bills',
+      'lookups',
+      'init',
+      example.path,
+      '--map',
+      example.map,
+      '--dir',
+      dir,
+      '--json',
+      ...shape,
+    ])
+    expect(init.code, init.stderr).toBe(0)
+    const written = JSON.parse(init.stdout) as Written[]
+    // One file per field the README looks up, each value once with an empty id.
+    const given = new Map<string, string>()
+    flags.forEach((f, i) => {
+      if (f !== '--lookup') return
+      const [field, file] = flags[i + 1]!.split('=') as [string, string]
+      given.set(field, file)
+    })
+    expect(written.map((w) => w.field).sort()).toEqual([...given.keys()].sort())
+    for (const w of written) {
+      const rows = readCsv(w.file)
+      expect(rows[0]).toEqual([...w.columns, w.field])
+      expect(rows.length - 1).toBe(w.values)
+      expect(rows.slice(1).every((r) => r[r.length - 1] === '')).toBe(true)
+      expect(w).toMatchObject({added: w.values, filled: 0})
+    }
+    const ours = written.flatMap((w) => ['--lookup', `${w.field}=${w.file}`])
+    const rest = withoutLookups(flags)
+    // Fill every id from the example's own lookup files but one: the dry run names that one only.
+    const caseless = caselessFields(example.map)
+    const left = written[0]!
+    let leftValue = ''
+    for (const w of written) {
+      const known = new Map(
+        readCsv(given.get(w.field)!)
+          .slice(1)
+          .map((r) => [norm(r.slice(0, -1), caseless.includes(w.field)), r[r.length - 1]!]),
+      )
+      const rows = readCsv(w.file)
+      rows.slice(1).forEach((r, i) => {
+        const id = known.get(norm(r.slice(0, -1), caseless.includes(w.field)))
+        expect(id, `${w.file}: ${r.join(',')} is not in the example's ${given.get(w.field)}`).toBeDefined()
+        if (w === left && i === 0) leftValue = r.slice(0, -1).join(', ')
+        else r[r.length - 1] = id!
+      })
+      writeFileSync(w.file, stringify(rows))
+    }
+    const dry = await runBk([
+      'bills',
+      'import',
+      example.path,
+      '--map',
+      example.map,
+      ...rest,
+      ...ours,
+      '--dry-run',
+      '--json',
+    ])
+    expect(dry.code).toBe(2)
+    expect(missingOf(dry), dry.stdout).toEqual([{field: left.field, values: [leftValue]}])
+    const text = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
+    expect(text.stderr).toContain(
+      `${left.field}: 1 value missing from lookups: ${JSON.stringify(leftValue)} (fill in each id in ${left.file})`,
+    )
+    // Filled: the dry run names no missing value.
+    const rows = readCsv(left.file)
+    const known = new Map(
+      readCsv(given.get(left.field)!)
+        .slice(1)
+        .map((r) => [norm(r.slice(0, -1), caseless.includes(left.field)), r[r.length - 1]!]),
+    )
+    rows[1]![rows[1]!.length - 1] = known.get(norm(rows[1]!.slice(0, -1), caseless.includes(left.field)))!
+    writeFileSync(left.file, stringify(rows))
+    const clean = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
+    expect(clean.stderr).not.toContain('missing from lookups')
+    expect(clean.code, clean.stderr).toBe(0)
+  })
+})
+
+describe('bills lookups init on a later export', () => {
+  const example = EXAMPLES.find((e) => e.folder === 'xero' && e.file === 'bills.csv')!
+  it('adds the new values and keeps every filled id as it was', async () => {
+    const dir = tempDir('bk-lookups-later-')
+    const first = await runBk(['bills', 'lookups', 'init', example.path, '--map', 'xero', '--dir', dir, '--json'])
+    expect(first.code, first.stderr).toBe(0)
+    const vendors = join(dir, 'vendors.csv')
+    const rows = readCsv(vendors)
+    rows.slice(1).forEach((r, i) => (r[1] = `ven_filled_${i}`))
+    writeFileSync(vendors, stringify(rows))
+    const before = readFileSync(vendors, 'utf8')
+    // The later export: the same bills, and one more from a vendor not seen before.
+    const source = readCsv(example.path)
+    const extra = [...source[1]!]
+    extra[0] = 'Brand New Supplier Ltd'
+    extra[1] = 'NEW-1'
+    const later = join(dir, 'later.csv')
+    writeFileSync(later, stringify([...source, extra]))
+    const second = await runBk(['bills', 'lookups', 'init', later, '--map', 'xero', '--dir', dir, '--json'])
+    expect(second.code, second.stderr).toBe(0)
+    const result = (JSON.parse(second.stdout) as Written[]).find((w) => w.field === 'vendor_id')!
+    expect(result).toMatchObject({added: 1, filled: rows.length - 1, values: rows.length})
+    const after = readFileSync(vendors, 'utf8')
+    // Every row there before is there byte for byte, ids included; the new value follows, without an id.
+    expect(after.startsWith(before)).toBe(true)
+    expect(readCsv(vendors).at(-1)).toEqual(['Brand New Supplier Ltd', ''])
+    // A third run on the same export changes nothing.
+    await runBk(['bills', 'lookups', 'init', later, '--map', 'xero', '--dir', dir])
+    expect(readFileSync(vendors, 'utf8')).toBe(after)
+  })
+})
+
+/** The fields the map matches case-insensitively (case_insensitive_lookups:). */
+function caselessFields(map: string): string[] {
+  const path = /^[a-z0-9-]+$/.test(map) ? join(ROOT, 'maps', `${map}.yaml`) : map
+  const doc = parseYaml(readFileSync(path, 'utf8')) as {case_insensitive_lookups?: string[]}
+  return doc.case_insensitive_lookups ?? []
+}
+
+const norm = (parts: string[], caseless: boolean) => {
+  const key = parts.map((p) => p.trim()).join('\u0000')
+  return caseless ? key.toLowerCase() : key
+}
+
+function withoutLookups(flags: string[]): string[] {
+  return flags.filter((f, i) => f !== '--lookup' && flags[i - 1] !== '--lookup')
+}
+
+function missingOf(result: {stdout: string}): Array<{field: string; values: string[]}> {
+  // An error with --json: {error, code, hint, details}, the dry run's result in details.
+  const out = JSON.parse(result.stdout) as {details?: {missingLookups?: Array<{field: string; values: string[]}>}}
+  return (out.details?.missingLookups ?? []).map(({field, values}) => ({field, values}))
+}

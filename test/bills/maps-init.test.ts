@@ -1,0 +1,230 @@
+/**
+ * Issue 29: `bk bills maps init` names the preset of every example export under
+ * examples/exports/ (found, not listed: presets and examples added later are covered too); and
+ * for each example with a header row and a README command, with its header renamed to a layout
+ * bk has never seen, it writes a starter map that, after the edits it asks for (each DECIDE
+ * resolved, the targets the test knows filled in), imports the file to exactly its expected bodies.
+ */
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {parse} from 'csv-parse/sync'
+import {stringify} from 'csv-stringify/sync'
+import {describe, expect, it} from 'vitest'
+import {parseDocument, parse as parseYaml} from 'yaml'
+
+import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {recordedEmulator} from '../helpers/recorded-emulator.js'
+import {exampleExports, flagValue, type ExampleExport} from './example-exports.js'
+
+const BIZ = 'biz_demo_acme'
+const EXAMPLES = exampleExports()
+
+interface Findings {
+  encoding: string
+  delimiter: string
+  header: boolean
+  skipLines: number
+  preset: {name: string; command: string} | null
+  nearest: {name: string; shared: number; unknown: string[]; absent: string[]} | null
+  decide: string[]
+  map: string | null
+}
+
+async function mapsInit(file: string, extra: string[] = []): Promise<Findings> {
+  const r = await runBk(['bills', 'maps', 'init', file, '--json', ...extra])
+  expect(r.code, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as Findings
+}
+
+describe.each(EXAMPLES)('bills maps init $folder/$file', (example) => {
+  it('names the preset the file matches (or, without one, the nearest and a starter map)', async () => {
+    const found = await mapsInit(example.path)
+    if (example.preset) {
+      expect(found.preset?.name).toBe(example.preset)
+      expect(found.preset!.command).toContain(`--map ${example.preset}`)
+      expect(found.map).toBeNull()
+      const text = await runBk(['bills', 'maps', 'init', example.path])
+      expect(text.stdout).toContain(`matches the preset ${example.preset}`)
+      return
+    }
+    expect(found.preset).toBeNull()
+    expect(found.map).toMatch(/^columns:$/m)
+    const text = await runBk(['bills', 'maps', 'init', example.path])
+    expect(text.stderr).toContain(
+      found.nearest ? `the nearest is ${found.nearest.name}` : 'none shares a header with it',
+    )
+    // The starter map holds every column of the file once, in the file's order.
+    expect(text.stdout).toBe(found.map)
+  })
+})
+
+const recorded = recordedEmulator(BIZ)
+
+const renamable = EXAMPLES.filter((e) => e.flags !== undefined)
+
+describe.each(renamable)('bills maps init on $folder/$file with its header renamed', (example) => {
+  it('writes a map that, once its DECIDE lines are resolved and its targets filled, imports the file exactly', async () => {
+    const original = await mapsInit(example.path)
+    if (!original.header) return // a file without a header row has no header to rename
+    const dir = tempDir('bk-maps-init-')
+    const {file, names} = renameHeader(example, original, dir)
+    const starter = await mapsInit(file)
+    expect(starter.preset).toBeNull()
+    const out = join(dir, 'starter.yaml')
+    const written = await runBk(['bills', 'maps', 'init', file, '--out', out])
+    expect(written.code, written.stderr).toBe(0)
+    expect(readFileSync(out, 'utf8')).toBe(starter.map)
+    // The starter map is refused while a DECIDE is left in it.
+    const undecided = /"DECIDE:/.test(starter.map!)
+    const map = finishMap(starter.map!, example, names)
+    writeFileSync(join(dir, 'map.yaml'), map)
+    const flags = example.flags!
+    if (undecided) {
+      const refused = await runBk(['bills', 'import', file, '--map', out, ...flags, '--dry-run'], {env: recorded.env()})
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain('DECIDE')
+    }
+    const result = await runBk(['bills', 'import', file, '--map', join(dir, 'map.yaml'), ...flags, '--json'], {
+      env: recorded.env(),
+      cwd: dir,
+    })
+    expect([0, 6], `${result.stdout}\n${map}`).toContain(result.code)
+    const sent = recorded.billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
+    expect(sent).toEqual(JSON.parse(readFileSync(example.expected, 'utf8')))
+  })
+})
+
+/** The example with each header replaced by a name bk has never seen (`Q1`, `Q2`, …), in UTF-8. */
+function renameHeader(example: ExampleExport, found: Findings, dir: string) {
+  const text = new TextDecoder(found.encoding).decode(readFileSync(example.path))
+  const eol = text.includes('\r\n') ? '\r\n' : '\n'
+  const lines = text.split(/\r?\n/)
+  let seen = -1
+  const at = lines.findIndex((l) => l.trim() !== '' && ++seen === found.skipLines)
+  const header = (parse(lines[at]!, {delimiter: found.delimiter, bom: true}) as string[][])[0]!
+  const names = new Map(header.map((h, i) => [h, `Q${i + 1}`]))
+  lines[at] = stringify([[...names.values()]], {delimiter: found.delimiter}).trimEnd()
+  const file = join(dir, example.file)
+  writeFileSync(file, lines.join(eol))
+  return {file, names}
+}
+
+/** A header as bk compares it (columns.ts headerKey). */
+const hk = (name: string) =>
+  name
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .replace(/^\*\s*/, '')
+    .replace(/\s*[.:]$/, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase()
+
+type MapDoc = Record<string, unknown> & {
+  columns?: Record<string, string | null>
+  aliases?: Record<string, string[]>
+  ignore?: string[] | 'all-others'
+  when_column?: Record<string, Record<string, string | null>>
+  compute?: Record<string, string>
+  lookups?: Record<string, {key: string[]}>
+}
+
+/** Keys of the example's own map the test carries over, column names renamed. */
+const CARRIED = [
+  'compute',
+  'lookups',
+  'continuation',
+  'skip',
+  'rows',
+  'credit',
+  'credits',
+  'fill_down',
+  'defaults',
+  'key',
+  'unit_prices',
+  'amounts',
+  'case_insensitive_lookups',
+  'year_from',
+  'due_days',
+  'negative',
+  'currency_symbols',
+  'negative_parentheses',
+]
+
+/**
+ * The edits the starter map asks for: each DECIDE resolved (from the README's flags, else the
+ * example's own map), each column's target as the example's map gives it, and the example's map
+ * language (expressions, keyed lookups, credit and continuation columns) with the new names.
+ */
+function finishMap(starter: string, example: ExampleExport, names: Map<string, string>): string {
+  const own = ownMap(example)
+  const byKey = new Map([...names].map(([h, n]) => [hk(h), n]))
+  const rename = (name: string) => byKey.get(hk(name)) ?? name
+  const doc = parseDocument(starter)
+  const flags = example.flags!
+  for (const [key, flag] of [
+    ['date_format', '--date-format'],
+    ['number_format', '--number-format'],
+    ['amounts', '--amounts'],
+  ] as const) {
+    const value = doc.get(key)
+    const truth = flagValue(flags, flag) ?? (own[key] as string | undefined)
+    if (typeof value === 'string' && value.startsWith('DECIDE')) {
+      expect(truth, `${key} is to decide, and the example says nothing`).toBeDefined()
+      doc.set(key, truth)
+    } else if (value === undefined && truth !== undefined && key !== 'amounts') doc.set(key, truth)
+  }
+  if (own.year_from) doc.set('skip_lines', own.skip_lines)
+  const targets = targetsOf(own, [...names.keys()])
+  for (const [header, renamed] of names) doc.setIn(['columns', renamed], targets.get(header) ?? null)
+  // A credit marker the example's map names for a column this layout lacks (the map's credit
+  // values stay valid for its other layouts): carried over as it is.
+  const present = new Set([...names.keys()].map(hk))
+  for (const [k, v] of Object.entries(own.columns ?? {}))
+    if (v === 'credit_marker' && !present.has(hk(k))) doc.setIn(['columns', k], v)
+  for (const key of CARRIED) {
+    if (own[key] === undefined) continue
+    let value = structuredClone(own[key])
+    if (key === 'compute')
+      value = Object.fromEntries(
+        Object.entries(value as Record<string, string>).map(([t, e]) => [
+          t,
+          e.replace(/\[([^\]]+)\]/g, (_m, n: string) => `[${rename(n)}]`),
+        ]),
+      )
+    if (key === 'lookups')
+      value = Object.fromEntries(
+        Object.entries(value as Record<string, {key: string[]}>).map(([f, l]) => [f, {key: l.key.map(rename)}]),
+      )
+    if (['continuation', 'skip', 'rows', 'credit'].includes(key) && (value as {column?: string}).column)
+      (value as {column: string}).column = rename((value as {column: string}).column)
+    doc.set(key, value)
+  }
+  const text = doc.toString()
+  expect(text).not.toMatch(/"DECIDE:/)
+  return text
+}
+
+function ownMap(example: ExampleExport): MapDoc {
+  const path = /^[a-z0-9-]+$/.test(example.map) ? join(ROOT, 'maps', `${example.map}.yaml`) : example.map
+  return parseYaml(readFileSync(path, 'utf8')) as MapDoc
+}
+
+/** Each header's target in the example's own map: named, an alias, a layout rule, or dropped. */
+function targetsOf(own: MapDoc, header: string[]): Map<string, string | null> {
+  const byKey = new Map<string, string | null>()
+  for (const [k, v] of Object.entries(own.columns ?? {})) byKey.set(hk(String(k)), v === '' ? null : v)
+  if (Array.isArray(own.ignore)) for (const k of own.ignore) byKey.set(hk(k), null)
+  for (const [name, alts] of Object.entries(own.aliases ?? {}))
+    for (const a of alts) byKey.set(hk(a), byKey.get(hk(name)) ?? null)
+  const present = new Set(header.map(hk))
+  for (const [trigger, meanings] of Object.entries(own.when_column ?? {}))
+    if (present.has(hk(trigger))) for (const [k, v] of Object.entries(meanings)) byKey.set(hk(k), v)
+  const out = new Map<string, string | null>()
+  for (const h of header) {
+    const target = byKey.get(hk(h))
+    // Not named by the map: read by an expression or a lookup key, or dropped by ignore: all-others.
+    out.set(h, target === undefined ? null : target)
+  }
+  return out
+}

@@ -88,6 +88,8 @@ export interface ImportOptions extends ScanOptions {
   recordFolder: string
   /** --allow-duplicates: send a bill the record says an earlier import created. */
   allowDuplicates?: boolean | undefined
+  /** --resend-unconfirmed: send a bill another run left unconfirmed (the user checked it is absent). */
+  resendUnconfirmed?: boolean | undefined
   /** --wait: how long to wait while another import into the business runs (ms; default 5 minutes). */
   waitMs?: number | undefined
   /** Each bill's outcome as the output files get it (CI annotations and reports, src/ci/). */
@@ -129,7 +131,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
         invalid++
         for (const e of bill.errors) if (!e.skip) record(e)
       } else {
-        if (known.record?.lookup(bill.key)) existing++
+        if (known.record?.lookup(bill.key)?.id !== undefined) existing++
         if (shown && shown.length < options.show!) shown.push(bill.input)
       }
     },
@@ -215,6 +217,8 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
       await tally.settle(outcome)
       // Once the resume log holds them: the record is what every later import consults.
       await run.record.add(outcome.created.map(({bill, id}) => ({key: bill.key, id})))
+      // Bills that may exist: no other import sends them by itself (--resend-unconfirmed does).
+      await run.record.addUnconfirmed(outcome.unconfirmed.map(({bill}) => ({key: bill.key, run: run.started})))
     },
   })
   const batcher = new Batcher(options.batchSize, sender)
@@ -263,7 +267,11 @@ function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, ba
     if (outcome?.kind === 'failed') return tally.reject(bill, outcome.reason)
     if (outcome?.kind === 'unconfirmed') return tally.leaveUnconfirmed(bill, outcome.reason)
     const earlier = options.allowDuplicates ? undefined : run.record.lookup(bill.key)
-    if (earlier) return tally.createdEarlier(bill, earlier)
+    if (earlier?.id !== undefined) return tally.createdEarlier(bill, earlier)
+    // Left unconfirmed by another run (this run's own are in its journal, handled above).
+    const ownRun = earlier?.unconfirmedBy === run.started && earlier.input === options.file
+    if (earlier?.unconfirmedBy !== undefined && !ownRun && !options.resendUnconfirmed)
+      return tally.unconfirmedElsewhere(bill, earlier)
     await batcher.add(bill)
   }
 }

@@ -72,6 +72,8 @@ export class ImportTally {
   readonly reasons: string[] = []
   /** Problems found in the file, of which the first `maxErrors` are shown as found. */
   private warned = 0
+  /** Bills other runs left unconfirmed, of which the first ten are named. */
+  private elsewhere = 0
 
   constructor(
     private readonly outputs: ImportOutputs,
@@ -161,12 +163,22 @@ export class ImportTally {
 
   /** Created by an earlier import (the record of created bills): not sent again. */
   async createdEarlier(bill: BillDraft, earlier: RecordedBill): Promise<void> {
-    const by = earlier.input === undefined ? 'an import' : earlier.input === '-' ? 'stdin' : earlier.input
     if (this.summary.existing < SHOWN_EARLIER)
       this.options.warn(
-        `bill ${describeKey(bill.key)}: created earlier by ${by} on ${earlier.at.slice(0, 16).replace('T', ' ')} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`,
+        `bill ${describeKey(bill.key)}: created earlier by ${inputName(earlier.input)} on ${minute(earlier.at)} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`,
       )
-    await this.createdBefore(bill, earlier.id, true)
+    await this.createdBefore(bill, earlier.id ?? '', true)
+  }
+
+  /**
+   * Left unconfirmed by another run (the record of created bills): it may exist, so it is not
+   * sent, and is unconfirmed in this run too, until the user checks it (docs/bills.md).
+   */
+  async unconfirmedElsewhere(bill: BillDraft, earlier: RecordedBill): Promise<void> {
+    const run = `the import of ${inputName(earlier.input)} started ${minute(earlier.unconfirmedBy ?? earlier.at)} UTC`
+    const reason = `unconfirmed by ${run}: it may exist; not sent (check it, then import it with --resend-unconfirmed)`
+    if (this.elsewhere++ < SHOWN_EARLIER) this.options.warn(`bill ${describeKey(bill.key)}: ${reason}`)
+    await this.leaveUnconfirmed(bill, reason)
   }
 
   /** Bills read but not sent: the run stopped first. Counted by the run's end (`notSent`). */
@@ -186,6 +198,8 @@ export class ImportTally {
     const {summary, options} = this
     if (summary.existing > SHOWN_EARLIER)
       options.warn(`… and ${summary.existing - SHOWN_EARLIER} more bills created earlier, not sent.`)
+    if (this.elsewhere > SHOWN_EARLIER)
+      options.warn(`… and ${this.elsewhere - SHOWN_EARLIER} more bills other runs left unconfirmed, not sent.`)
     if (this.warned > options.maxErrors)
       options.warn(
         `… and ${this.warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
@@ -209,6 +223,16 @@ export class ImportTally {
   private because(reason: string): void {
     if (this.reasons.length < KEPT_REASONS) this.reasons.push(reason)
   }
+}
+
+/** How a run's input is named in messages. */
+function inputName(input: string | undefined): string {
+  return input === undefined ? 'an import' : input === '-' ? 'stdin' : input
+}
+
+/** An ISO 8601 time to the minute, as `2026-11-25 02:00`. */
+function minute(at: string): string {
+  return at.slice(0, 16).replace('T', ' ')
 }
 
 /** A failure that stopped the run, with the bills it kept from being sent, and the way on. */

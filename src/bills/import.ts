@@ -119,24 +119,27 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     throw error
   })
   let existing = 0
-  const result = await scan(
-    input,
-    options,
-    (bill) => {
-      // Bills die young but V8 lets the old generation grow to several times the live set.
-      if (++bills % 1000 === 0) checkHeap()
-      rows += bill.rows.length
-      if (onlySkipped(bill)) skipped++
-      else if (bill.errors.length > 0) {
-        invalid++
-        for (const e of bill.errors) if (!e.skip) record(e)
-      } else {
-        if (known.record?.lookup(bill.key)?.id !== undefined) existing++
-        if (shown && shown.length < options.show!) shown.push(bill.input)
-      }
-    },
-    () => false,
-  ).finally(() => known.record?.close())
+  const onBill = (bill: BillDraft): void => {
+    // Bills die young but V8 lets the old generation grow to several times the live set.
+    if (++bills % 1000 === 0) checkHeap()
+    rows += bill.rows.length
+    if (onlySkipped(bill)) skipped++
+    else if (bill.errors.length > 0) {
+      invalid++
+      for (const e of bill.errors) if (!e.skip) record(e)
+    } else {
+      if (known.record?.lookup(bill.key)?.id !== undefined) existing++
+      if (shown && shown.length < options.show!) shown.push(bill.input)
+    }
+  }
+  let result: Scanned
+  try {
+    result = await scan(input, options, onBill, () => false)
+    // The bill being read when the file stopped: counted, as the import counts it.
+    if (result.open) onBill(result.open)
+  } finally {
+    known.record?.close()
+  }
   if (result.fatal) record(result.fatal)
   stopProgress()
   errors.sort((a, b) => a.line - b.line)
@@ -241,7 +244,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     await sender.drain()
     const pending = batcher.takePending()
     await tally.notSent(pending)
-    notSent = sender.notSent + pending.length
+    notSent = sender.notSent + pending.length + (await holdBackOpenBill(scanned?.open, tally))
     stopProgress()
     closeFailure = await run.close()
   }
@@ -254,6 +257,22 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     interrupted: Boolean(options.stop?.aborted),
     durationMs: Math.round(performance.now() - started),
   })
+}
+
+/**
+ * The bill being read when the input stopped (a CSV error): read, so counted, but never sent (its
+ * rows may go on past the error). A valid one goes to the unsent file; returns 1 then.
+ */
+async function holdBackOpenBill(bill: BillDraft | undefined, tally: ImportTally): Promise<number> {
+  if (!bill) return 0
+  tally.read(bill)
+  if (onlySkipped(bill)) await tally.setAside(bill)
+  else if (bill.errors.length > 0) await tally.invalid(bill)
+  else {
+    await tally.notSent([bill])
+    return 1
+  }
+  return 0
 }
 
 /** Where each bill read goes: set aside, refused, known from before, or batched to send. */

@@ -35,6 +35,8 @@ export interface Scanned {
   header: string[]
   /** The row the file could not be read past (a CSV error): nothing after it was read. */
   fatal?: RowError
+  /** With `fatal`: the bill being read when it came (its rows so far; more may follow unread). */
+  open?: BillDraft | undefined
   /** Each lookup's missing values. */
   missing?: Map<string, Set<string>>
 }
@@ -150,7 +152,7 @@ export async function scan(
       e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
         ? reported
         : input.nextLine
-    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}}
+    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}, open: assembler?.finish()}
   } finally {
     input.close()
   }

@@ -211,7 +211,8 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     journalKey: run.logKey,
     lastBatch: run.previous?.batches ?? 0,
     abort: options.abort ?? new AbortController().signal,
-    stopRequested: () => Boolean(options.stop?.aborted),
+    // An output file that cannot be written (a full disk) stops the run as a journal write does.
+    stopRequested: () => Boolean(options.stop?.aborted) || tally.writeFailure !== undefined,
     resendRounds: options.resendRounds ?? 3,
     resendDelayMs: options.resendDelayMs ?? 2000,
     onResendWait: options.onResendWait,

@@ -68,3 +68,32 @@ describe('a currency written in an amount cell', () => {
     expect(wrong.stderr).toContain('"$5.00" is written in CAD, but the bill\'s currency is USD')
   })
 })
+
+describe('a file decoded in the wrong encoding', () => {
+  it('is refused when its text holds control characters, naming the encoding and the right one', async () => {
+    const dir = tempDir('bk-encoding-')
+    const header =
+      'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id\n'
+    // Windows-1252 bytes: 0x80 is the euro sign, 0x93/0x94 curly quotes; Latin-1 reads them as C1 controls.
+    const row = Buffer.concat([
+      Buffer.from('E-1,ven_demo_travel,'),
+      Buffer.from([0x93]),
+      Buffer.from('Hotel'),
+      Buffer.from([0x94]),
+      Buffer.from(' 5 '),
+      Buffer.from([0x80]),
+      Buffer.from(',2026-03-01,2026-04-01T00:00:00Z,EUR,Room,5.00,ldg_demo_travel\n'),
+    ])
+    writeFileSync(join(dir, 'bills.csv'), Buffer.concat([Buffer.from(header), row]))
+    const args = ['bills', 'import', 'bills.csv', '--dry-run', '--business', 'biz_demo_acme']
+    const latin1 = await runBk([...args, '--encoding', 'latin1'], {cwd: dir})
+    expect(latin1.code).toBe(2)
+    expect(latin1.stderr).toContain('bills.csv:2: column description: ')
+    expect(latin1.stderr).toContain('U+0093')
+    expect(latin1.stderr).toContain('read as latin1')
+    expect(latin1.stderr).toContain('--encoding windows-1252')
+    const cp1252 = await runBk([...args, '--encoding', 'windows-1252', '--show', '1'], {cwd: dir})
+    expect(cp1252.code, cp1252.stderr).toBe(0)
+    expect(cp1252.stdout).toContain('\u201cHotel\u201d 5 \u20ac')
+  })
+})

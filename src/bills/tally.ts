@@ -162,19 +162,18 @@ export class ImportTally {
   }
 
   /** Created by an earlier run: of this file (its resume log), or of any (`existing`: the record). */
-  async createdBefore(bill: BillDraft, id: string, existing: boolean): Promise<void> {
+  async createdBefore(bill: BillDraft, id: string, existing: boolean, reason?: string): Promise<void> {
     this.summary.skipped++
     if (existing) this.summary.existing++
-    await this.write(() => this.outputs.created(bill, id))
+    const why = reason ?? `created by an earlier run of this file (${id}); not sent again`
+    await this.write(() => this.outputs.created(bill, id, why))
   }
 
   /** Created by an earlier import (the record of created bills): not sent again. */
   async createdEarlier(bill: BillDraft, earlier: RecordedBill): Promise<void> {
-    if (this.summary.existing < SHOWN_EARLIER)
-      this.options.warn(
-        `bill ${describeKey(bill.key)}: created earlier by ${inputName(earlier.input)} on ${minute(earlier.at)} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`,
-      )
-    await this.createdBefore(bill, earlier.id ?? '', true)
+    const reason = `created earlier by ${inputName(earlier.input)} on ${minute(earlier.at)} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`
+    if (this.summary.existing < SHOWN_EARLIER) this.options.warn(`bill ${describeKey(bill.key)}: ${reason}`)
+    await this.createdBefore(bill, earlier.id ?? '', true, reason)
   }
 
   /**

@@ -131,7 +131,15 @@ export class BatchSender {
   private async send(batch: BillDraft[], release: () => void): Promise<void> {
     const {journal, journalKey} = this.options
     const id = ++this.batchNumber
-    await journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
+    try {
+      await journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
+    } catch (error) {
+      // Not announced, so not sent: these bills are read and left for --resume.
+      release()
+      this.notSent += batch.length
+      await this.options.onNotSent?.(batch)
+      throw error
+    }
     const result = await this.request(batch)
     release()
     if (result.kind === 'not-sent') {
@@ -145,15 +153,23 @@ export class BatchSender {
     const outcome = outcomeOf(batch, result)
     const named = <T>(list: Array<{bill: BillDraft} & T>, value: (e: T) => string): Array<[string, string]> =>
       list.map((e) => [journalKey(e.bill), value(e)])
-    await journal?.append({
-      t: 'result',
-      batch: id,
-      created: named(outcome.created, (e) => e.id),
-      failed: named(outcome.failed, (e) => e.reason),
-      unconfirmed: named(outcome.unconfirmed, (e) => e.reason),
-    })
+    let unrecorded: unknown
+    try {
+      await journal?.append({
+        t: 'result',
+        batch: id,
+        created: named(outcome.created, (e) => e.id),
+        failed: named(outcome.failed, (e) => e.reason),
+        unconfirmed: named(outcome.unconfirmed, (e) => e.reason),
+      })
+    } catch (error) {
+      // The service acted all the same: its answer is counted (and recorded where it can be); the
+      // journal keeps the batch as sent without a result, so a --resume leaves it unconfirmed.
+      unrecorded = error
+    }
     this.checkHeap()
     await this.options.settle(outcome)
+    if (unrecorded) throw unrecorded
   }
 
   /** One batch's request, sent again only while the service certainly has not acted on it. */

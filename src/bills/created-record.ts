@@ -9,6 +9,8 @@
  * The file is append-only JSON lines, 0600, never written through a symbolic link:
  *   {"t":"header","format":"bk-created-bills","version":2,"baseUrl":…,"business":…,"at":…}
  *   {"key":"ven_…\u001fINV-1","id":"bil_…","at":…,"input":"bills.csv"}
+ *   {"key":…,"unconfirmed":"<run's start>","at":…,"input":"bills.csv"}   outcome unknown to that run
+ *   {"key":…,"absent":true,"at":…}                                      settled: never created
  * Version 1 lines (`{"vendor_id","number","id",…}`) are read as the default key.
  * The header is in the file from its creation (written to a temporary file, then linked into
  * place), so a reader never meets a file without one.
@@ -67,9 +69,19 @@ export interface CreatedBill {
   id: string
 }
 
-/** A bill the record holds: who created it and when. */
+/** A bill whose outcome a run could not know (it may exist): no other import sends it by itself. */
+export interface UnconfirmedBill {
+  key: string
+  /** When the run that sent it started (ISO 8601): with the input, names that run. */
+  run: string
+}
+
+/** A bill the record holds: who created it (or left it unconfirmed) and when. */
 export interface RecordedBill {
-  id: string
+  /** The id the service gave it; undefined for a bill left unconfirmed. */
+  id?: string | undefined
+  /** Set for a bill left unconfirmed: when the run that sent it started. */
+  unconfirmedBy?: string | undefined
   /** When it was recorded (ISO 8601). */
   at: string
   /** The input file of the run that created it, when known. */
@@ -89,6 +101,10 @@ export interface CreatedRecord {
   lookup(key: string): RecordedBill | undefined
   /** Appends the bills, durably (on disk when the promise resolves), and learns them. */
   add(entries: readonly CreatedBill[]): Promise<void>
+  /** Bills a run sent without learning their outcome (not already recorded as created). */
+  addUnconfirmed(entries: readonly UnconfirmedBill[]): Promise<void>
+  /** Bills settled as never created: no longer unconfirmed. */
+  addAbsent(keys: readonly string[]): Promise<void>
   /** Learns the bills other bk processes appended since the open or the last `add`. */
   refresh(): void
   close(): void
@@ -158,6 +174,8 @@ export function recordFolderFor(flag: string | undefined, configDir: string): st
 class FileRecord implements CreatedRecord {
   /** Each key's line, by its byte offset in the file. */
   private readonly offsets = new Map<string, number>()
+  /** Bills left unconfirmed (and not created or settled since), by the offset of their line. */
+  private readonly unconfirmed = new Map<string, number>()
   readonly damaged: number[] = []
   private readonly appendFd: number
   private readonly readFd: number
@@ -191,10 +209,10 @@ class FileRecord implements CreatedRecord {
   }
 
   lookup(key: string): RecordedBill | undefined {
-    const at = this.offsets.get(key)
+    const at = this.offsets.get(key) ?? this.unconfirmed.get(key)
     if (at === undefined) return undefined
     const entry = parseEntry(this.readLineAt(at))
-    return entry && {id: entry.id, at: entry.at, input: entry.input}
+    return entry && {id: entry.id, unconfirmedBy: entry.unconfirmed, at: entry.at, input: entry.input}
   }
 
   refresh(): void {
@@ -221,33 +239,55 @@ class FileRecord implements CreatedRecord {
   }
 
   async add(entries: readonly CreatedBill[]): Promise<void> {
+    // Bills already recorded (a --resume adding them again) are not repeated.
+    await this.append(entries, (e) => !this.offsets.has(e.key), ({key, id}) => ({key, id}))
+  }
+
+  async addUnconfirmed(entries: readonly UnconfirmedBill[]): Promise<void> {
+    await this.append(
+      entries,
+      (e) => !this.offsets.has(e.key) && !this.unconfirmed.has(e.key),
+      ({key, run}) => ({key, unconfirmed: run}),
+    )
+  }
+
+  async addAbsent(keys: readonly string[]): Promise<void> {
+    await this.append(
+      keys.map((key) => ({key})),
+      (e) => this.unconfirmed.has(e.key),
+      ({key}) => ({key, absent: true}),
+    )
+  }
+
+  /** Appends a line per entry that `fresh` accepts (at most one per key), under the record's lock. */
+  private async append<E extends {key: string}>(
+    entries: readonly E[],
+    fresh: (entry: E) => boolean,
+    line: (entry: E) => object,
+  ): Promise<void> {
     this.assertOpen()
     if (entries.length === 0) return
     await withFileLock(this.file, `The record of created bills ${this.file}`, async () => {
       this.refresh()
-      // Bills already recorded (a --resume adding them again) are not repeated.
-      const fresh = new Map<string, string>()
-      for (const e of entries) if (!this.offsets.has(e.key) && !fresh.has(e.key)) fresh.set(e.key, e.id)
-      if (fresh.size === 0) return
+      const chosen = new Map<string, E>()
+      for (const e of entries) if (!chosen.has(e.key) && fresh(e)) chosen.set(e.key, e)
+      if (chosen.size === 0) return
       // Under the lock nobody writes: bytes past the last complete line are a crashed write.
       if (fstatSync(this.appendFd).size > this.offset) ftruncateSync(this.appendFd, this.offset)
       const at = new Date().toISOString()
-      const lines = [...fresh].map(([key, id]) =>
-        Buffer.from(JSON.stringify({key, id, at, ...(this.input ? {input: this.input} : {})}) + '\n'),
-      )
-      const data = Buffer.concat(lines)
+      const input = this.input ? {input: this.input} : {}
+      const lines = [...chosen.values()].map((e) => JSON.stringify({...line(e), at, ...input}) + '\n')
+      const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
-      for (let written = 0; written < data.length;) {
+      for (let written = 0; written < data.length; ) {
         written += writeSync(this.appendFd, data, written, data.length - written)
       }
       fdatasyncSync(this.appendFd)
-      let position = this.offset
-      for (const [i, key] of [...fresh.keys()].entries()) {
-        this.offsets.set(key, position)
-        position += lines[i]!.length
+      // Learnt as a reader learns them, so that both agree on what each line means.
+      for (const text of lines) {
+        this.learn(text.slice(0, -1), this.offset)
+        this.offset += Buffer.byteLength(text)
       }
-      this.offset = position
-      this.line += fresh.size
     })
   }
 
@@ -267,8 +307,15 @@ class FileRecord implements CreatedRecord {
       this.damaged.push(this.line)
       return
     }
-    // The first line recorded for a key stays: a later one is a second bill the service created.
-    if (!this.offsets.has(entry.key)) this.offsets.set(entry.key, offset)
+    if (entry.absent) {
+      this.unconfirmed.delete(entry.key)
+    } else if (entry.unconfirmed !== undefined) {
+      if (!this.offsets.has(entry.key) && !this.unconfirmed.has(entry.key)) this.unconfirmed.set(entry.key, offset)
+    } else if (!this.offsets.has(entry.key)) {
+      // The first line recorded for a key stays: a later one is a second bill the service created.
+      this.offsets.set(entry.key, offset)
+      this.unconfirmed.delete(entry.key)
+    }
   }
 
   private checkHeader(text: string): void {
@@ -312,17 +359,32 @@ class FileRecord implements CreatedRecord {
   }
 }
 
+interface Entry {
+  key: string
+  /** Undefined on a line of a bill left unconfirmed, or settled absent. */
+  id?: string | undefined
+  /** The start of the run that left it unconfirmed. */
+  unconfirmed?: string | undefined
+  absent?: boolean | undefined
+  at: string
+  input?: string | undefined
+}
+
 /** A bill's line, either version; undefined when damaged. */
-function parseEntry(text: string): {key: string; id: string; at: string; input?: string | undefined} | undefined {
+function parseEntry(text: string): Entry | undefined {
   let value: Record<string, unknown>
   try {
     value = JSON.parse(text) as Record<string, unknown>
   } catch {
     return undefined
   }
-  if (value === null || typeof value !== 'object' || typeof value.id !== 'string') return undefined
+  if (value === null || typeof value !== 'object') return undefined
   const at = typeof value.at === 'string' ? value.at : ''
   const input = typeof value.input === 'string' ? value.input : undefined
+  if (typeof value.key === 'string' && typeof value.unconfirmed === 'string')
+    return {key: value.key, unconfirmed: value.unconfirmed, at, input}
+  if (typeof value.key === 'string' && value.absent === true) return {key: value.key, absent: true, at, input}
+  if (typeof value.id !== 'string') return undefined
   if (typeof value.key === 'string') return {key: value.key, id: value.id, at, input}
   if (typeof value.vendor_id === 'string' && typeof value.number === 'string')
     return {key: value.vendor_id + KEY_SEPARATOR + value.number, id: value.id, at, input}

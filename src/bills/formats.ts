@@ -161,21 +161,60 @@ const SYMBOL_AROUND = /^(?:[A-Z]{3}|[$£€¥₹])\s*|\s*(?:[A-Z]{3}|[$£€¥�
  * A number written in `format` as plain decimal text (`-1234.56`), exact; or why it is not one.
  * Thousands groups must be groups of three: `1,23.45` is a typo, not 123.45.
  */
-export function parseNumberAs(text: string, format: NumberFormat, options: NumberOptions = {}): Parsed<string> {
+export function parseNumberAs(text: string, format: NumberFormat, options: NumberOptions = {}): ParsedNumber {
   return readNumber(text, format, options, true)
 }
 
-function readNumber(text: string, format: NumberFormat, options: NumberOptions, hint: boolean): Parsed<string> {
+/** A number read, with the currency symbol or code written around it, if any (`mark`). */
+export type ParsedNumber = Parsed<string> & {mark?: string | undefined}
+
+/** Symbols that name one currency; `$` and `¥` name several, and mean what the map says. */
+const ONE_CURRENCY: Record<string, string> = {'\u20ac': 'EUR', '\u00a3': 'GBP', '\u20b9': 'INR'}
+export const SEVERAL_CURRENCIES: Record<string, readonly string[]> = {
+  $: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN', 'TWD', 'ARS', 'CLP', 'COP'],
+  '\u00a5': ['JPY', 'CNY'],
+}
+
+/**
+ * The currency a mark written in a cell names: a code is itself; `€`, `£` and `₹` one each; `$`
+ * and `¥` what the map's `currency_symbols` says, else the map's default currency when the symbol
+ * can name it. `several` when the map does not say.
+ */
+export function currencyOfMark(
+  mark: string,
+  said: Readonly<Partial<Record<string, string>>>,
+  mapCurrency: string | undefined,
+): {currency: string} | {several: readonly string[]} {
+  if (/^[A-Z]{3}$/.test(mark)) return {currency: mark}
+  const named = said[mark] ?? ONE_CURRENCY[mark]
+  if (named) return {currency: named}
+  const candidates = SEVERAL_CURRENCIES[mark] ?? []
+  if (mapCurrency && candidates.includes(mapCurrency)) return {currency: mapCurrency}
+  return {several: candidates}
+}
+
+/** The symbol or code around a number taken off; the first one found is kept. */
+function takeMark(s: string, mark: string | undefined): {rest: string; mark: string | undefined} {
+  let found = mark
+  const rest = s.replace(SYMBOL_AROUND, (m) => {
+    found ??= m.trim()
+    return ''
+  })
+  return {rest, mark: found}
+}
+
+function readNumber(text: string, format: NumberFormat, options: NumberOptions, hint: boolean): ParsedNumber {
   const otherFormatHint = (t: string, f: NumberFormat) => (hint ? otherFormats(t, f) : '')
   let s = text.trim()
   const expected = `expected a number written ${format}${options.negativeParentheses ? ' (or (1234.56) for a negative)' : ''}`
   if (s === '') return {ok: false, reason: `is empty: ${expected}`}
   let negative = false
+  let mark: string | undefined
   if (options.negative) {
     const signed = negativeForm(s, options.negative)
     if (!signed.ok) return signed
     ;({body: s, negative} = signed.value)
-    if (options.currencySymbols) s = s.replace(SYMBOL_AROUND, '')
+    if (options.currencySymbols) ({rest: s, mark} = takeMark(s, mark))
     else if (/[$£€¥₹]/.test(s))
       return {
         ok: false,
@@ -187,7 +226,7 @@ function readNumber(text: string, format: NumberFormat, options: NumberOptions, 
     negative = true
     s = s.slice(1, -1).trim()
   }
-  if (options.currencySymbols) s = s.replace(SYMBOL_AROUND, '')
+  if (options.currencySymbols) ({rest: s, mark} = takeMark(s, mark))
   else if (/[$£€¥₹]/.test(s))
     return {
       ok: false,
@@ -220,7 +259,11 @@ function readNumber(text: string, format: NumberFormat, options: NumberOptions, 
     const other = otherFormatHint(text.trim(), format)
     return {ok: false, reason: `is not a number: ${expected}${other}`}
   }
-  return {ok: true, value: `${negative ? '-' : ''}${whole === '' ? '0' : whole}${fraction ? `.${fraction}` : ''}`}
+  return {
+    ok: true,
+    value: `${negative ? '-' : ''}${whole === '' ? '0' : whole}${fraction ? `.${fraction}` : ''}`,
+    ...(mark ? {mark} : {}),
+  }
 }
 
 const SYMBOL = '(?:[A-Z]{3}|[$\u00a3\u20ac\u00a5\u20b9])'

@@ -88,6 +88,8 @@ export interface ImportOptions extends ScanOptions {
   recordFolder: string
   /** --allow-duplicates: send a bill the record says an earlier import created. */
   allowDuplicates?: boolean | undefined
+  /** --resend-unconfirmed: send a bill another run left unconfirmed (the user checked it is absent). */
+  resendUnconfirmed?: boolean | undefined
   /** --wait: how long to wait while another import into the business runs (ms; default 5 minutes). */
   waitMs?: number | undefined
   /** Each bill's outcome as the output files get it (CI annotations and reports, src/ci/). */
@@ -117,24 +119,27 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     throw error
   })
   let existing = 0
-  const result = await scan(
-    input,
-    options,
-    (bill) => {
-      // Bills die young but V8 lets the old generation grow to several times the live set.
-      if (++bills % 1000 === 0) checkHeap()
-      rows += bill.rows.length
-      if (onlySkipped(bill)) skipped++
-      else if (bill.errors.length > 0) {
-        invalid++
-        for (const e of bill.errors) if (!e.skip) record(e)
-      } else {
-        if (known.record?.lookup(bill.key)) existing++
-        if (shown && shown.length < options.show!) shown.push(bill.input)
-      }
-    },
-    () => false,
-  ).finally(() => known.record?.close())
+  const onBill = (bill: BillDraft): void => {
+    // Bills die young but V8 lets the old generation grow to several times the live set.
+    if (++bills % 1000 === 0) checkHeap()
+    rows += bill.rows.length
+    if (onlySkipped(bill)) skipped++
+    else if (bill.errors.length > 0) {
+      invalid++
+      for (const e of bill.errors) if (!e.skip) record(e)
+    } else {
+      if (known.record?.lookup(bill.key)?.id !== undefined) existing++
+      if (shown && shown.length < options.show!) shown.push(bill.input)
+    }
+  }
+  let result: Scanned
+  try {
+    result = await scan(input, options, onBill, () => false)
+    // The bill being read when the file stopped: counted, as the import counts it.
+    if (result.open) onBill(result.open)
+  } finally {
+    known.record?.close()
+  }
   if (result.fatal) record(result.fatal)
   stopProgress()
   errors.sort((a, b) => a.line - b.line)
@@ -214,7 +219,8 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     journalKey: run.logKey,
     lastBatch: run.previous?.batches ?? 0,
     abort: options.abort ?? new AbortController().signal,
-    stopRequested: () => Boolean(options.stop?.aborted),
+    // An output file that cannot be written (a full disk) stops the run as a journal write does.
+    stopRequested: () => Boolean(options.stop?.aborted) || tally.writeFailure !== undefined,
     resendRounds: options.resendRounds ?? 3,
     resendDelayMs: options.resendDelayMs ?? 2000,
     onResendWait: options.onResendWait,
@@ -223,6 +229,8 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
       await tally.settle(outcome)
       // Once the resume log holds them: the record is what every later import consults.
       await run.record.add(outcome.created.map(({bill, id}) => ({key: bill.key, id})))
+      // Bills that may exist: no other import sends them by itself (--resend-unconfirmed does).
+      await run.record.addUnconfirmed(outcome.unconfirmed.map(({bill}) => ({key: bill.key, run: run.started})))
     },
   })
   const batcher = new Batcher(options.batchSize, sender)
@@ -245,7 +253,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     await sender.drain()
     const pending = batcher.takePending()
     await tally.notSent(pending)
-    notSent = sender.notSent + pending.length
+    notSent = sender.notSent + pending.length + (await holdBackOpenBill(scanned?.open, tally))
     stopProgress()
     closeFailure = await run.close()
   }
@@ -260,6 +268,22 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
   })
 }
 
+/**
+ * The bill being read when the input stopped (a CSV error): read, so counted, but never sent (its
+ * rows may go on past the error). A valid one goes to the unsent file; returns 1 then.
+ */
+async function holdBackOpenBill(bill: BillDraft | undefined, tally: ImportTally): Promise<number> {
+  if (!bill) return 0
+  tally.read(bill)
+  if (onlySkipped(bill)) await tally.setAside(bill)
+  else if (bill.errors.length > 0) await tally.invalid(bill)
+  else {
+    await tally.notSent([bill])
+    return 1
+  }
+  return 0
+}
+
 /** Where each bill read goes: set aside, refused, known from before, or batched to send. */
 function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, batcher: Batcher) {
   return async (bill: BillDraft): Promise<void> => {
@@ -271,7 +295,11 @@ function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, ba
     if (outcome?.kind === 'failed') return tally.reject(bill, outcome.reason)
     if (outcome?.kind === 'unconfirmed') return tally.leaveUnconfirmed(bill, outcome.reason)
     const earlier = options.allowDuplicates ? undefined : run.record.lookup(bill.key)
-    if (earlier) return tally.createdEarlier(bill, earlier)
+    if (earlier?.id !== undefined) return tally.createdEarlier(bill, earlier)
+    // Left unconfirmed by another run (this run's own are in its journal, handled above).
+    const ownRun = earlier?.unconfirmedBy === run.started && earlier.input === options.file
+    if (earlier?.unconfirmedBy !== undefined && !ownRun && !options.resendUnconfirmed)
+      return tally.unconfirmedElsewhere(bill, earlier)
     await batcher.add(bill)
   }
 }

@@ -58,6 +58,8 @@ export interface BillMap extends MapLanguage, RecordStructure {
   dateFormat?: DateFormat | undefined
   numberFormat?: NumberFormat | undefined
   currencySymbols: boolean
+  /** `currency_symbols: {"$": "USD"}`: the currency each symbol that names several means here. */
+  symbolCurrencies: Readonly<Partial<Record<string, string>>>
   negativeParentheses: boolean
   /** The file's header (lower-cased), or its 1-based position as text, to a target or null (dropped). */
   columns: Map<string, Target | null>
@@ -140,7 +142,18 @@ const MapSchema = z
       .refine((v) => typeof datePattern(v) !== 'string', {message: 'expected a date pattern, such as DD-MM-YYYY'})
       .optional(),
     number_format: oneOf(NUMBER_FORMATS, 'a number format').optional(),
-    currency_symbols: z.boolean({error: 'expected true or false'}).optional(),
+    currency_symbols: z
+      .union(
+        [
+          z.boolean(),
+          z.partialRecord(
+            z.enum(['$', '\u00a5', '\u20ac', '\u00a3', '\u20b9'], {error: 'expected a symbol: $, ¥, €, £ or ₹'}),
+            z.string().regex(/^[A-Z]{3}$/, {error: 'expected an ISO 4217 code in capitals, such as USD'}),
+          ),
+        ],
+        {error: 'expected true or false, or symbols to the currency each means, such as {"$": "USD"}'},
+      )
+      .optional(),
     negative_parentheses: z.boolean({error: 'expected true or false'}).optional(),
     columns: z
       .record(
@@ -358,7 +371,8 @@ function toBillMap(
     header: m.header ?? true,
     dateFormat: m.date_format,
     numberFormat: m.number_format,
-    currencySymbols: m.currency_symbols ?? false,
+    currencySymbols: m.currency_symbols !== undefined && m.currency_symbols !== false,
+    symbolCurrencies: typeof m.currency_symbols === 'object' ? m.currency_symbols : {},
     negativeParentheses: m.negative_parentheses ?? false,
     columns,
     defaults,
@@ -440,6 +454,7 @@ export function plainMap(): BillMap {
     encoding: 'utf-8',
     header: true,
     currencySymbols: false,
+    symbolCurrencies: {},
     negativeParentheses: false,
     columns: new Map(),
     defaults: {},

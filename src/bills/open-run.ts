@@ -30,6 +30,8 @@ export interface OpenRun {
   log: BillLogWriter | undefined
   /** The record of created bills of the business, read after its lock was taken. */
   record: CreatedRecord
+  /** When the run began (its journal's start, for a resume): names it in the record. */
+  started: string
   outputs: ImportOutputs
   /** A bill's name in the resume log: its key, or its number in a log of bk 0.1 (version 1). */
   logKey: (bill: BillDraft) => string
@@ -49,7 +51,8 @@ export async function openRun(options: ImportOptions, held: Held): Promise<OpenR
   const existing = await checkOutputs(options)
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
   const input = await openInput(options.file, 16 * 1024, options.map, shapeOf(options))
-  let opened: {previous: BillLogState | undefined; writer: BillLogWriter | undefined}
+  let opened: {previous: BillLogState | undefined; writer: BillLogWriter | undefined; started: string}
+  let started: string
   try {
     // The resume log's lock first, refused at once: one file is never imported twice at a time.
     if (options.journalFile) held.locks.push(lockBillLog(options.journalFile))
@@ -57,6 +60,7 @@ export async function openRun(options: ImportOptions, held: Held): Promise<OpenR
     held.record = await openRecord(options)
     opened = await prepareResumeLog(options)
     if (opened.previous) await recordResumed(opened.previous, held.record)
+    started = opened.previous?.header.at ?? opened.started
   } catch (error) {
     input.close()
     throw error
@@ -86,6 +90,7 @@ export async function openRun(options: ImportOptions, held: Held): Promise<OpenR
     previous,
     log,
     record,
+    started,
     outputs,
     logKey: previous?.header.version === 1 ? (b) => b.number : (b) => b.key,
     async close() {
@@ -155,9 +160,13 @@ async function recordResumed(previous: BillLogState, record: CreatedRecord): Pro
   // A log of bk 0.1 names bills by number alone, not by key: nothing to give the record.
   if (previous.header.version === 1) return
   const missing: Array<{key: string; id: string}> = []
-  for (const [key, outcome] of previous.outcomes)
-    if (outcome.kind === 'created' && !record.lookup(key)) missing.push({key, id: outcome.id})
+  const unconfirmed: Array<{key: string; run: string}> = []
+  for (const [key, outcome] of previous.outcomes) {
+    if (outcome.kind === 'created' && record.lookup(key)?.id === undefined) missing.push({key, id: outcome.id})
+    if (outcome.kind === 'unconfirmed') unconfirmed.push({key, run: previous.header.at})
+  }
   await record.add(missing)
+  await record.addUnconfirmed(unconfirmed)
 }
 
 /** The input's size and modification time, kept in the journal's header to tell a changed file. */
@@ -207,9 +216,10 @@ function checkResumable(options: ImportOptions, previous: BillLogState, file: st
 /** What to do with the resume log beside the input before sending anything. */
 async function prepareResumeLog(
   options: ImportOptions,
-): Promise<{previous: BillLogState | undefined; writer: BillLogWriter | undefined}> {
+): Promise<{previous: BillLogState | undefined; writer: BillLogWriter | undefined; started: string}> {
+  const started = new Date().toISOString()
   const file = options.journalFile
-  if (!file) return {previous: undefined, writer: undefined}
+  if (!file) return {previous: undefined, writer: undefined, started}
   let previous: BillLogState | undefined
   if (existsSync(file)) {
     const earlier = options.restart ? undefined : await readBillLog(file)
@@ -259,11 +269,11 @@ async function prepareResumeLog(
       ...inputFingerprint(options.file),
       business: options.businessId,
       baseUrl: options.baseUrl,
-      at: new Date().toISOString(),
+      at: started,
     })
   }
   await writer.append({t: 'run', at: new Date().toISOString(), resume: Boolean(previous)})
-  return {previous, writer}
+  return {previous, writer, started}
 }
 /**
  * Output paths that collide (with the input or each other), and files that cannot be written, are

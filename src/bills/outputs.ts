@@ -131,6 +131,10 @@ export interface OutcomeObserver {
   unconfirmed(bill: BillDraft, reason: string): void
   /** Created in this run or an earlier one (the import's onCreated tells this run's). */
   created(bill: BillDraft, id: string): void
+  /** Created by an earlier run (of this file, or any import the record knows): not sent. */
+  createdBefore?(bill: BillDraft, id: string, reason: string): void
+  /** Read but not sent: the run stopped first. */
+  unsent?(bill: BillDraft, reason: string): void
 }
 
 /**
@@ -169,14 +173,16 @@ export class ImportOutputs {
 
   /** A bill read but not sent: the run stopped first. */
   async leaveUnsent(bill: BillDraft, reason: string): Promise<void> {
+    this.observer?.unsent?.(bill, reason)
     if (!this.paths.unsent) return
     this.unsent ??= new RowFile(this.paths.unsent, this.header, this.format)
     await this.unsent.add(bill, () => reason)
   }
 
-  /** A bill created, in this run or an earlier one. */
-  async created(bill: BillDraft, id: string): Promise<void> {
-    this.observer?.created(bill, id)
+  /** A bill created, in this run or (`before`: why it was not sent) an earlier one. */
+  async created(bill: BillDraft, id: string, before?: string): Promise<void> {
+    if (before !== undefined && this.observer?.createdBefore) this.observer.createdBefore(bill, id, before)
+    else this.observer?.created(bill, id)
     await this.results?.add(bill.number, id, bill.rows[0]!.line)
   }
 

@@ -35,31 +35,47 @@ export interface Scanned {
   header: string[]
   /** The row the file could not be read past (a CSV error): nothing after it was read. */
   fatal?: RowError
+  /** With `fatal`: the bill being read when it came (its rows so far; more may follow unread). */
+  open?: BillDraft | undefined
   /** Each lookup's missing values. */
   missing?: Map<string, Set<string>>
 }
 
-/** A character a cell must not hold: C0 controls but tab and line breaks, DEL, and U+FFFD. */
+/** A character a cell must not hold: C0 controls but tab and line breaks, DEL, C1 controls, and U+FFFD. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNREADABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFD]/
+const UNREADABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uFFFD]/
 // eslint-disable-next-line no-control-regex -- as above
-const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/g
+
+/**
+ * Why a C1 control (U+0080 to U+009F) is in a cell: no text holds one, but a single-byte file read
+ * in the wrong encoding does (Latin-1 reads Windows-1252's `€` and curly quotes as C1 controls).
+ */
+function c1Reason(encoding: string | undefined): string {
+  return encoding === 'latin1'
+    ? 'was read as latin1 (--encoding), where bytes 0x80 to 0x9F are control characters; in Windows-1252 they are printable (€, curly quotes, dashes): the file is likely Windows-1252, pass --encoding windows-1252'
+    : `was read as ${encoding ?? 'utf-8'}, which gives no printable character here: check the file's encoding (--encoding)`
+}
 
 /**
  * A cell holding U+FFFD (the character reading puts in place of bytes that are not UTF-8: the file
  * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
  * character (a binary file, or a stray byte): importing it would send mangled text.
  */
-function unreadableCell(record: string[], header: string[], line: number): RowError | undefined {
+function unreadableCell(record: string[], header: string[], line: number, encoding?: string): RowError | undefined {
   for (let i = 0; i < record.length; i++) {
     const cell = record[i]!
     const m = UNREADABLE.exec(cell)
     if (!m) continue
     const c = m[0]
+    const code = c.charCodeAt(0)
+    const at = `U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}`
     const message =
-      c === '\uFFFD'
-        ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
-        : `holds the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}: remove it (a cell holds text, tabs and line breaks only)`
+      code >= 0x80 && code <= 0x9f
+        ? `holds the control character ${at}: it ${c1Reason(encoding)}`
+        : c === '\uFFFD'
+          ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
+          : `holds the control character ${at}: remove it (a cell holds text, tabs and line breaks only)`
     // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
     const shown = (text: string) =>
       text.replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
@@ -97,7 +113,7 @@ export async function scan(
         const named = first.header !== undefined
         // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
         // same mistake, and it would end up in every message and output file.
-        const bad = named && !first.isData ? unreadableCell(record, record, line) : undefined
+        const bad = named && !first.isData ? unreadableCell(record, record, line, map?.encoding) : undefined
         if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
         header = first.header ?? record.map((_, i) => `column ${i + 1}`)
         if (map) {
@@ -122,7 +138,7 @@ export async function scan(
       rows++
       const extra: RowError | undefined =
         record.length === header.length
-          ? unreadableCell(record, header, line)
+          ? unreadableCell(record, header, line, map?.encoding)
           : {
               line,
               message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
@@ -150,7 +166,7 @@ export async function scan(
       e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
         ? reported
         : input.nextLine
-    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}}
+    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}, open: assembler?.finish()}
   } finally {
     input.close()
   }

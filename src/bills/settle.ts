@@ -60,8 +60,8 @@ export async function listUnconfirmed(
 export async function settleUnconfirmed(
   journalFile: string,
   held: readonly ServiceBill[],
-  /** Told the bills found to exist (by key), once the journal holds them: for the record of created bills. */
-  onCreated?: (created: Array<{key: string; id: string}>) => Promise<void>,
+  /** Told the bills found to exist (by key) and those never created, once the journal holds them: for the record of created bills. */
+  onSettled?: (created: Array<{key: string; id: string}>, absent: string[]) => Promise<void>,
 ): Promise<Settlement> {
   const lock = lockBillLog(journalFile)
   try {
@@ -96,7 +96,11 @@ export async function settleUnconfirmed(
       await writer.close()
     }
     // A journal of bk 0.1 names bills by number alone: not a key the record knows.
-    if (header.version !== 1) await onCreated?.(record.created.map(([key, id]) => ({key, id})))
+    if (header.version !== 1)
+      await onSettled?.(
+        record.created.map(([key, id]) => ({key, id})),
+        record.absent,
+      )
     return settlement
   } finally {
     lock.release()

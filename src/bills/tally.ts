@@ -72,6 +72,13 @@ export class ImportTally {
   readonly reasons: string[] = []
   /** Problems found in the file, of which the first `maxErrors` are shown as found. */
   private warned = 0
+  /**
+   * The first output file that could not be written (a full disk): the counts go on regardless,
+   * so that the summary says exactly what became of each bill, and the run stops sending.
+   */
+  writeFailure: Error | undefined
+  /** Bills other runs left unconfirmed, of which the first ten are named. */
+  private elsewhere = 0
 
   constructor(
     private readonly outputs: ImportOutputs,
@@ -118,7 +125,7 @@ export class ImportTally {
     const {label} = this.options
     this.summary.failed++
     this.because(formatRowError(label, bill.errors[0]!))
-    await this.outputs.reject(bill, () => bill.errors.map((e) => formatRowError(label, e)).join('; '))
+    await this.write(() => this.outputs.reject(bill, () => bill.errors.map((e) => formatRowError(label, e)).join('; ')))
   }
 
   /** A bill with row errors: refused before sending, each error shown (up to --max-errors). */
@@ -129,49 +136,61 @@ export class ImportTally {
     this.because(formatRowError(label, bill.errors[0]!))
     for (const e of bill.errors) if (this.warned++ < maxErrors) warn(formatRowError(label, e))
     const reasons = bill.errors.map((e) => formatRowError(label, e))
-    await this.outputs.reject(bill, (line) => {
-      const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(label, e))
-      return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
-    })
+    await this.write(() =>
+      this.outputs.reject(bill, (line) => {
+        const own = bill.errors.filter((e) => e.line === line).map((e) => formatRowError(label, e))
+        return own.length > 0 ? own.join('; ') : `not sent: another row of this bill is invalid: ${reasons.join('; ')}`
+      }),
+    )
   }
 
   async reject(bill: BillDraft, reason: string): Promise<void> {
     this.summary.failed++
     this.because(`bill ${describeKey(bill.key)}: ${reason}`)
-    await this.outputs.reject(bill, () => reason)
+    await this.write(() => this.outputs.reject(bill, () => reason))
   }
 
   async leaveUnconfirmed(bill: BillDraft, reason: string): Promise<void> {
     this.summary.unconfirmed++
     this.because(`bill ${describeKey(bill.key)}: ${reason}`)
-    await this.outputs.leaveUnconfirmed(bill, reason)
+    await this.write(() => this.outputs.leaveUnconfirmed(bill, reason))
   }
 
   async created(bill: BillDraft, id: string): Promise<void> {
     this.summary.created++
-    await this.outputs.created(bill, id)
+    await this.write(() => this.outputs.created(bill, id))
   }
 
   /** Created by an earlier run: of this file (its resume log), or of any (`existing`: the record). */
-  async createdBefore(bill: BillDraft, id: string, existing: boolean): Promise<void> {
+  async createdBefore(bill: BillDraft, id: string, existing: boolean, reason?: string): Promise<void> {
     this.summary.skipped++
     if (existing) this.summary.existing++
-    await this.outputs.created(bill, id)
+    const why = reason ?? `created by an earlier run of this file (${id}); not sent again`
+    await this.write(() => this.outputs.created(bill, id, why))
   }
 
   /** Created by an earlier import (the record of created bills): not sent again. */
   async createdEarlier(bill: BillDraft, earlier: RecordedBill): Promise<void> {
-    const by = earlier.input === undefined ? 'an import' : earlier.input === '-' ? 'stdin' : earlier.input
-    if (this.summary.existing < SHOWN_EARLIER)
-      this.options.warn(
-        `bill ${describeKey(bill.key)}: created earlier by ${by} on ${earlier.at.slice(0, 16).replace('T', ' ')} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`,
-      )
-    await this.createdBefore(bill, earlier.id, true)
+    const reason = `created earlier by ${inputName(earlier.input)} on ${minute(earlier.at)} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`
+    if (this.summary.existing < SHOWN_EARLIER) this.options.warn(`bill ${describeKey(bill.key)}: ${reason}`)
+    await this.createdBefore(bill, earlier.id ?? '', true, reason)
+  }
+
+  /**
+   * Left unconfirmed by another run (the record of created bills): it may exist, so it is not
+   * sent, and is unconfirmed in this run too, until the user checks it (docs/bills.md).
+   */
+  async unconfirmedElsewhere(bill: BillDraft, earlier: RecordedBill): Promise<void> {
+    const run = `the import of ${inputName(earlier.input)} started ${minute(earlier.unconfirmedBy ?? earlier.at)} UTC`
+    const reason = `unconfirmed by ${run}: it may exist; not sent (check it, then import it with --resend-unconfirmed)`
+    if (this.elsewhere++ < SHOWN_EARLIER) this.options.warn(`bill ${describeKey(bill.key)}: ${reason}`)
+    await this.leaveUnconfirmed(bill, reason)
   }
 
   /** Bills read but not sent: the run stopped first. Counted by the run's end (`notSent`). */
   async notSent(bills: readonly BillDraft[]): Promise<void> {
-    for (const bill of bills) await this.outputs.leaveUnsent(bill, 'not sent: the import stopped before sending it')
+    for (const bill of bills)
+      await this.write(() => this.outputs.leaveUnsent(bill, 'not sent: the import stopped before sending it'))
   }
 
   /** A batch that reached the service. */
@@ -186,6 +205,8 @@ export class ImportTally {
     const {summary, options} = this
     if (summary.existing > SHOWN_EARLIER)
       options.warn(`… and ${summary.existing - SHOWN_EARLIER} more bills created earlier, not sent.`)
+    if (this.elsewhere > SHOWN_EARLIER)
+      options.warn(`… and ${this.elsewhere - SHOWN_EARLIER} more bills other runs left unconfirmed, not sent.`)
     if (this.warned > options.maxErrors)
       options.warn(
         `… and ${this.warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
@@ -201,14 +222,70 @@ export class ImportTally {
       end.sendFailure ??
       (end.unreadable &&
         stoppedAtRow(formatRowError(summary.file, end.unreadable), end.unreadable.line, end.sent, journaled, summary))
-    if (end.closeFailure) fatal ??= new BkError(`Import failed: ${end.closeFailure.message}`, {cause: end.closeFailure})
-    if (fatal && summary.notSent > 0 && !(fatal instanceof InputError)) fatal = withNotSent(fatal, summary, journaled)
+    const unwritten = this.writeFailure ?? end.closeFailure
+    if (unwritten) fatal ??= new BkError(`Import failed: ${unwritten.message}`, {cause: unwritten})
+    const full = [fatal, this.writeFailure, end.closeFailure].map(diskFullCause).find(Boolean)
+    if (full) fatal = diskFullError(full, summary, journaled)
+    else if (fatal && summary.notSent > 0 && !(fatal instanceof InputError))
+      fatal = withNotSent(fatal, summary, journaled)
     return {summary, fatal, reasons: this.reasons}
+  }
+
+  private async write(output: () => Promise<void>): Promise<void> {
+    if (this.writeFailure) return
+    try {
+      await output()
+    } catch (error) {
+      this.writeFailure = error as Error
+    }
   }
 
   private because(reason: string): void {
     if (this.reasons.length < KEPT_REASONS) this.reasons.push(reason)
   }
+}
+
+/** How a run's input is named in messages. */
+function inputName(input: string | undefined): string {
+  return input === undefined ? 'an import' : input === '-' ? 'stdin' : input
+}
+
+/** An ISO 8601 time to the minute, as `2026-11-25 02:00`. */
+function minute(at: string): string {
+  return at.slice(0, 16).replace('T', ' ')
+}
+
+/** Errors that mean the disk (or a size limit or quota) refused a write. */
+const DISK_FULL = new Set(['ENOSPC', 'EFBIG', 'EDQUOT'])
+
+/** The write failure for want of space behind an error (or its causes), if that is what it is. */
+function diskFullCause(error: unknown): NodeJS.ErrnoException | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code && DISK_FULL.has(code)) return e as NodeJS.ErrnoException
+  }
+  return undefined
+}
+
+/**
+ * A full disk ends the run with exit 9 and the exact summary: bills the service answered for are
+ * counted even when their result could not be journaled (a --resume leaves those unconfirmed).
+ */
+function diskFullError(cause: NodeJS.ErrnoException, summary: ImportSummary, journaled: boolean): BkError {
+  const where = cause.path ? ` writing ${cause.path}` : ''
+  const s = (n: number) => (n === 1 ? '' : 's')
+  return new BkError(
+    `The disk is full (${cause.code}${where}): ${summary.created} bill${s(summary.created)} created, ${summary.unconfirmed} unconfirmed, ${summary.failed} failed, ${summary.notSent} not sent`,
+    {
+      code: 'disk_full',
+      exitCode: ExitCode.diskFull,
+      hint: journaled
+        ? 'Free some space, then run the same command with --resume: bills created are never sent again (a batch whose result could not be written is unconfirmed: `bk bills unconfirmed` lists it).'
+        : 'Free some space, then import only the bills not sent; do not import the same rows again.',
+      details: {summary},
+      cause,
+    },
+  )
 }
 
 /** A failure that stopped the run, with the bills it kept from being sent, and the way on. */

@@ -23,6 +23,7 @@ import {
 import {
   DATE_FORMATS,
   addDays,
+  currencyOfMark,
   minorUnit,
   parseDateAs,
   parseNumberAs,
@@ -115,6 +116,8 @@ export class ExportTranslator {
   private readonly at: Record<Column, number>
   /** This row's amount-source texts (reused: no allocation per row). */
   private readonly amountTexts = new Map<string, string>()
+  /** The currency symbols and codes the current row's amount cells were written with. */
+  private readonly marks: Array<{target: string; i: number; text: string; mark: string}> = []
   private readonly decimals = new Map<string, {text: string; value: Money}>()
   /** The map language's computed values, lookups keyed by several columns, and structure columns. */
   private computed: ComputedStep[] = []
@@ -534,9 +537,11 @@ export class ExportTranslator {
       ;(failed ??= new Set()).add(target)
     }
     if (ambiguous) fail('number', this.numberSource, '', AMBIGUOUS_CONTINUATION)
+    this.marks.length = 0
     const amounts = this.readCells(cells, out, fail)
     if (this.computed.length > 0 || this.keyed.length > 0 || this.lineMeta.size + this.billMeta.size > 0)
       this.applyLanguage(cells, out, fail, failed, continues)
+    if (this.marks.length > 0) this.checkMarks(out[this.at.currency] || this.map.defaults.currency, fail)
     if (this.recipe && this.recipe.kind !== 'direct' && !failed?.has('line_amount')) {
       const currency = out[this.at.currency] || this.map.defaults.currency
       out[this.at.line_amount] = this.computeAmount(amounts, currency)
@@ -573,6 +578,7 @@ export class ExportTranslator {
           const n = this.number(fallback ?? text)
           if (n.ok) amounts.set(step.target, n.value)
           else fail('line_amount', i, text, n.reason)
+          if (n.mark) this.marks.push({target: 'line_amount', i, text, mark: n.mark})
           break
         }
         case 'date': {
@@ -587,6 +593,7 @@ export class ExportTranslator {
           const n = this.number(text)
           if (n.ok) out[step.at] = n.value
           else fail(step.target, i, text, n.reason)
+          if (n.mark) this.marks.push({target: step.target, i, text, mark: n.mark})
           break
         }
         case 'lookup': {
@@ -738,6 +745,35 @@ export class ExportTranslator {
       `is not in the lookup file ${lookup.file} (compute: ${step.target}): add a row "${trimmed},<id>" to it`,
     )
     return trimmed
+  }
+
+  /**
+   * A currency written in an amount cell must be the bill's: `USD 5.00` on a JPY bill is not
+   * 5 JPY. Without a currency on the row or in the map, the service's default applies, which bk
+   * cannot know offline: nothing to compare.
+   */
+  private checkMarks(
+    currency: string | undefined,
+    fail: (target: string, i: number, value: string, message: string) => void,
+  ): void {
+    if (!currency) return
+    for (const {target, i, text, mark} of this.marks) {
+      const meant = currencyOfMark(mark, this.map.symbolCurrencies, this.map.defaults.currency)
+      if ('several' in meant)
+        fail(
+          target,
+          i,
+          text,
+          `has "${mark}", which names several currencies (${meant.several.join(', ')}): say which one this file means in the map (currency_symbols: {"${mark}": "${currency}"})`,
+        )
+      else if (meant.currency !== currency)
+        fail(
+          target,
+          i,
+          text,
+          `is written in ${meant.currency}, but the bill's currency is ${currency}: correct the amount or the currency (bk does not convert)`,
+        )
+    }
   }
 
   /** `due_days`: the issue date plus N days. A date without a time is midnight UTC; one that does not parse is reported by the issued_at check. */

@@ -97,6 +97,18 @@ export class BillImportReport {
       this.addCase(bill, {kind: 'error', type: 'unconfirmed', message, text: `${this.label}:${line ?? '?'}: ${reason}`})
     },
     created: (bill, id) => this.addCase(bill, undefined, id),
+    createdBefore: (bill, id, reason) =>
+      this.addCase(
+        bill,
+        {kind: 'skipped', type: 'created-earlier', message: `bill ${describeKey(bill.key)}: ${reason}`},
+        id,
+      ),
+    // Read and not sent: a failure, so that a CI view shows the bills a run still owes.
+    unsent: (bill, reason) => {
+      const message = `bill ${describeKey(bill.key)}: ${reason}`
+      const text = bill.rows.map((r) => `${this.label}:${r.line}: ${reason}`).join('\n')
+      this.addCase(bill, {kind: 'failure', type: 'unsent', message, text})
+    },
   }
 
   /**

@@ -12,6 +12,8 @@ export const ExitCode = {
   partial: 6,
   unavailable: 7,
   invalidSignature: 8,
+  /** A file bk must write could not be (ENOSPC, EFBIG, EDQUOT): what was done is in the summary. */
+  diskFull: 9,
   interrupted: 130,
 } as const
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]

@@ -34,6 +34,53 @@ function runLimited(kib: number, args: string[], cwd: string): Promise<number | 
   })
 }
 
+/** As runLimited, with the output: stdout holds the --json result or error. */
+function runLimitedOutput(kib: number, args: string[], cwd: string): Promise<{code: number | null; stdout: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', `ulimit -f ${kib}; exec "$0" "$@"`, process.execPath, BIN, ...args], {
+      cwd,
+      env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+    let stdout = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout}))
+  })
+}
+
+describe('a full disk', () => {
+  it('ends the run with exit 9 and an exact summary of what was created, wherever the write fails', async () => {
+    // Each limit cuts the journal at another record: before a batch, or after the service created it.
+    for (const kib of [3, 4, 5, 6]) {
+      const prefix = `DISK${kib}`
+      const dir = tempDir('bk-full-disk-')
+      const rows = Array.from(
+        {length: COUNT},
+        (_, i) =>
+          `${prefix}-${String(i + 1).padStart(4, '0')},${DEMO_IDS.vendors.office},1.00,${DEMO_IDS.ledgers.expenses}`,
+      )
+      writeFileSync(join(dir, 'bills.csv'), ['number,vendor_id,line_amount,line_ledger_id', ...rows].join('\n') + '\n')
+      const args = ['bills', 'import', 'bills.csv', '--batch-size', '20', '--concurrency', '2', '--json']
+      const run = await runLimitedOutput(kib, args, dir)
+      const created = emulator.state.bills
+        .all(DEMO_IDS.business)
+        .filter((b) => String(b.number).startsWith(`${prefix}-`)).length
+      expect(run.code, `${kib} KiB: ${run.stdout}`).toBe(9)
+      const error = JSON.parse(run.stdout) as {
+        code: string
+        details: {summary: {[k in 'bills' | 'created' | 'notSent' | 'unconfirmed' | 'failed']: number}}
+      }
+      expect(error.code).toBe('disk_full')
+      const summary = error.details.summary
+      expect(summary.created, `${kib} KiB: ${run.stdout}`).toBe(created)
+      expect(summary.created + summary.notSent + summary.unconfirmed + summary.failed, 'every bill read').toBe(
+        summary.bills,
+      )
+    }
+  })
+})
+
 describe('a journal write cut short', () => {
   it('stops before sending; two resumes later every bill exists once', async () => {
     const dir = tempDir('bk-full-disk-')

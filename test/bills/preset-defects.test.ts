@@ -222,14 +222,14 @@ describe('gnucash', () => {
 describe('negative numbers as packages write them', () => {
   const map = (negative: string) =>
     `columns:\n  Bill: number\n  Vendor: vendor_id\n  Account: line_ledger_id\n  Amount: line_amount\ncurrency_symbols: true\nnegative: ${negative}\n`
-  const amounts = ['-$90.91', '$-90.91', '(90.91)', '(£90.91)', '90.91-', '90.91 CR']
+  const amounts = ['-$90.91', '$-90.91', '(90.91)', '($90.91)', '90.91-', '90.91 CR']
   const csv =
     'Bill,Vendor,Account,Amount\n' +
     amounts
       .map((a) => `B-1,ven_demo_travel,ldg_demo_travel,100.00\nB-1,ven_demo_travel,ldg_demo_travel,"${a}"`)
       .join('\n')
 
-  it('-$90.91, $-90.91, (90.91), (£90.91), 90.91-, 90.91 CR: each allowed by name, exact', async () => {
+  it('-$90.91, $-90.91, (90.91), ($90.91), 90.91-, 90.91 CR: each allowed by name, exact', async () => {
     const dir = tempDir('bk-negative-')
     writeFileSync(join(dir, 'map.yaml'), map('["-$1", "$-1", "(1)", "($1)", "1-", "1 CR"]'))
     const bills = await shown('bills.csv', csv + '\n', [...['--map', join(dir, 'map.yaml'), '--currency', 'USD']])

@@ -77,6 +77,36 @@ describe.skipIf(!hasXmllint)('--junit reports against junit-10.xsd', () => {
     expect(existsSync(`${report}.cases`) || existsSync(`${report}.partial`)).toBe(false)
   })
 
+  it('bills import: bills created earlier are skipped cases, bills read but not sent failing ones', async () => {
+    const dir = tempDir('bk-junit-unsent-')
+    const configDir = join(dir, 'config')
+    writeFileSync(join(dir, 'first.csv'), [HEADER, row('JU-1', DEMO_IDS.vendors.office, '1.00')].join('\n') + '\n')
+    const first = await runBk(['bills', 'import', join(dir, 'first.csv')], {env: envFor(emulator), configDir})
+    expect(first.code, first.stderr).toBe(0)
+    // JU-1 was created by the first import; JU-2 is still open when an unterminated quote stops the file.
+    const csv = join(dir, 'second.csv')
+    writeFileSync(
+      csv,
+      [
+        HEADER,
+        row('JU-1', DEMO_IDS.vendors.office, '1.00'),
+        row('JU-2', DEMO_IDS.vendors.office, '2.00'),
+        `JU-3,${DEMO_IDS.vendors.office},"never closed,2026-03-01`,
+      ].join('\n') + '\n',
+    )
+    const report = join(dir, 'report.xml')
+    const r = await runBk(['bills', 'import', csv, '--junit', report], {env: envFor(emulator), configDir})
+    expect(r.code).toBe(2)
+    const verdict = validate(report)
+    expect(verdict.ok, verdict.text).toBe(true)
+    expect(xpath(report, 'count(//testcase)')).toBe('2')
+    const earlier = '//testcase[@name="bill JU-1 (vendor ven_demo_office) (line 2)"]/skipped'
+    expect(xpath(report, `string(${earlier}/@message)`)).toMatch(/created earlier by .*first\.csv on /)
+    const unsent = '//testcase[@name="bill JU-2 (vendor ven_demo_office) (line 3)"]/failure'
+    expect(xpath(report, `string(${unsent}/@type)`)).toBe('unsent')
+    expect(xpath(report, `string(${unsent})`)).toContain(`${csv}:3: not sent`)
+  })
+
   it('journal-entries validate: one suite per file, one case per entry, the problem with its line and column', async () => {
     const dir = tempDir('bk-junit-je-')
     const yaml = join(dir, 'unbalanced.yaml')

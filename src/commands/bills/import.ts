@@ -71,6 +71,11 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       summary: 'Send bills the record of created bills says an earlier import created (each then exists twice).',
       exclusive: ['skip-existing', 'dry-run'],
     }),
+    'resend-unconfirmed': Flags.boolean({
+      summary:
+        'Send bills another import left unconfirmed, once you have checked that they do not exist (docs/bills.md).',
+      exclusive: ['dry-run'],
+    }),
     record: Flags.string({
       summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
       helpValue: 'DIR',
@@ -254,6 +259,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       resume: flags.resume,
       restart: flags.restart,
       allowDuplicates: flags['allow-duplicates'],
+      resendUnconfirmed: flags['resend-unconfirmed'],
       waitMs: flags.wait * 1000,
     }
   }

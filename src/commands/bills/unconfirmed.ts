@@ -65,7 +65,11 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
         input: listed.header.input,
       })
       try {
-        result.settled = await settleUnconfirmed(journal, held, (created) => record.add(created))
+        result.settled = await settleUnconfirmed(journal, held, async (created, absent) => {
+          await record.add(created)
+          // No longer unconfirmed: any import may send them now.
+          await record.addAbsent(absent)
+        })
       } finally {
         record.close()
       }

@@ -261,6 +261,9 @@ async function importRate(emulator, file, bills, tag) {
       String(CONCURRENCY),
       '--journal',
       join(dir, `${tag}.bk-journal`),
+      // A record of created bills of its own: each round sends the same bills again, as new.
+      '--record',
+      join(dir, `${tag}.record`),
     ],
     emulator.env,
   )

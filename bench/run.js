@@ -14,13 +14,20 @@ const files = readdirSync(here)
   .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort((a, b) => (a.startsWith('startup') ? -1 : b.startsWith('startup') ? 1 : a.localeCompare(b)))
 
+// Other Node binaries (colon-separated paths; `scripts/node-binary.sh 22` prints one): the start-up
+// bench compares them itself; every other bench runs again on each, bk and its baseline alike.
+const others = (process.env.BENCH_NODES ?? '').split(':').filter(Boolean)
+
 let failed = 0
 for (const file of files) {
-  console.log(`\n=== ${file}`)
-  const res = spawnSync(process.execPath, ['--expose-gc', join(here, file)], {stdio: 'inherit'})
-  if (res.status !== 0) {
-    failed++
-    console.log(`!!! ${file} exited with ${res.status ?? res.signal}`)
+  for (const node of file.startsWith('startup') ? [process.execPath] : [process.execPath, ...others]) {
+    const version = spawnSync(node, ['--version'], {encoding: 'utf8'}).stdout.trim()
+    console.log(`\n=== ${file}${others.length > 0 ? ` (Node ${version})` : ''}`)
+    const res = spawnSync(node, ['--expose-gc', join(here, file)], {stdio: 'inherit'})
+    if (res.status !== 0) {
+      failed++
+      console.log(`!!! ${file} on Node ${version} exited with ${res.status ?? res.signal}`)
+    }
   }
 }
 process.exit(failed ? 1 : 0)

@@ -176,6 +176,9 @@ export class BatchSender {
   private async request(batch: BillDraft[]): Promise<BatchResult> {
     const {abort, resendRounds, resendDelayMs} = this.options
     for (let round = 0; ; round++) {
+      // Aborted while its "sending" record was being made durable: a listener added now would never
+      // fire, and the request would go out after the second Ctrl-C. It is treated as abandoned in flight.
+      if (abort.aborted) return classify(undefined, true)
       let result: BatchResult
       // A signal per request: listeners the transport adds to it go away with it.
       const request = new AbortController()

@@ -126,14 +126,17 @@ function inFlightUnconfirmed(pending: Map<number, string[]>, outcomes: Map<strin
 }
 
 /**
- * An open journal. Records appended in the same synchronous run (a microtask) are written together, then
- * fdatasync'd once; `append` resolves once its record is durable. The calls are synchronous on
- * purpose: a write and an fdatasync take a fraction of a millisecond, while a trip through the
- * libuv thread pool costs several milliseconds on a busy machine, on the path of every request.
+ * An open journal. A record appended while no write is under way is written and fdatasync'd at
+ * once (with the others of the same synchronous run); records appended while one is under way
+ * wait and are written together after it, in order, with one fdatasync. `append` resolves once
+ * its record is durable. The write and the sync go through the thread pool, so that while the
+ * disk syncs the event loop reads the answers of the batches in flight and sends those already
+ * recorded: on a busy disk an fdatasync takes milliseconds, and done synchronously it held every
+ * request back (docs/performance.md, "Bill import").
  */
 export class BillLogWriter {
   private queue: Array<{record: BillLogRecord; resolve: () => void; reject: (e: unknown) => void}> = []
-  private scheduled = false
+  private writing: Promise<void> | undefined
   private failed: unknown
 
   private constructor(private readonly journal: ResumeLogFile) {}
@@ -146,29 +149,33 @@ export class BillLogWriter {
     if (this.failed) return Promise.reject(this.failed)
     return new Promise((resolve, reject) => {
       this.queue.push({record, resolve, reject})
-      if (!this.scheduled) {
-        this.scheduled = true
-        queueMicrotask(() => this.flush())
-      }
+      // Records of the same synchronous run (a batch's result and the next batch's sending) go together.
+      this.writing ??= Promise.resolve().then(() => this.flush())
     })
   }
 
-  private flush(): void {
-    this.scheduled = false
-    const group = this.queue
-    this.queue = []
-    if (group.length === 0) return
-    try {
-      this.journal.append(...group.map((g) => g.record))
-      for (const g of group) g.resolve()
-    } catch (error) {
-      this.failed = error
-      for (const g of group) g.reject(error)
+  /** Writes the queue in groups, one after another, until it is empty. */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const group = this.queue
+      this.queue = []
+      if (this.failed) {
+        for (const g of group) g.reject(this.failed)
+        continue
+      }
+      try {
+        await this.journal.appendAsync(...group.map((g) => g.record))
+        for (const g of group) g.resolve()
+      } catch (error) {
+        this.failed = error
+        for (const g of group) g.reject(error)
+      }
     }
+    this.writing = undefined
   }
 
   async close(): Promise<void> {
-    this.flush()
+    await this.writing
     this.journal.close()
   }
 }

@@ -11,6 +11,7 @@
 import {
   closeSync,
   existsSync,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -18,8 +19,10 @@ import {
   readSync,
   rmSync,
   statSync,
+  write,
   writeSync,
 } from 'node:fs'
+import {promisify} from 'node:util'
 
 import {redactKnown} from '../api/redact.js'
 import {openPrivateFile} from '../output/sink.js'
@@ -118,14 +121,33 @@ export class ResumeLogFile {
    * byte is written; a failed one throws, and the caller must not act on the records.
    */
   append(...records: unknown[]): void {
-    const data = Buffer.from(redactKnown(records.map((r) => JSON.stringify(r) + '\n').join('')))
+    const data = linesOf(records)
     for (let written = 0; written < data.length;) written += writeSync(this.fd, data, written, data.length - written)
     fdatasyncSync(this.fd)
+  }
+
+  /**
+   * `append` through the thread pool: the event loop goes on (answers of other requests are read)
+   * while the disk syncs. The caller must not start another before this one settles.
+   */
+  async appendAsync(...records: unknown[]): Promise<void> {
+    const data = linesOf(records)
+    for (let written = 0; written < data.length;)
+      written += (await writeAsync(this.fd, data, written, data.length - written)).bytesWritten
+    await fdatasyncAsync(this.fd)
   }
 
   close(): void {
     closeSync(this.fd)
   }
+}
+
+const writeAsync = promisify(write)
+const fdatasyncAsync = promisify(fdatasync)
+
+/** Records as JSON lines, with what must never be written (tokens, secrets) redacted. */
+function linesOf(records: unknown[]): Buffer {
+  return Buffer.from(redactKnown(records.map((r) => JSON.stringify(r) + '\n').join('')))
 }
 
 /** Cuts the file after its last newline, found by reading back from the end (the file is never held whole). */

@@ -11,6 +11,7 @@ import {REDACTED, redactKnown} from '../api/redact.js'
 import {privateFolder, writeNewPrivateFile} from '../files/private-file.js'
 import {printableProxyValue} from '../net/proxy.js'
 import {InputError} from '../shared/errors.js'
+import {counted, formatCount} from '../shared/counts.js'
 import type {Check} from './checks.js'
 
 export interface DoctorReport {
@@ -48,9 +49,9 @@ export function reportText(report: DoctorReport): string {
   lines.push(
     '',
     failed
-      ? `${failed} check(s) failed${warned ? `, ${warned} warned` : ''}: fix the first one first.`
+      ? `${counted(failed, 'check')} failed${warned ? `, ${formatCount(warned)} warned` : ''}: fix the first one first.`
       : warned
-        ? `No failures; ${warned} warning(s).`
+        ? `No failures; ${counted(warned, 'warning')}.`
         : 'Everything bk needs works.',
   )
   return lines.join('\n') + '\n'

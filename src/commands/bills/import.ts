@@ -29,7 +29,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     '<%= config.bin %> <%= command.id %> bills.csv --results created.csv',
     '<%= config.bin %> <%= command.id %> export.csv --map examples/bills-map.yaml --performed-by ci-nightly',
     '<%= config.bin %> <%= command.id %> bills.csv --resume',
-    'cat bills.csv | <%= config.bin %> <%= command.id %> - --journal bills.bk-journal --json',
+    '$ cat bills.csv | <%= config.bin %> <%= command.id %> - --journal bills.bk-journal --json',
   ]
 
   static override args = {
@@ -54,11 +54,16 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       min: 0,
       max: 3650,
     }),
-    'dry-run': Flags.boolean({summary: 'Check the whole file offline and list every problem; send nothing.'}),
+    // --show before --dry-run, and the flags --dry-run excludes named on its side only: oclif's usage
+    // line then reads [--show N --dry-run] and [--resume | --restart], with no empty alternative.
     show: Flags.integer({
       summary: 'With --dry-run: print the first N bills exactly as they would be sent (JSON).',
       min: 1,
       dependsOn: ['dry-run'],
+    }),
+    'dry-run': Flags.boolean({
+      summary: 'Check the whole file offline and list every problem; send nothing.',
+      exclusive: ['allow-duplicates', 'resume', 'restart', 'junit'],
     }),
     'skip-existing': Flags.boolean({
       summary: 'Skip bills any earlier import into this business created, from any file (the default).',
@@ -66,7 +71,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }),
     'allow-duplicates': Flags.boolean({
       summary: 'Send bills the record of created bills says an earlier import created (each then exists twice).',
-      exclusive: ['skip-existing', 'dry-run'],
+      exclusive: ['skip-existing'],
     }),
     record: Flags.string({
       summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
@@ -100,16 +105,15 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }),
     resume: Flags.boolean({
       summary: 'Continue an import that has a journal: skip every bill it records.',
-      exclusive: ['restart', 'dry-run'],
+      exclusive: ['restart'],
     }),
     restart: Flags.boolean({
       summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).',
-      exclusive: ['resume', 'dry-run'],
+      exclusive: ['resume'],
     }),
     junit: Flags.string({
       summary: 'Also write a JUnit XML report for CI test views: one test case per bill.',
       helpValue: 'FILE.xml',
-      exclusive: ['dry-run'],
     }),
     yes: yesFlag(),
   }

@@ -4,6 +4,7 @@
  * and the run's end turns the counts into the summary and the error that ends it, if any.
  */
 import {BkError, ExitCode, InputError} from '../shared/errors.js'
+import {counted, formatCount} from '../shared/counts.js'
 import {formatRowError, type BillDraft, type RowError} from './assemble.js'
 import type {BatchOutcome} from './batch-sender.js'
 import {describeKey} from './bill-key.js'
@@ -204,12 +205,12 @@ export class ImportTally {
   finish(end: RunEnd): ImportOutcome {
     const {summary, options} = this
     if (summary.existing > SHOWN_EARLIER)
-      options.warn(`… and ${summary.existing - SHOWN_EARLIER} more bills created earlier, not sent.`)
+      options.warn(`… and ${counted(summary.existing - SHOWN_EARLIER, 'more bill')} created earlier, not sent.`)
     if (this.elsewhere > SHOWN_EARLIER)
-      options.warn(`… and ${this.elsewhere - SHOWN_EARLIER} more bills other runs left unconfirmed, not sent.`)
+      options.warn(`… and ${counted(this.elsewhere - SHOWN_EARLIER, 'more bill')} other runs left unconfirmed, not sent.`)
     if (this.warned > options.maxErrors)
       options.warn(
-        `… and ${this.warned - options.maxErrors} more problems, not listed (every invalid bill is in ${options.rejectsFile}).`,
+        `… and ${counted(this.warned - options.maxErrors, 'more problem')}, not listed (every invalid bill is in ${options.rejectsFile}).`,
       )
     summary.notSent = end.notSent
     summary.interrupted = end.interrupted
@@ -290,14 +291,17 @@ function diskFullError(cause: NodeJS.ErrnoException, summary: ImportSummary, jou
 
 /** A failure that stopped the run, with the bills it kept from being sent, and the way on. */
 function withNotSent(fatal: BkError, summary: ImportSummary, journaled: boolean): BkError {
-  return new BkError(`${fatal.message}; ${summary.notSent} bill${summary.notSent === 1 ? ' was' : 's were'} not sent`, {
-    code: fatal.code,
-    exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
-    hint: journaled
-      ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.'
-      : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
-    details: {summary},
-  })
+  return new BkError(
+    `${fatal.message}; ${counted(summary.notSent, 'bill')} ${summary.notSent === 1 ? 'was' : 'were'} not sent`,
+    {
+      code: fatal.code,
+      exitCode: fatal.exitCode === ExitCode.unexpected ? ExitCode.unavailable : fatal.exitCode,
+      hint: journaled
+        ? 'Run the same command again with --resume once the problem is fixed: confirmed bills are skipped, unconfirmed ones are never re-sent.'
+        : (fatal.hint ?? 'Run the import again once the problem is fixed.'),
+      details: {summary},
+    },
+  )
 }
 
 /**
@@ -319,7 +323,7 @@ function stoppedAtRow(
       details: {summary},
     })
   }
-  const what = `${message}; ${sent} bill${sent === 1 ? ' before it was' : 's before it were'} sent (${summary.created} created, ${summary.unconfirmed} unconfirmed)`
+  const what = `${message}; ${counted(sent, 'bill')} before it ${sent === 1 ? 'was' : 'were'} sent (${formatCount(summary.created)} created, ${formatCount(summary.unconfirmed)} unconfirmed)`
   return new BkError(what, {
     code: 'stopped_at_row',
     exitCode: ExitCode.partial,

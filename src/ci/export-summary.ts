@@ -5,6 +5,7 @@
 import {statSync} from 'node:fs'
 
 import {ciEnvironment, type CiEnvironment} from './environment.js'
+import {counted} from '../shared/counts.js'
 import {appendStepSummary, code} from './step-summary.js'
 
 /** The command as typed: its words before the first flag (`invoices list`). */
@@ -24,8 +25,5 @@ export function summarizeExport(
 ): void {
   if (!env.stepSummary) return
   const size = statSync(file, {throwIfNoEntry: false})?.size ?? 0
-  appendStepSummary(
-    `### bk ${commandWords(argv)}\n\n- Written: ${code(file)} (${size.toLocaleString('en-US')} bytes)\n`,
-    env,
-  )
+  appendStepSummary(`### bk ${commandWords(argv)}\n\n- Written: ${code(file)} (${counted(size, 'byte')})\n`, env)
 }

@@ -5,6 +5,7 @@
  */
 import type {Validation} from '../journal-entries/files.js'
 import {formatProblem, type Problem} from '../journal-entries/load.js'
+import {counted} from '../shared/counts.js'
 import type {Outcome, PostResult} from '../journal-entries/post.js'
 import {githubAnnotator, type Annotator} from './annotations.js'
 import {ciEnvironment, type CiEnvironment} from './environment.js'
@@ -60,7 +61,7 @@ export class JournalEntriesReport {
       (file) => v.problems.filter((p) => p.file === file && p.entry === undefined),
     )
     this.summary(
-      `${total} problem${total === 1 ? '' : 's'}; nothing was sent`,
+      `${counted(total, 'problem')}; nothing was sent`,
       v,
       [['problems', total]],
       v.problems.map(formatProblem),

@@ -4,6 +4,7 @@
  * stalled one still shows signs of life every minute when its size is unknown).
  */
 import type {ImportProgress} from '../bills/import.js'
+import {formatCount} from '../shared/counts.js'
 import {ciEnvironment, type CiEnvironment} from './environment.js'
 
 export interface Throttle {
@@ -47,7 +48,7 @@ export function importProgressText(p: ImportProgress): string {
   const secs = p.elapsedMs / 1000
   const rate = secs > 0 ? Math.round(p.bills / secs) : 0
   const pct = p.size ? `${Math.min(100, Math.floor((p.bytes * 100) / p.size))}% · ` : ''
-  const n = (v: number) => v.toLocaleString('en-US')
+  const n = formatCount
   return `bills import: ${pct}rows ${n(p.rows)} · bills ${n(p.bills)} · created ${n(p.created)} · ${n(rate)} bills/s · ${Math.floor(secs / 60)}m${String(Math.floor(secs % 60)).padStart(2, '0')}s`
 }
 

@@ -137,6 +137,15 @@ function missingFlags(names: string[], context: UsageContext, help: string): [st
   return [`Missing ${orList(described, 'and')}`, `Give ${names.length === 1 ? 'it' : 'them'} as ${given}; see ${help}.`]
 }
 
+/**
+ * A value outside a fixed list that a command checks itself (an argument whose list is too long
+ * for oclif's `options` display): the same error and hint as oclif's refusal would get.
+ */
+export function unknownChoice(what: string, value: string, options: readonly string[], command: string): BkError {
+  const [message, hint] = unknownValue(what, value, [...options], `\`${command} --help\``)
+  return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
+}
+
 function unknownValue(what: string, value: string, options: string[], help: string): [string, string] {
   const guess = closestWord(value, options)
   // A short closed list is shown whole; a long one only when no guess points the way.

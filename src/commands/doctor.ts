@@ -3,6 +3,7 @@ import {join} from 'node:path'
 
 import {BaseCommand} from '../cli/base-command.js'
 import {ExitCode} from '../shared/errors.js'
+import {counted} from '../shared/counts.js'
 import {businessFlag} from '../cli/flags.js'
 import type {DoctorReport} from '../doctor/report.js'
 
@@ -65,7 +66,7 @@ export default class Doctor extends BaseCommand<typeof Doctor> {
         bin: join(this.config.root, 'bin', 'run.js'),
       })
       this.note(
-        `Support bundle: ${files.length} files in ${this.flags.bundle} (no secret or token in them; read before sending).`,
+        `Support bundle: ${counted(files.length, 'file')} in ${this.flags.bundle} (no secret or token in them; read before sending).`,
       )
     }
     const failed = checks.find((c) => c.status === 'fail')

@@ -16,6 +16,7 @@ import {connect as tlsConnect, type ConnectionOptions, type PeerCertificate} fro
 
 import type {ResolvedCredentials} from '../auth/resolve.js'
 import {BkError, ExitCode} from '../shared/errors.js'
+import {counted, formatCount} from '../shared/counts.js'
 import type {TrustedCa} from '../net/ca.js'
 import type {Route} from '../net/proxy.js'
 
@@ -280,7 +281,7 @@ async function networkSettings(
     const files = trusted.files.map((f) => {
       const certs = f.certificates
       const named = certs.length <= 3 ? `: ${certs.map((c) => `${c.subject}, until ${c.validTo}`).join('; ')}` : ''
-      return `${f.variable}=${f.file} (${certs.length} certificate${certs.length === 1 ? '' : 's'}${named})`
+      return `${f.variable}=${f.file} (${counted(certs.length, 'certificate')}${named})`
     })
     // A company CA that has run out is worth a warning; old roots in a system bundle are not.
     const expired = trusted.files
@@ -531,13 +532,13 @@ async function tokenCheck(c: ResolvedCredentials, secret: string | undefined, ct
       return {
         id: 'token',
         status: 'warn',
-        detail: `got ${how}, but the default business ${c.businessId} is not among the ${ids.length} it can see`,
+        detail: `got ${how}, but the default business ${c.businessId} is not among the ${formatCount(ids.length)} it can see`,
         fix: 'Check the business id (`bk businesses list` shows them) and that the client may use it.',
       }
     return {
       id: 'token',
       status: 'pass',
-      detail: `got ${how}; it sees ${ids.length} business(es)${c.businessId ? `, the default ${c.businessId} among them` : ''}`,
+      detail: `got ${how}; it sees ${counted(ids.length, 'business', 'businesses')}${c.businessId ? `, the default ${c.businessId} among them` : ''}`,
       ms,
     }
   } finally {
@@ -562,7 +563,7 @@ async function jwksCheck(res: RawResponse | undefined, error: unknown, ms: numbe
     return {
       id: 'jwks',
       status: 'pass',
-      detail: `${url}: ${set.jwks.keys.length} key(s), the first ${set.kid ?? 'without a kid'} (${ms} ms)`,
+      detail: `${url}: ${counted(set.jwks.keys.length, 'key')}, the first ${set.kid ?? 'without a kid'} (${ms} ms)`,
       ms,
     }
   } catch (e) {

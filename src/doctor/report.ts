@@ -12,6 +12,7 @@ import {privateFolder, writeNewPrivateFile} from '../files/private-file.js'
 import {printableProxyValue} from '../net/proxy.js'
 import {InputError} from '../shared/errors.js'
 import {bkItself} from '../shared/own-process.js'
+import {counted, formatCount} from '../shared/counts.js'
 import type {Check} from './checks.js'
 
 export interface DoctorReport {
@@ -49,9 +50,9 @@ export function reportText(report: DoctorReport): string {
   lines.push(
     '',
     failed
-      ? `${failed} check(s) failed${warned ? `, ${warned} warned` : ''}: fix the first one first.`
+      ? `${counted(failed, 'check')} failed${warned ? `, ${formatCount(warned)} warned` : ''}: fix the first one first.`
       : warned
-        ? `No failures; ${warned} warning(s).`
+        ? `No failures; ${counted(warned, 'warning')}.`
         : 'Everything bk needs works.',
   )
   return lines.join('\n') + '\n'

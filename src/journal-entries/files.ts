@@ -6,6 +6,7 @@ import {open, type FileHandle} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {InputError} from '../shared/errors.js'
+import {counted} from '../shared/counts.js'
 import {decodeUtf8Pieces} from '../files/utf8-stream.js'
 import {formatProblem, JournalEntriesReader, type LoadResult, type Problem} from './load.js'
 import {unreadableBecause} from '../files/file-errors.js'
@@ -91,10 +92,10 @@ export function problemsError(v: Validation, print: (line: string) => void, noth
   const n = v.problems.length + v.omittedProblems
   const more = n - listed.length
   for (const p of listed) print(formatProblem(p))
-  if (more > 0) print(`… and ${more} more problem${more === 1 ? '' : 's'}, not listed`)
+  if (more > 0) print(`… and ${counted(more, 'more problem')}, not listed`)
   const files = new Set(v.problems.map((p) => p.file)).size
   return new InputError(
-    `${n} problem${n === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${nothingSent ? '; nothing was sent' : ''}`,
+    `${counted(n, 'problem')} in ${counted(files, 'file')}${nothingSent ? '; nothing was sent' : ''}`,
     {
       code: 'invalid_journal_entries',
       details: {problems: listed.map((p) => ({...p, text: formatProblem(p)})), ...(more > 0 ? {more} : {})},

@@ -7,6 +7,7 @@
 import {classifyWriteFailure} from '../api/outcome.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../shared/errors.js'
+import {counted} from '../shared/counts.js'
 import {removeResumeLog} from '../files/resume-log.js'
 import {fingerprint, EntryLogWriter, readEntryLog, type EntryLogState} from './resume-log.js'
 import type {LoadedEntry} from './load.js'
@@ -73,7 +74,7 @@ export function planPosting(
     if (state && options.mode === 'new' && created + unknown > 0) {
       const doubt = unknown > 0 ? ` and ${unknown} whose outcome is unknown` : ''
       throw new InputError(
-        `${f.file} was posted before: its journal ${journalPath} records ${created} created entr${created === 1 ? 'y' : 'ies'}${doubt}`,
+        `${f.file} was posted before: its journal ${journalPath} records ${counted(created, 'created entry', 'created entries')}${doubt}`,
         {
           code: 'journal_exists',
           hint: 'Run again with --resume to post only the entries not yet created, or --restart to forget the journal and post every entry again (entries already created would be created twice).',

@@ -4,6 +4,7 @@
  * printed on a line of its own; the next update draws it again.
  */
 import type {ImportProgress} from '../bills/scan.js'
+import {formatCount} from '../shared/counts.js'
 
 export interface ProgressLine {
   update: (p: ImportProgress) => void
@@ -31,7 +32,6 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): Progr
 }
 
 function describe(p: ImportProgress): string {
-  const count = (n: number) => n.toLocaleString('en-US')
   const secs = p.elapsedMs / 1000
   const rate = secs > 0 ? Math.round(p.bills / secs) : 0
   let eta = ''
@@ -40,5 +40,5 @@ function describe(p: ImportProgress): string {
     eta = ` · ETA ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
   }
   const pct = p.size ? ` ${Math.min(100, Math.floor((p.bytes * 100) / p.size))}%` : ''
-  return `${pct} rows ${count(p.rows)} · bills ${count(p.bills)} · created ${count(p.created)} · ${count(rate)} bills/s${eta}`
+  return `${pct} rows ${formatCount(p.rows)} · bills ${formatCount(p.bills)} · created ${formatCount(p.created)} · ${formatCount(rate)} bills/s${eta}`
 }

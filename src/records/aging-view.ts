@@ -8,6 +8,7 @@
 import {stringify} from 'csv-stringify/sync'
 
 import {Decimal} from '../shared/money.js'
+import {counted} from '../shared/counts.js'
 import {formatAmount} from '../output/display.js'
 import {renderTable, type TableColumn} from '../output/table.js'
 import {displayWidth, styles} from '../output/terminal.js'
@@ -28,7 +29,7 @@ const currencyLabel = (c: string | null) => c ?? '(no currency)'
 
 export function agingTable(report: AgingReport, options: {width: number; color: boolean}): string {
   if (report.totals.length === 0)
-    return `Nothing outstanding as of ${report.as_of} (${report.invoices_read} invoices read).\n`
+    return `Nothing outstanding as of ${report.as_of} (${counted(report.invoices_read, 'invoice')} read).\n`
   const {bold} = styles(options.color)
   const out: string[] = [`Outstanding invoices as of ${report.as_of}, by days past due`]
   if (report.by === 'customer') {

@@ -4,6 +4,7 @@
  * listed (one page, --limit N, or every page with --all), added page by page as they stream.
  */
 import {Decimal, type Money} from '../shared/money.js'
+import {counted} from '../shared/counts.js'
 import {renderTable} from '../output/table.js'
 import {formatAmount} from '../output/display.js'
 
@@ -96,7 +97,11 @@ export class SummaryBuilder {
       rows,
       {width, color: false},
     )
-    const noun = summary.count === 1 ? this.noun.replace(/s$/, '') : this.noun
-    return [`Summary: ${summary.count} ${noun}`, ...(rows.length ? lines : [])].join('\n') + '\n'
+    return (
+      [
+        `Summary: ${counted(summary.count, this.noun.replace(/s$/, ''), this.noun)}`,
+        ...(rows.length ? lines : []),
+      ].join('\n') + '\n'
+    )
   }
 }

@@ -24,9 +24,9 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf
 const ours = Object.values(manifest.commands).filter((c) => !c.hidden && !c.id.startsWith('autocomplete'))
 
 describe('help texts', () => {
-  it('every example of bk commands but the import (its own change) shows the $ prompt', async () => {
+  it('every example of bk commands shows the $ prompt', async () => {
     const texts = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8')) as {texts: Record<string, string>}
-    for (const c of ours.filter((c) => c.id !== 'bills:import' && c.id !== 'help')) {
+    for (const c of ours.filter((c) => c.id !== 'help')) {
       const text = texts.texts[c.id.split(':').join(' ')]
       expect(text, c.id).toBeDefined()
       // The examples end where the next section (a topic's COMMANDS) begins.
@@ -46,6 +46,26 @@ describe('help texts', () => {
     const help = await runBk(['documents', 'unlink', '--help'])
     expect(help.stdout).not.toContain('…...')
     expect(help.stdout).toContain('--from ID...')
+  })
+
+  it('no usage line offers an empty alternative', async () => {
+    const help = await runBk(['bills', 'import', '--help'])
+    const usage = help.stdout.split('\nARGUMENTS')[0]!.replace(/\n\s+/g, ' ')
+    expect(usage).toContain('[--resume | --restart]')
+    expect(usage).not.toMatch(/\| \]|\[ \||\[\]/)
+    // The same in every command's help, as built.
+    const texts = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8')) as {texts: Record<string, string>}
+    for (const [id, text] of Object.entries(texts.texts))
+      expect(text.split('\nARGUMENTS')[0]!.split('\nFLAGS')[0]!.replace(/\n\s+/g, ' '), id).not.toMatch(
+        /\| \]|\[ \||\[\]/,
+      )
+  })
+
+  it('lists of values break between words, never inside one', async () => {
+    const help = await runBk(['emulator', 'trigger', '--help'])
+    const words = new Set(help.stdout.split(/[\s,.|()]+/))
+    for (const type of ['AGGREGATOR_ACCOUNT_EXPIRED', 'BUSINESS_CREATED', 'STATEMENT_IMPORTED'])
+      expect(words.has(type), `${type} whole in:\n${help.stdout}`).toBe(true)
   })
 
   it('docs/commands.md writes commands as they are typed', () => {

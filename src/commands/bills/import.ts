@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
+import {counted, formatCount as n} from '../../shared/counts.js'
 import {billReadingFlags, businessFlag, yesFlag} from '../../cli/flags.js'
 import type {DryRunResult, ImportOutcome, ImportSummary} from '../../bills/import.js'
 import type {Lookups} from '../../bills/lookups.js'
@@ -28,7 +29,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     '<%= config.bin %> <%= command.id %> bills.csv --results created.csv',
     '<%= config.bin %> <%= command.id %> export.csv --map examples/bills-map.yaml --performed-by ci-nightly',
     '<%= config.bin %> <%= command.id %> bills.csv --resume',
-    'cat bills.csv | <%= config.bin %> <%= command.id %> - --journal bills.bk-journal --json',
+    '$ cat bills.csv | <%= config.bin %> <%= command.id %> - --journal bills.bk-journal --json',
   ]
 
   static override args = {
@@ -57,11 +58,16 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       summary: "The bills' lines, for a map that reads them from a second file (lines_file: in the map).",
       helpValue: 'FILE.csv',
     }),
-    'dry-run': Flags.boolean({summary: 'Check the whole file offline and list every problem; send nothing.'}),
+    // --show before --dry-run, and the flags --dry-run excludes named on its side only: oclif's usage
+    // line then reads [--show N --dry-run] and [--resume | --restart], with no empty alternative.
     show: Flags.integer({
       summary: 'With --dry-run: print the first N bills exactly as they would be sent (JSON).',
       min: 1,
       dependsOn: ['dry-run'],
+    }),
+    'dry-run': Flags.boolean({
+      summary: 'Check the whole file offline and list every problem; send nothing.',
+      exclusive: ['allow-duplicates', 'resume', 'restart', 'junit', 'resend-unconfirmed'],
     }),
     'skip-existing': Flags.boolean({
       summary: 'Skip bills any earlier import into this business created, from any file (the default).',
@@ -69,12 +75,11 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }),
     'allow-duplicates': Flags.boolean({
       summary: 'Send bills the record of created bills says an earlier import created (each then exists twice).',
-      exclusive: ['skip-existing', 'dry-run'],
+      exclusive: ['skip-existing'],
     }),
     'resend-unconfirmed': Flags.boolean({
       summary:
         'Send bills another import left unconfirmed, once you have checked that they do not exist (docs/bills.md).',
-      exclusive: ['dry-run'],
     }),
     record: Flags.string({
       summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
@@ -108,16 +113,15 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }),
     resume: Flags.boolean({
       summary: 'Continue an import that has a journal: skip every bill it records.',
-      exclusive: ['restart', 'dry-run'],
+      exclusive: ['restart'],
     }),
     restart: Flags.boolean({
       summary: 'Discard the journal and send every bill again (may create duplicates; asks first, or needs --yes).',
-      exclusive: ['resume', 'dry-run'],
+      exclusive: ['resume'],
     }),
     junit: Flags.string({
       summary: 'Also write a JUnit XML report for CI test views: one test case per bill.',
       helpValue: 'FILE.xml',
-      exclusive: ['dry-run'],
     }),
     yes: yesFlag(),
   }
@@ -136,7 +140,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''}${result.record.file ? `, ${result.existing} created earlier (an import skips them)` : ''} (${result.durationMs} ms); nothing was sent.`,
+        `${result.file}: ${counted(result.rows, 'row')}, ${counted(result.bills, 'bill')}, ${n(result.valid)} valid${result.skipped ? `, ${counted(result.skipped, 'credit note')} skipped` : ''}${result.record.file ? `, ${n(result.existing)} created earlier (an import skips them)` : ''} (${n(result.durationMs)} ms); nothing was sent.`,
       )
       if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
       return result
@@ -200,12 +204,12 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       for (const e of result.errors) process.stderr.write(e.text + '\n')
       for (const m of result.missingLookups ?? [])
         process.stderr.write(
-          `${m.field}: ${m.values.length} value${m.values.length === 1 ? '' : 's'} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (${m.unfilled === m.values.length ? `fill in each id in ${m.file}` : m.unfilled > 0 ? `fill in the ${m.unfilled} listed without an id in ${m.file}, add the others (bk bills lookups init adds them)` : `add each to ${m.file}, or run bk bills lookups init`})\n`,
+          `${m.field}: ${counted(m.values.length, 'value')} missing from lookups: ${m.values.map((v) => JSON.stringify(v)).join(', ')} (${m.unfilled === m.values.length ? `fill in each id in ${m.file}` : m.unfilled > 0 ? `fill in the ${m.unfilled} listed without an id in ${m.file}, add the others (bk bills lookups init adds them)` : `add each to ${m.file}, or run bk bills lookups init`})\n`,
         )
     }
     const more = result.errorCount - result.errors.length
     throw new InputError(
-      `${result.errorCount} problem${result.errorCount === 1 ? '' : 's'} in ${result.file} (${result.invalid} of ${result.bills} bills invalid${more > 0 ? `; ${more} not listed, raise --max-errors to see them` : ''}); nothing was sent`,
+      `${counted(result.errorCount, 'problem')} in ${result.file}${invalidPart(result.invalid, result.bills, more)}; nothing was sent`,
       {
         code: 'invalid_bills',
         details: result,
@@ -350,7 +354,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
     out(
-      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${s.created} created, ${s.failed} failed, ${s.unconfirmed} unconfirmed, ${s.skipped} skipped (created before${s.existing ? `; ${s.existing} by an earlier import` : ''})${s.notSent ? `, ${s.notSent} not sent` : ''}; ${s.bills} bills in ${s.rows} rows, ${seconds} s.`,
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${n(s.created)} created, ${n(s.failed)} failed, ${n(s.unconfirmed)} unconfirmed, ${n(s.skipped)} skipped (created before${s.existing ? `; ${n(s.existing)} by an earlier import` : ''})${s.notSent ? `, ${n(s.notSent)} not sent` : ''}; ${counted(s.bills, 'bill')} in ${counted(s.rows, 'row')}, ${seconds} s.`,
     )
     if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
     if (s.unconfirmedFile)
@@ -365,4 +369,14 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
         `  To continue: ${this.config.bin} bills import ${s.file === 'stdin' ? '-' : s.file} --resume${s.file === 'stdin' ? ` --journal ${s.journalFile}` : ''}`,
       )
   }
+}
+
+/**
+ * ` (3 of 40 bills invalid)`, or nothing when no bill was read (a problem of the whole file, as a
+ * missing column): "0 of 0 bills invalid" says nothing.
+ */
+function invalidPart(invalid: number, bills: number, more: number): string {
+  const notListed = more > 0 ? `${n(more)} not listed, raise --max-errors to see them` : ''
+  const parts = [bills > 0 ? `${n(invalid)} of ${counted(bills, 'bill')} invalid` : '', notListed].filter(Boolean)
+  return parts.length ? ` (${parts.join('; ')})` : ''
 }

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
+import {counted} from '../../shared/counts.js'
 import {billReadingFlags, businessFlag} from '../../cli/flags.js'
 
 export interface EmulatorFixturesResult {
@@ -59,7 +60,7 @@ export default class EmulatorFixtures extends BaseCommand<typeof EmulatorFixture
     const named = new Set(bills.map((b) => b.business_id).filter((b): b is string => b !== undefined))
     if (named.size > 1)
       throw new InputError(
-        `${file} names ${named.size} businesses (${[...named].join(', ')}); fixtures are made for one at a time`,
+        `${file} names ${counted(named.size, 'business', 'businesses')} (${[...named].join(', ')}); fixtures are made for one at a time`,
       )
     const businessId = given ?? [...named][0]
     if (!businessId)
@@ -110,7 +111,7 @@ export default class EmulatorFixtures extends BaseCommand<typeof EmulatorFixture
     } else if (!this.jsonEnabled()) process.stdout.write(text)
     const invalid = result.invalid
     this.note(
-      `${flags.out ?? 'stdout'}: ${businessId} with ${vendors.size} vendor${vendors.size === 1 ? '' : 's'}, ${ledgers.size} ledger${ledgers.size === 1 ? '' : 's'} and ${tags.size} tag field${tags.size === 1 ? '' : 's'}, from ${bills.length} bill${bills.length === 1 ? '' : 's'}${invalid ? `; ${invalid} bill${invalid === 1 ? '' : 's'} that do not read were left out (bk bills import --dry-run lists them)` : ''}.`,
+      `${flags.out ?? 'stdout'}: ${businessId} with ${counted(vendors.size, 'vendor')}, ${counted(ledgers.size, 'ledger')} and ${counted(tags.size, 'tag field')}, from ${counted(bills.length, 'bill')}${invalid ? `; ${counted(invalid, 'bill')} that ${invalid === 1 ? 'does' : 'do'} not read ${invalid === 1 ? 'was' : 'were'} left out (bk bills import --dry-run lists them)` : ''}.`,
     )
     return {
       file: flags.out ?? null,

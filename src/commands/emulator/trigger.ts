@@ -6,6 +6,7 @@ import {BaseCommand} from '../../cli/base-command.js'
 import {EVENT_FIELDS, EVENT_TYPES} from '../../emulator/events.js'
 import {InputError} from '../../shared/errors.js'
 import {businessFlag} from '../../cli/flags.js'
+import {unknownChoice} from '../../cli/usage-errors.js'
 
 export interface EmulatorTriggerResult {
   type: string
@@ -23,7 +24,9 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
   ]
 
   static override args = {
-    type: Args.string({required: true, options: EVENT_TYPES, description: 'Event type'}),
+    // The types in the description, not as `options`: oclif prints options as one unbreakable
+    // word (A|B|C) that its wrapping cuts mid-name; run() checks the type instead.
+    type: Args.string({required: true, description: `Event type: ${EVENT_TYPES.join(', ')}.`}),
   }
 
   static override flags = {
@@ -37,6 +40,8 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
 
   async run(): Promise<EmulatorTriggerResult> {
     const {args, flags} = this
+    if (!(EVENT_TYPES as readonly string[]).includes(args.type))
+      throw unknownChoice('event type', args.type, EVENT_TYPES, `${this.config.bin} ${this.id?.split(':').join(' ')}`)
     const type = args.type as keyof typeof EVENT_FIELDS
     const {jsonFields, parseFieldFlags} = await import('../../cli/field-flags.js')
     const content = jsonFields(parseFieldFlags(flags.field))

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
 import {BkError, ExitCode, InputError} from '../../shared/errors.js'
+import {formatCount as n} from '../../shared/counts.js'
 import {businessFlag, yesFlag} from '../../cli/flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 import type {FileEntries, JournalMode, Outcome, PostResult} from '../../journal-entries/post.js'
@@ -187,7 +188,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       failed: result.failed,
       unconfirmed: result.unconfirmed,
     }
-    const summary = `${out.created.length} created, ${out.skipped.length} already created, ${out.failed.length} failed, ${out.unconfirmed.length} unconfirmed`
+    const summary = `${n(out.created.length)} created, ${n(out.skipped.length)} already created, ${n(out.failed.length)} failed, ${n(out.unconfirmed.length)} unconfirmed`
     const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
     if (!result.stoppedBy && !onlyRejected && (out.failed.length > 0 || out.unconfirmed.length > 0)) {
       process.stderr.write(`${summary}:\n`)

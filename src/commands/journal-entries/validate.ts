@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
+import {counted} from '../../shared/counts.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 
 export interface JournalEntriesValidateResult {
@@ -40,7 +41,7 @@ export default class JournalEntriesValidate extends BaseCommand<typeof JournalEn
     report?.valid(v)
     if (!this.jsonEnabled()) {
       for (const f of v.files)
-        this.log(`${f.file}: ${f.entries} entr${f.entries === 1 ? 'y' : 'ies'}, ${f.lines} lines, all balanced`)
+        this.log(`${f.file}: ${counted(f.entries, 'entry', 'entries')}, ${counted(f.lines, 'line')}, all balanced`)
     }
     return {valid: true, files: v.files}
   }

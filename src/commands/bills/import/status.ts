@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args'
 
 import {BaseCommand} from '../../../cli/base-command.js'
+import {counted, formatCount as n} from '../../../shared/counts.js'
 import type {JournalStatus} from '../../../bills/import-status.js'
 
 export default class BillsImportStatus extends BaseCommand<typeof BillsImportStatus> {
@@ -37,19 +38,22 @@ JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, 
       ['base URL', s.baseUrl],
       ['started', s.startedAt],
       ...s.runs.map((r, i): [string, string] => [`run ${i + 1}`, `${r.at}${r.resume ? ' (--resume)' : ''}`]),
-      ['bills', `${s.bills} in ${s.batches} batch${s.batches === 1 ? '' : 'es'}`],
-      ['created', String(s.created)],
-      ['failed', `${s.failed}${s.failed > 0 ? ' (refused by the service; listed in the rejects file)' : ''}`],
+      ['bills', `${n(s.bills)} in ${counted(s.batches, 'batch', 'batches')}`],
+      ['created', n(s.created)],
+      ['failed', `${n(s.failed)}${s.failed > 0 ? ' (refused by the service; listed in the rejects file)' : ''}`],
       [
         'unconfirmed',
-        `${s.unconfirmed}${s.unconfirmed > 0 ? ` (may exist; never re-sent by bk: ${this.config.bin} bills unconfirmed ${file})` : ''}`,
+        `${n(s.unconfirmed)}${s.unconfirmed > 0 ? ` (may exist; never re-sent by bk: ${this.config.bin} bills unconfirmed ${file})` : ''}`,
       ],
-      ['not sent', `${s.notSent}${s.notSent > 0 ? ` (sent by ${this.config.bin} bills import ${file} --resume)` : ''}`],
+      [
+        'not sent',
+        `${n(s.notSent)}${s.notSent > 0 ? ` (sent by ${this.config.bin} bills import ${file} --resume)` : ''}`,
+      ],
       ...(s.settlements.length === 0
         ? [['settled', '0'] as [string, string]]
         : s.settlements.map((t): [string, string] => [
             'settled',
-            `${t.at}: ${t.created} found (now created), ${t.absent} never created`,
+            `${t.at}: ${n(t.created)} found (now created), ${n(t.absent)} never created`,
           ])),
     ]
     if (s.running)

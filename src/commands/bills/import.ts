@@ -127,7 +127,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} credit notes skipped` : ''}${result.record.file ? `, ${result.existing} created earlier (an import skips them)` : ''} (${result.durationMs} ms); nothing was sent.`,
+        `${result.file}: ${result.rows} rows, ${result.bills} bills, ${result.valid} valid${result.skipped ? `, ${result.skipped} set aside (credit notes, or a status the map sets aside)` : ''}${result.record.file ? `, ${result.existing} created earlier (an import skips them)` : ''} (${result.durationMs} ms); nothing was sent.`,
       )
       if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
       return result

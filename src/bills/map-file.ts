@@ -273,6 +273,27 @@ const MapSchema = z
 type MapDocument = z.infer<typeof MapSchema>
 
 /**
+ * A key named `__proto__` is a header like any other, but zod drops it from a record (assigning
+ * it would replace the result's prototype): it is checked under another name, and `entriesOf`
+ * gives it back. The rest of a map's keys (`constructor`, `prototype`) are own properties already.
+ */
+const PROTO_KEY = '\u0000__proto__'
+const keyName = (key: string) => (key === PROTO_KEY ? '__proto__' : key)
+
+function escapeProtoKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(escapeProtoKeys)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k === '__proto__' ? PROTO_KEY : k, escapeProtoKeys(v)]),
+  )
+}
+
+/** A record of the checked map as [key, value] pairs, with `__proto__` under its own name. */
+function entriesOf<V>(record: Record<string, V> | undefined): Array<[string, V]> {
+  return Object.entries(record ?? {}).map(([k, v]) => [keyName(k), v])
+}
+
+/**
  * The folder of the shipped presets, `maps/` at the package root, with a trailing separator: the
  * nearest `maps/` above this module, which is src/bills/ in tests, dist/unbundled/bills/ in the
  * unbundled build and dist/bk.cjs in the bundle.
@@ -343,10 +364,10 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
   if (js.columns && typeof js.columns === 'object') {
     js.columns = Object.fromEntries(Object.entries(js.columns).map(([k, v]) => [String(k).trim(), v === '' ? null : v]))
   }
-  const checked = MapSchema.safeParse(js)
+  const checked = MapSchema.safeParse(escapeProtoKeys(js))
   if (!checked.success) {
     const issue = checked.error.issues[0]!
-    const path = issue.path.map(String)
+    const path = issue.path.map((k) => keyName(String(k)))
     // Point at the key itself for an unknown key, else at the value.
     const node = doc.getIn(path, true) as {range?: [number, number, number]} | undefined
     let offset = isScalar(node) || node ? node?.range?.[0] : undefined
@@ -357,7 +378,7 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
         : undefined
       offset = (pair?.key as {range?: [number, number, number]} | undefined)?.range?.[0]
       throw new InputError(
-        `${where(offset)}: unknown key "${issue.keys[0]}"${path.length ? ` in ${path.join('.')}` : ''}`,
+        `${where(offset)}: unknown key "${keyName(String(issue.keys[0]))}"${path.length ? ` in ${path.map(keyName).join('.')}` : ''}`,
         {
           hint: `The keys of a map: ${Object.keys(MapSchema.shape).join(', ')} (docs/bills.md "The --map file").`,
         },
@@ -384,7 +405,7 @@ function toBillMap(
 ): BillMap {
   const at = (path: string[]) => where((doc.getIn(path, true) as {range?: [number]} | undefined)?.range?.[0])
   const columns = new Map<string, Target | null>()
-  for (const [from, to] of Object.entries(m.columns ?? {})) {
+  for (const [from, to] of entriesOf(m.columns)) {
     if (from === '') throw new InputError(`${at(['columns'])}: an empty column name`)
     const key = headerKey(from)
     const target = to === null ? null : (canonicalTarget(to) as Target)
@@ -520,10 +541,10 @@ function spellingsOf(
   at: (path: string[]) => string,
 ): Pick<BillMap, 'spellings' | 'aliasOf' | 'negative' | 'fieldOrder' | 'whenColumn'> {
   const spellings = new Map<string, string>()
-  for (const name of [...Object.keys(m.columns ?? {}), ...(Array.isArray(m.ignore) ? m.ignore : [])])
+  for (const name of [...entriesOf(m.columns).map(([k]) => k), ...(Array.isArray(m.ignore) ? m.ignore : [])])
     spellings.set(headerKey(name), name.trim())
   const aliasOf = new Map<string, string>()
-  for (const [name, alternatives] of Object.entries(m.aliases ?? {})) {
+  for (const [name, alternatives] of entriesOf(m.aliases)) {
     const key = headerKey(name)
     if (!columns.has(key))
       throw new InputError(`${at(['aliases', name])}: "${name}" is not a header of columns: or ignore:`, {
@@ -548,9 +569,9 @@ function spellingsOf(
       hint: 'List them as credit.bills: a type in neither list is then refused, never read as a bill.',
     })
   const whenColumn = new Map<string, Map<string, Target | null>>()
-  for (const [trigger, meanings] of Object.entries(m.when_column ?? {})) {
+  for (const [trigger, meanings] of entriesOf(m.when_column)) {
     const inThisLayout = new Map<string, Target | null>()
-    for (const [header, to] of Object.entries(meanings)) {
+    for (const [header, to] of entriesOf(meanings)) {
       if (to !== null && to !== '' && !isTarget(to) && !isGuard(to))
         throw new InputError(
           `${at(['when_column', trigger, header])}: "${header}" maps to "${to}", not one of bk's columns`,

@@ -115,7 +115,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       if (out.ok) {
         process.stdout.write(out.text)
       } else {
-        process.stderr.write(`Error: --jq: ${out.message}\n`)
+        process.stderr.write(`Error: ${out.message}\n`)
         process.exitCode = ExitCode.usage
       }
       return
@@ -137,7 +137,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const out = this.jqFilter.run(JSON.stringify(value))
     if (out.ok) process.stdout.write(out.text)
-    else process.stderr.write(`Error: --jq: ${out.message}\n`)
+    else process.stderr.write(`Error: ${out.message}\n`)
   }
 
   /**

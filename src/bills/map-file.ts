@@ -36,6 +36,8 @@ export const SOURCE_COLUMNS = [
   'line_gross',
   'credit_marker',
   'discount',
+  'status',
+  'amounts_are',
 ] as const
 export type SourceColumn = (typeof SOURCE_COLUMNS)[number]
 /** What a column of the file may feed: one of bk's columns, a tag, or a source-only column. */
@@ -56,6 +58,8 @@ export interface BillMap extends MapLanguage, RecordStructure {
   encoding: Encoding
   header: boolean
   dateFormat?: DateFormat | undefined
+  /** Further patterns a map's `date_format:` list allows (one file may write `DD/MM/YYYY` and `DDMMYY`). */
+  dateAlternatives?: DateFormat[] | undefined
   numberFormat?: NumberFormat | undefined
   currencySymbols: boolean
   /** `currency_symbols: {"$": "USD"}`: the currency each symbol that names several means here. */
@@ -91,7 +95,36 @@ export interface BillMap extends MapLanguage, RecordStructure {
   fieldOrder?: string[] | undefined
   /** Layout rules: when a file has the header (compared form), these headers mean something else. */
   whenColumn: Map<string, Map<string, Target | null>>
+  /** Bills by the status column: those to import and those set aside (closed lists). */
+  status?: {bills: string[]; setAside: string[]; reason: string} | undefined
+  /** Whether each row's amount includes tax, by the `amounts_are` column (closed lists). */
+  amountsAre?: AmountsAre | undefined
+  /** The flags a user must give with this map, each with what it means; `optional`: flags that may help. */
+  needs: Map<string, string>
+  optional: Map<string, string>
 }
+
+/** `amounts_are:` the values of the column that say a row's amount is net, gross, or has no tax. */
+export interface AmountsAre {
+  net: string[]
+  gross: string[]
+  untaxed: string[]
+  /** Rows where this column holds one of the values have no tax (GnuCash's taxable column). */
+  untaxedWhen?: {column: string; values: string[]} | undefined
+}
+
+/** The flags a map's `needs:` may name: the choices only the user can confirm. */
+export const NEEDABLE_FLAGS = [
+  'date-format',
+  'number-format',
+  'amounts',
+  'currency',
+  'due-days',
+  'delimiter',
+  'encoding',
+  'year',
+  'credits',
+] as const
 
 /** The flags that beat the map. */
 export interface MapOverrides {
@@ -129,6 +162,15 @@ const oneOf = <T extends string>(values: readonly T[], what: string) =>
     message: `expected ${what}: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
   })
 
+const textList = z.array(z.string({error: 'expected a text'})).min(1)
+/** `needs:` and `optional:`: a flag (`date-format`, `lookup vendor_id` …) to what it means for this map. */
+const flagMeanings = z.record(
+  z.string().refine((f) => (NEEDABLE_FLAGS as readonly string[]).includes(f) || /^lookup \S+$/.test(f), {
+    message: `expected a flag: ${NEEDABLE_FLAGS.join(', ')}, or lookup FIELD`,
+  }),
+  z.string({error: 'expected what the flag means for this map'}).min(1),
+)
+
 const MapSchema = z
   .object({
     delimiter: z
@@ -138,8 +180,10 @@ const MapSchema = z
     encoding: oneOf(ENCODINGS, 'an encoding').optional(),
     header: z.boolean({error: 'expected true or false'}).optional(),
     date_format: z
-      .string()
-      .refine((v) => typeof datePattern(v) !== 'string', {message: 'expected a date pattern, such as DD-MM-YYYY'})
+      .union([z.string(), z.array(z.string()).min(1)])
+      .refine((v) => [v].flat().every((p) => typeof datePattern(p) !== 'string'), {
+        message: 'expected a date pattern, such as DD-MM-YYYY, or a list of them',
+      })
       .optional(),
     number_format: oneOf(NUMBER_FORMATS, 'a number format').optional(),
     currency_symbols: z
@@ -216,10 +260,58 @@ const MapSchema = z
     when_column: z
       .record(z.string(), z.record(z.string(), z.string().nullable(), {error: 'expected header: target pairs'}))
       .optional(),
+    // Bills set aside by status, amounts by tax inclusion, and the flags a map needs: see statusRules.
+    status: z
+      .object(
+        {bills: textList, set_aside: textList, reason: z.string().min(1).optional()},
+        {
+          error: 'expected {bills, set_aside, reason}',
+        },
+      )
+      .strict()
+      .optional(),
+    amounts_are: z
+      .object(
+        {
+          net: z.array(z.string()).optional(),
+          gross: z.array(z.string()).optional(),
+          untaxed: z.array(z.string()).optional(),
+          untaxed_when: z
+            .object({column: z.string().min(1), values: z.array(z.string()).min(1)})
+            .strict()
+            .optional(),
+        },
+        {error: 'expected {net, gross, untaxed, untaxed_when}'},
+      )
+      .strict()
+      .optional(),
+    needs: flagMeanings.optional(),
+    optional: flagMeanings.optional(),
   })
   .strict()
 
 type MapDocument = z.infer<typeof MapSchema>
+
+/**
+ * A key named `__proto__` is a header like any other, but zod drops it from a record (assigning
+ * it would replace the result's prototype): it is checked under another name, and `entriesOf`
+ * gives it back. The rest of a map's keys (`constructor`, `prototype`) are own properties already.
+ */
+const PROTO_KEY = '\u0000__proto__'
+const keyName = (key: string) => (key === PROTO_KEY ? '__proto__' : key)
+
+function escapeProtoKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(escapeProtoKeys)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k === '__proto__' ? PROTO_KEY : k, escapeProtoKeys(v)]),
+  )
+}
+
+/** A record of the checked map as [key, value] pairs, with `__proto__` under its own name. */
+function entriesOf<V>(record: Record<string, V> | undefined): Array<[string, V]> {
+  return Object.entries(record ?? {}).map(([k, v]) => [keyName(k), v])
+}
 
 /**
  * The folder of the shipped presets, `maps/` at the package root, with a trailing separator: the
@@ -292,10 +384,10 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
   if (js.columns && typeof js.columns === 'object') {
     js.columns = Object.fromEntries(Object.entries(js.columns).map(([k, v]) => [String(k).trim(), v === '' ? null : v]))
   }
-  const checked = MapSchema.safeParse(js)
+  const checked = MapSchema.safeParse(escapeProtoKeys(js))
   if (!checked.success) {
     const issue = checked.error.issues[0]!
-    const path = issue.path.map(String)
+    const path = issue.path.map((k) => keyName(String(k)))
     // Point at the key itself for an unknown key, else at the value.
     const node = doc.getIn(path, true) as {range?: [number, number, number]} | undefined
     let offset = isScalar(node) || node ? node?.range?.[0] : undefined
@@ -306,7 +398,7 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
         : undefined
       offset = (pair?.key as {range?: [number, number, number]} | undefined)?.range?.[0]
       throw new InputError(
-        `${where(offset)}: unknown key "${issue.keys[0]}"${path.length ? ` in ${path.join('.')}` : ''}`,
+        `${where(offset)}: unknown key "${keyName(String(issue.keys[0]))}"${path.length ? ` in ${path.map(keyName).join('.')}` : ''}`,
         {
           hint: `The keys of a map: ${Object.keys(MapSchema.shape).join(', ')} (docs/bills.md "The --map file").`,
         },
@@ -333,7 +425,7 @@ function toBillMap(
 ): BillMap {
   const at = (path: string[]) => where((doc.getIn(path, true) as {range?: [number]} | undefined)?.range?.[0])
   const columns = new Map<string, Target | null>()
-  for (const [from, to] of Object.entries(m.columns ?? {})) {
+  for (const [from, to] of entriesOf(m.columns)) {
     if (from === '') throw new InputError(`${at(['columns'])}: an empty column name`)
     const key = headerKey(from)
     const target = to === null ? null : (canonicalTarget(to) as Target)
@@ -369,7 +461,8 @@ function toBillMap(
     delimiter: DELIMITERS[(m.delimiter ?? ',') as keyof typeof DELIMITERS],
     encoding: m.encoding ?? 'utf-8',
     header: m.header ?? true,
-    dateFormat: m.date_format,
+    dateFormat: [m.date_format ?? []].flat()[0],
+    dateAlternatives: [m.date_format ?? []].flat().slice(1),
     numberFormat: m.number_format,
     currencySymbols: m.currency_symbols !== undefined && m.currency_symbols !== false,
     symbolCurrencies: typeof m.currency_symbols === 'object' ? m.currency_symbols : {},
@@ -386,9 +479,75 @@ function toBillMap(
     caseInsensitiveLookups: m.case_insensitive_lookups ?? [],
     dueDays: m.due_days,
     ...spelt,
+    ...statusRules(m, columns, spelt.whenColumn, at),
     ...mapLanguage(m, where, doc),
     ...recordStructure(m, at),
   }
+}
+
+/**
+ * `status:` and `amounts_are:` read a column the map feeds to the `status` or `amounts_are`
+ * target (a layout without that column has no such rule); `needs:` and `optional:` list flags.
+ * Each list is closed: a value in none of them refuses the row, never guessed.
+ */
+function statusRules(
+  m: MapDocument,
+  columns: Map<string, Target | null>,
+  whenColumn: Map<string, Map<string, Target | null>>,
+  at: (path: string[]) => string,
+): Pick<BillMap, 'status' | 'amountsAre' | 'needs' | 'optional'> {
+  const fed = (target: Target) =>
+    [...columns.values()].includes(target) || [...whenColumn.values()].some((l) => [...l.values()].includes(target))
+  for (const [key, target] of [
+    ['status', 'status'],
+    ['amounts_are', 'amounts_are'],
+  ] as const) {
+    if (m[key] && !fed(target))
+      throw new InputError(`${at([key])}: ${key}: reads the column mapped to ${target}, and no column is`, {
+        hint: `Map the column under columns: (for example "Status": ${target}).`,
+      })
+    if (!m[key] && fed(target))
+      throw new InputError(
+        `${at(['columns'])}: a column maps to ${target}, but the map has no ${key}: key to say what its values mean`,
+      )
+  }
+  const trim = (list: string[] | undefined) => (list ?? []).map((v) => v.trim())
+  const a = m.amounts_are
+  if (a && trim(a.net).length + trim(a.gross).length === 0)
+    throw new InputError(`${at(['amounts_are'])}: amounts_are: lists no net or gross values`)
+  return {
+    status: m.status && {
+      bills: trim(m.status.bills),
+      setAside: trim(m.status.set_aside),
+      reason: m.status.reason?.trim() ?? 'not a bill to enter',
+    },
+    amountsAre: a && {
+      net: trim(a.net),
+      gross: trim(a.gross),
+      untaxed: trim(a.untaxed),
+      untaxedWhen: a.untaxed_when && {column: a.untaxed_when.column.trim(), values: trim(a.untaxed_when.values)},
+    },
+    needs: new Map(Object.entries(m.needs ?? {}).map(([f, what]) => [f, what.trim()])),
+    optional: new Map(Object.entries(m.optional ?? {}).map(([f, what]) => [f, what.trim()])),
+  }
+}
+
+/**
+ * The flags a map needs and the user did not give, refused once before any row: each named with
+ * what it means for this map. `given` says whether a flag was passed (`lookup FIELD` included).
+ */
+export function checkNeeds(map: BillMap, given: (flag: string) => boolean): void {
+  const missing = [...map.needs].filter(([flag]) => !given(flag))
+  if (missing.length === 0) return
+  const flag = (f: string) => (f.startsWith('lookup ') ? `--lookup ${f.slice(7)}=FILE.csv` : `--${f}`)
+  const lines = missing.map(([f, what]) => `  ${flag(f)}: ${what}`)
+  throw new InputError(
+    `${map.preset ? `preset ${map.preset}` : map.source} needs ${missing.length === 1 ? 'a flag' : 'flags'} you did not give:\n${lines.join('\n')}`,
+    {
+      hint: `Pass ${missing.length === 1 ? 'it' : 'them'}: nothing was read or sent.${map.preset ? ` \`bk bills maps show ${map.preset}\` prints the preset.` : ''}`,
+      code: 'flags_needed',
+    },
+  )
 }
 
 /**
@@ -404,10 +563,10 @@ function spellingsOf(
   at: (path: string[]) => string,
 ): Pick<BillMap, 'spellings' | 'aliasOf' | 'negative' | 'fieldOrder' | 'whenColumn'> {
   const spellings = new Map<string, string>()
-  for (const name of [...Object.keys(m.columns ?? {}), ...(Array.isArray(m.ignore) ? m.ignore : [])])
+  for (const name of [...entriesOf(m.columns).map(([k]) => k), ...(Array.isArray(m.ignore) ? m.ignore : [])])
     spellings.set(headerKey(name), name.trim())
   const aliasOf = new Map<string, string>()
-  for (const [name, alternatives] of Object.entries(m.aliases ?? {})) {
+  for (const [name, alternatives] of entriesOf(m.aliases)) {
     const key = headerKey(name)
     if (!columns.has(key))
       throw new InputError(`${at(['aliases', name])}: "${name}" is not a header of columns: or ignore:`, {
@@ -432,9 +591,9 @@ function spellingsOf(
       hint: 'List them as credit.bills: a type in neither list is then refused, never read as a bill.',
     })
   const whenColumn = new Map<string, Map<string, Target | null>>()
-  for (const [trigger, meanings] of Object.entries(m.when_column ?? {})) {
+  for (const [trigger, meanings] of entriesOf(m.when_column)) {
     const inThisLayout = new Map<string, Target | null>()
-    for (const [header, to] of Object.entries(meanings)) {
+    for (const [header, to] of entriesOf(meanings)) {
       if (to !== null && to !== '' && !isTarget(to) && !isGuard(to))
         throw new InputError(
           `${at(['when_column', trigger, header])}: "${header}" maps to "${to}", not one of bk's columns`,
@@ -471,6 +630,8 @@ export function plainMap(): BillMap {
     spellings: new Map(),
     aliasOf: new Map(),
     whenColumn: new Map(),
+    needs: new Map(),
+    optional: new Map(),
   }
 }
 
@@ -486,6 +647,7 @@ export function withOverrides(map: BillMap, flags: MapOverrides): BillMap {
     const shape = datePattern(flags.dateFormat)
     if (typeof shape === 'string') throw new InputError(`--date-format ${shape}`)
     out.dateFormat = flags.dateFormat
+    out.dateAlternatives = []
   }
   if (flags.numberFormat) out.numberFormat = check('number-format', flags.numberFormat, NUMBER_FORMATS)
   if (flags.encoding) out.encoding = check('encoding', flags.encoding.toLowerCase(), ENCODINGS)
@@ -526,6 +688,7 @@ export function isPlain(map: BillMap): boolean {
     map.dueDays === undefined &&
     !map.credit &&
     !map.rows &&
+    !map.status &&
     map.compute.length === 0 &&
     map.skipLines === 0 &&
     map.quotes &&

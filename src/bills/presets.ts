@@ -1,18 +1,18 @@
 /**
- * The shipped presets (`maps/*.yaml`) and what each needs from the user, read from the comment
- * block at the top of each file (its "Needs from you:" section), so the file stays the one place
- * that says it.
+ * The shipped presets (`maps/*.yaml`) and what each needs from the user: the flags of its
+ * `needs:` key (which bills import enforces) and `optional:` key, so the map is the one place
+ * that says it; its title and sources come from the comment block at the top of the file.
  */
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 
 import {InputError} from '../shared/errors.js'
-import {presetFolder} from './map-file.js'
+import {loadBillMap, presetFolder} from './map-file.js'
 
 export interface PresetInfo {
   name: string
   /** The package and layout, from the file's first comment line. */
   title: string
-  /** Each flag the preset needs, as its comment states it. */
+  /** Each flag the preset needs (`--flag  what it means`), then those that may help, marked optional. */
   needs: string[]
 }
 
@@ -24,30 +24,36 @@ export interface PresetDetails extends PresetInfo {
   text: string
 }
 
-export function listPresets(): PresetInfo[] {
+export async function listPresets(): Promise<PresetInfo[]> {
   const folder = presetFolder()
-  return readdirSync(folder)
+  const files = readdirSync(folder)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
-    .map((file) => {
-      const {name, title, needs} = readPreset(folder, file)
+  return Promise.all(
+    files.map(async (file) => {
+      const {name, title, needs} = await readPreset(folder, file)
       return {name, title, needs}
-    })
+    }),
+  )
 }
 
 /** One preset by name, or an error listing the presets. */
-export function presetDetails(name: string): PresetDetails {
+export async function presetDetails(name: string): Promise<PresetDetails> {
   const folder = presetFolder()
   if (!/^[a-z0-9-]+$/.test(name) || !existsSync(`${folder}${name}.yaml`))
     throw new InputError(`No preset named "${name}"`, {
-      hint: `The presets: ${listPresets()
-        .map((p) => p.name)
+      hint: `The presets: ${readdirSync(folder)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+        .map((f) => f.replace(/\.yaml$/, ''))
         .join(', ')}.`,
     })
   return readPreset(folder, `${name}.yaml`)
 }
 
-function readPreset(folder: string, file: string): PresetDetails {
+async function readPreset(folder: string, file: string): Promise<PresetDetails> {
+  const map = await loadBillMap(file.replace(/\.yaml$/, ''))
+  const flag = (f: string) => (f.startsWith('lookup ') ? `--lookup ${f.slice(7)}=FILE.csv` : `--${f}`)
   const text = readFileSync(`${folder}${file}`, 'utf8')
   const comments: string[] = []
   for (const line of text.split('\n')) {
@@ -57,7 +63,10 @@ function readPreset(folder: string, file: string): PresetDetails {
   return {
     name: file.replace(/\.yaml$/, ''),
     title: comments[0]?.replace(/:.*$/, '') ?? '',
-    needs: section(comments, /^Needs from you:/, /^\s{2,3}--/),
+    needs: [
+      ...[...map.needs].map(([f, what]) => `${flag(f)}  ${what}`),
+      ...[...map.optional].map(([f, what]) => `${flag(f)}  optional: ${what}`),
+    ],
     sources: section(comments, /^Sources:/, /^\s{2,3}\S/),
     file: `${folder}${file}`,
     text,

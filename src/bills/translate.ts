@@ -58,6 +58,8 @@ export interface TranslatedRow {
 }
 
 const AMOUNT_SOURCES: readonly string[] = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
+/** Source columns read as a mark on the row (credit, status, tax inclusion), never sent. */
+const ROW_MARKS: readonly string[] = ['credit_marker', 'status', 'amounts_are']
 const ID_PREFIX: Partial<Record<string, string>> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
 const QUANTITY_HEADER = /^\W*(qty|quantity)\b/i
 const UNIT_PRICE_HEADER = /unit|price|rate/i
@@ -100,6 +102,10 @@ export class ExportTranslator {
   private readonly creditIndex: number
   /** The column that says which rows are bill rows (`rows:` in the map), or -1. */
   private readonly rowsIndex: number
+  /** The map's `status:` and `amounts_are:` columns of this file, -1 when the layout has none. */
+  private readonly statusIndex: number
+  private readonly amountsAreIndex: number
+  private readonly untaxedIndex: number
   private readonly keySources: number[]
   private readonly numberSource: number
   /** Values missing from each lookup, once each (for --dry-run's list). */
@@ -164,7 +170,7 @@ export class ExportTranslator {
         )
       fedBy.set(t, i)
       if (t === 'discount' || /^(line_)?metadata:/.test(t) || (GUARD_COLUMNS as readonly string[]).includes(t)) return
-      if ((AMOUNT_SOURCES as readonly string[]).includes(t) || t === 'credit_marker') {
+      if ((AMOUNT_SOURCES as readonly string[]).includes(t) || ROW_MARKS.includes(t)) {
         this.source.set(t as SourceColumn, i)
         return
       }
@@ -197,6 +203,13 @@ export class ExportTranslator {
     this.dueDaysTarget(index, layoutLabels, fedBy, fileLabel)
     this.creditIndex = this.creditColumn(cells, fileLabel)
     this.rowsIndex = map.rows ? this.columnNamed(cells, map.rows.column, 'rows.column', fileLabel) : -1
+    this.statusIndex = this.source.get('status') ?? -1
+    this.amountsAreIndex = this.source.get('amounts_are') ?? -1
+    const untaxed = map.amountsAre?.untaxedWhen
+    this.untaxedIndex =
+      untaxed && this.amountsAreIndex !== -1
+        ? this.columnNamed(cells, untaxed.column, 'amounts_are.untaxed_when.column', fileLabel)
+        : -1
     this.keySources = map.key.map((c) => fedBy.get(c) ?? -1)
     this.numberSource = fedBy.get('number') ?? -1
     this.fillSources = map.fillDown.map((c) => {
@@ -242,7 +255,7 @@ export class ExportTranslator {
   /** What each mapped column of the file does, decided once. */
   private buildPlan(computesAmount: boolean): void {
     this.targets.forEach((target, index) => {
-      if (target === null || target === 'credit_marker' || target === 'discount') return
+      if (target === null || ROW_MARKS.includes(target) || target === 'discount') return
       if (computesAmount && AMOUNT_SOURCES.includes(target)) return
       if (/^(line_)?metadata:/.test(target)) {
         this.plan.push({index, target, kind: 'meta', at: -1})
@@ -290,6 +303,7 @@ export class ExportTranslator {
       ...(map.skip ? [map.skip.column] : []),
       ...(map.continuation ? [map.continuation.column] : []),
       ...(map.rows ? [map.rows.column] : []),
+      ...(map.amountsAre?.untaxedWhen ? [map.amountsAre.untaxedWhen.column] : []),
     ]
     const out = new Set<number>()
     for (const name of names) {
@@ -418,6 +432,19 @@ export class ExportTranslator {
     }
     const product = has('quantity')
     const tax = has('line_tax')
+    if (map.amountsAre) {
+      // The row says whether its amount is net or gross (amountBasis checks it against --amounts).
+      if (tax)
+        throw new InputError(
+          `${map.source}: amounts_are: is for layouts without a tax amount, and a column feeds line_tax`,
+          {
+            hint: 'Drop amounts_are:, and say with unit_prices: whether the prices include tax.',
+          },
+        )
+      if (product) return {kind: 'product', addTax: false, subtractTax: false}
+      const only = has('line_net') ? 'line_net' : has('line_gross') ? 'line_gross' : undefined
+      return only ? {kind: 'column', from: only} : undefined
+    }
     const can = {
       net:
         has('line_net') ||
@@ -553,6 +580,10 @@ export class ExportTranslator {
     const typed = this.creditIndex !== -1 && !(continues && (cells[this.creditIndex] ?? '').trim() === '')
     const credit = typed ? this.creditMark(cells, line) : undefined
     if (credit) (errors ??= []).push(credit)
+    const status = this.statusIndex !== -1 ? this.statusMark(cells, line) : undefined
+    if (status) (errors ??= []).push(status)
+    const basis = this.amountsAreIndex !== -1 ? this.amountBasis(cells, line) : undefined
+    if (basis) (errors ??= []).push(basis)
     return {row: {line, cells: out, raw, failed, continuation: continues}, errors: errors ?? NO_ERRORS}
   }
 
@@ -803,6 +834,58 @@ export class ExportTranslator {
     }
   }
 
+  /** `status:`: a status to set aside sets the bill aside with the map's reason; one in neither list is refused. */
+  private statusMark(cells: string[], line: number): RowError | undefined {
+    const rule = this.map.status!
+    const value = (cells[this.statusIndex] ?? '').trim()
+    const column = this.columnLabel(this.statusIndex, 'status')
+    if (listed(rule.setAside, value))
+      return {
+        line,
+        column,
+        value,
+        message: `is a status whose bills are set aside (${rule.reason}): not sent`,
+        skip: true,
+      }
+    if (listed(rule.bills, value)) return undefined
+    return {
+      line,
+      column,
+      value,
+      message: `is neither a status of bills to import (${rule.bills.join(', ')}) nor one to set aside (${rule.setAside.join(', ')}) in ${this.map.source}`,
+    }
+  }
+
+  /**
+   * `amounts_are:`: whether this row's amount is before or after tax. A row whose amount is not
+   * what bk sends (--amounts) is refused: the tax is not in the file, so bk cannot add or remove it.
+   */
+  private amountBasis(cells: string[], line: number): RowError | undefined {
+    const rule = this.map.amountsAre!
+    const value = (cells[this.amountsAreIndex] ?? '').trim()
+    const column = this.columnLabel(this.amountsAreIndex, 'amounts_are')
+    const untaxed =
+      listed(rule.untaxed, value) ||
+      (this.untaxedIndex !== -1 && listed(rule.untaxedWhen!.values, (cells[this.untaxedIndex] ?? '').trim()))
+    if (untaxed) return undefined
+    const basis = listed(rule.net, value) ? 'net' : listed(rule.gross, value) ? 'gross' : undefined
+    const fail = (message: string) => ({line, column, value, message})
+    if (!basis) {
+      const all = [...rule.net, ...rule.gross, ...rule.untaxed].map((v) => JSON.stringify(v)).join(', ')
+      return fail(`is not a value ${this.map.source} knows for whether the amount includes tax (${all})`)
+    }
+    const sent = this.map.amounts
+    const what = basis === 'net' ? 'without tax (net)' : 'with tax (gross)'
+    if (!sent)
+      return fail(
+        `says the amount is ${what}, and bk sends one kind of amount for every line: pass --amounts ${basis} to send it as written`,
+      )
+    if (sent === basis) return undefined
+    return fail(
+      `says the amount is ${what}, but --amounts ${sent} is given and the tax is not in the file, so bk cannot ${sent === 'net' ? 'take it out' : 'add it'}: import these bills with --amounts ${basis}, or export them ${sent === 'net' ? 'exclusive' : 'inclusive'} of tax`,
+    )
+  }
+
   /**
    * The type column: a credit type sets the document aside (or refuses it), a bill type passes,
    * and a value in neither closed list is not a bill (compared without case or surrounding spaces).
@@ -914,7 +997,8 @@ export class ExportTranslator {
     let d = this.dateCache.get(text)
     if (d) return d
     const format = this.map.dateFormat
-    if (format) d = parseDateAs(text, format, this.yearSource)
+    if (format && this.map.dateAlternatives?.length) d = this.dateOfList(text, format)
+    else if (format) d = parseDateAs(text, format, this.yearSource)
     else if (/^\d{4}-\d{2}-\d{2}/.test(text)) d = {ok: true, value: text}
     else
       d = {
@@ -926,10 +1010,31 @@ export class ExportTranslator {
     return d
   }
 
+  /** A date under a map's list of patterns: the one that reads it; two that read it differently are an error. */
+  private dateOfList(text: string, first: string): ReturnType<typeof parseDateAs> {
+    const patterns = [first, ...this.map.dateAlternatives!]
+    const read = patterns.map((p) => ({p, d: parseDateAs(text, p, this.yearSource)}))
+    const ok = read.filter((r) => r.d.ok) as Array<{p: string; d: {ok: true; value: string}}>
+    if (ok.length === 0) return {ok: false, reason: `is not a date written ${patterns.join(' or ')}`}
+    const other = ok.find((r) => r.d.value !== ok[0]!.d.value)
+    if (other)
+      return {
+        ok: false,
+        reason: `is ambiguous: ${ok[0]!.p} reads it as ${ok[0]!.d.value.slice(0, 10)}, ${other.p} as ${other.d.value.slice(0, 10)}; pass --date-format to say which`,
+      }
+    return ok[0]!.d
+  }
+
   private columnLabel(i: number, target: string): string {
     const label = this.labels[i]!
     return label === target ? label : `"${label}" (${target})`
   }
+}
+
+/** Whether a list holds the value, compared without case (the values are trimmed). */
+function listed(list: readonly string[], value: string): boolean {
+  const v = value.toLowerCase()
+  return list.some((x) => x.toLowerCase() === v)
 }
 
 /** Unknown (or unmapped) columns: the file does not fit the map; the nearest header the map knows is the likeliest fix. */

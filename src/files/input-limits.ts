@@ -11,6 +11,7 @@ import {open} from 'node:fs/promises'
 import {isMap, isScalar, isSeq, type Document, type Node} from 'yaml'
 
 import {InputError} from '../shared/errors.js'
+import {STATE_FILE_LIMIT} from '../shared/state-file.js'
 import {unreadableBecause} from './file-errors.js'
 
 /** The size limits, in bytes, of the files bk reads whole. */
@@ -26,6 +27,8 @@ export const SIZE_LIMITS = {
    * over 100 times the file's size: 1 MB keeps a run under 300 MB.
    */
   fixtures: 1024 * 1024,
+  /** --state (the emulator's, and the listener's): src/shared/state-file.ts checks it, as src/emulator cannot import this. */
+  state: STATE_FILE_LIMIT,
 } as const
 
 /** The most aliases one YAML document may expand (yaml's default, 100, made explicit). */

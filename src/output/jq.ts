@@ -191,7 +191,7 @@ export async function loadJqFilter(expression: string, env: NodeJS.ProcessEnv = 
       const result = jq.run(jsonText, expression, ['-r'], limitMs)
       if (!result) return {ok: false, message: unfinished().message}
       if (result.exitCode !== 0)
-        return {ok: false, message: jqMessage(result.stderr) || `jq exited with ${result.exitCode}`}
+        return {ok: false, message: `--jq: ${jqMessage(result.stderr) || `jq exited with ${result.exitCode}`}`}
       return {ok: true, text: result.stdout === '' ? '' : result.stdout + '\n'}
     },
   }

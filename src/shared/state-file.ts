@@ -10,7 +10,7 @@
  */
 import {createHash} from 'node:crypto'
 import {constants} from 'node:fs'
-import {open, readFile, rename, rm, stat} from 'node:fs/promises'
+import {open, rename, rm} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 
 /** A state file that cannot be used; `hint` says what to do. */
@@ -73,18 +73,49 @@ export async function writeStateFile(file: string, format: string, body: string)
  * The body of a state file of `format`, or undefined when there is no file. A file that is
  * empty, cut short, altered or of another format throws a StateFileError.
  */
-export async function readStateFile(file: string, format: string, what: string): Promise<string | undefined> {
-  let data: Buffer
+/** The file's bytes, if it is a regular file within STATE_FILE_LIMIT (checked on the open file, and while read). */
+async function readBounded(file: string, what: string): Promise<Buffer> {
+  const handle = await open(file, 'r')
   try {
     // A folder, a device (/dev/zero) or a pipe is not a state file: refused, never read.
-    const kind = await stat(file)
+    const kind = await handle.stat()
     if (!kind.isFile())
       throw new StateFileError(
         `${file} is not a usable ${what}: it is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}`,
         file,
         'Give the path of a file (bk creates it on first use).',
       )
-    data = await readFile(file)
+    const tooLarge = () =>
+      new StateFileError(
+        `${file} is larger than ${STATE_FILE_LIMIT / (1024 * 1024)} MB, the limit for ${what}s; nothing was read`,
+        file,
+        'Use a file written by `bk emulator start --state`, or move this one away to start afresh.',
+      )
+    if (kind.size > STATE_FILE_LIMIT) throw tooLarge()
+    const buffer = Buffer.alloc(kind.size + 1)
+    let length = 0
+    for (;;) {
+      const {bytesRead} = await handle.read(buffer, length, buffer.length - length, length)
+      if (bytesRead === 0) break
+      length += bytesRead
+      if (length > kind.size) throw tooLarge() // it grew while read
+    }
+    return buffer.subarray(0, length)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The most a state file may hold: it is read whole and parsed, which takes several times its size
+ * (100,000 bills are about 40 MB). A larger file is refused before a byte of it is read.
+ */
+export const STATE_FILE_LIMIT = 64 * 1024 * 1024
+
+export async function readStateFile(file: string, format: string, what: string): Promise<string | undefined> {
+  let data: Buffer
+  try {
+    data = await readBounded(file, what)
   } catch (error) {
     if (error instanceof StateFileError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined

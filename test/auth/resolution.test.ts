@@ -89,6 +89,22 @@ describe('credential resolution order', () => {
     expect(parseJsonOutput<{data: unknown[]}>(list).data.length).toBe(c.businessIds.length)
   })
 
+  it('auth status checks BK_ACCESS_TOKEN against the service, or says plainly it could not', async () => {
+    const token = (await runBk(['auth', 'token'], {env: envCreds()})).stdout.trim()
+    const status = (env: Record<string, string | undefined>) =>
+      runBk(['auth', 'status'], {env: {DBUS_SESSION_BUS_ADDRESS: undefined, ...env}})
+    const good = await status({BK_BASE_URL: c.baseUrl, BK_ACCESS_TOKEN: token})
+    expect(good.code, good.stderr).toBe(0)
+    expect(good.stdout).toContain('token:         ok, the service accepted the access token')
+    const bad = await status({BK_BASE_URL: c.baseUrl, BK_ACCESS_TOKEN: 'emu_not_a_token'})
+    expect(bad.code).toBe(3)
+    expect(bad.stdout).toContain('token:         FAILED: The access token from BK_ACCESS_TOKEN was refused')
+    // Nothing listens on port 9 of the loopback: the token could not be checked, and says so.
+    const away = await status({BK_BASE_URL: 'http://127.0.0.1:9', BK_ACCESS_TOKEN: token})
+    expect(away.code).not.toBe(0)
+    expect(away.stdout).toContain('token:         FAILED: the access token was not checked: ')
+  })
+
   it('says exactly what to do when there are no credentials at all', async () => {
     const res = await runBk(['businesses', 'list'], {configDir: tempDir()})
     expect(res.code).toBe(3)

@@ -64,4 +64,29 @@ describe('bills import: a day 0', () => {
     expect(result.code, result.stderr).toBe(2)
     expect(result.stderr).toContain('is not a real date (DD/MM/YYYY): there is no day 0')
   })
+
+  it('takes __proto__, constructor and prototype as column names like any other, polluting nothing', async () => {
+    const dir = tempDir()
+    writeFileSync(
+      join(dir, 'bills.csv'),
+      '__proto__,constructor,prototype,Ledger,Amount\nN-1,ven_1,Hotel,ldg_1,10.00\n',
+    )
+    const map =
+      'columns:\n  __proto__: number\n  constructor: vendor_id\n  prototype: line_description\n' +
+      '  Ledger: line_ledger_id\n  Amount: line_amount\naliases:\n  __proto__: [Bill No]\n'
+    writeFileSync(join(dir, 'map.yaml'), map)
+    const result = await runBk(
+      ['bills', 'import', 'bills.csv', '--map', 'map.yaml', '--dry-run', '--show', '5', '--currency', 'EUR'],
+      {cwd: dir},
+    )
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        number: 'N-1',
+        vendor_id: 'ven_1',
+        currency: 'EUR',
+        lines: [{amount: 10, ledger_id: 'ldg_1', description: 'Hotel'}],
+      },
+    ])
+  })
 })

@@ -212,7 +212,8 @@ describe('gnucash', () => {
   it('skips a first row that names the documented fields', async () => {
     const text = readFileSync(ex('gnucash', 'field-names.csv'), 'utf8')
     const bills = await shown('bills.csv', text, [
-      ...['--map', 'gnucash', '--date-format', 'DD/MM/YYYY', '--delimiter', ',', '--currency', 'GBP'],
+      ...['--map', 'gnucash', '--date-format', 'DD/MM/YYYY', '--number-format', '1234.56'],
+      ...['--delimiter', ',', '--currency', 'GBP'],
       ...lookups('gnucash'),
     ])
     expect(bills).toEqual(JSON.parse(readFileSync(ex('gnucash', 'field-names.expected.json'), 'utf8')))

@@ -52,18 +52,18 @@ const LAYOUTS: Layout[] = [
   {
     preset: 'quickbooks-online',
     file: 'transaction-pro.csv',
-    flags: ['--date-format', 'DD/MM/YYYY', '--number-format', '1,234.56'],
+    flags: ['--date-format', 'DD/MM/YYYY', '--number-format', '1,234.56', '--amounts', 'net'],
     credit: {lines: [5], column: '"Expense Line Amount" (line_amount)'},
   },
   {
     preset: 'gnucash',
     file: 'field-names.csv',
-    flags: ['--date-format', 'DD/MM/YYYY', '--delimiter', ',', '--currency', 'GBP'],
+    flags: ['--date-format', 'DD/MM/YYYY', '--number-format', '1234.56', '--delimiter', ',', '--currency', 'GBP'],
   },
   {
     preset: 'gnucash',
     file: 'us-repeated.csv',
-    flags: ['--date-format', 'MM/DD/YYYY', '--delimiter', ',', '--currency', 'USD'],
+    flags: ['--date-format', 'MM/DD/YYYY', '--number-format', '1234.56', '--delimiter', ',', '--currency', 'USD'],
   },
   {
     preset: 'sage50',

@@ -3,7 +3,7 @@
  * state over the first's), and a state file made by hand refused as bad input (exit 2).
  */
 import {createHash} from 'node:crypto'
-import {writeFileSync} from 'node:fs'
+import {truncateSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -52,5 +52,17 @@ describe('bk emulator start --state', () => {
       expect(result.code, `${name}: ${result.stderr}`).toBe(2)
       expect(result.stderr).toContain(`${state} is not a usable emulator state file`)
     }
+  })
+
+  it('refuses a state file over its size limit before reading it, naming the file and the limit', async () => {
+    // 200 MB, sparse: the refusal must come from its size, not from reading it.
+    const state = join(tempDir(), 'huge.state')
+    handMade(state, '{}')
+    truncateSync(state, 200 * 1024 * 1024)
+    const result = await runBk(['emulator', 'start', '--port', '0', '--state', state])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain(
+      `${state} is larger than 64 MB, the limit for emulator state files; nothing was read`,
+    )
   })
 })

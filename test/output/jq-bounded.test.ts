@@ -16,6 +16,8 @@ describe('--jq bounded', () => {
       expect(result.signal, 'killed by the test: bk hung').toBeNull()
       expect(result.code, result.stderr).toBe(2)
       expect(result.stderr).toContain('the --jq program did not finish within 3 s')
+      // Said once: the message names --jq itself, with no second prefix.
+      expect(result.stderr).toMatch(/^Error: the --jq program did not finish within 3 s/m)
     })
   }
 

@@ -1,5 +1,5 @@
 import {BaseCommand} from '../../cli/base-command.js'
-import {BkError} from '../../shared/errors.js'
+import {BkError, ExitCode} from '../../shared/errors.js'
 import {businessFlag} from '../../cli/flags.js'
 
 export interface AuthStatusResult {
@@ -49,11 +49,15 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
           )
     let token: AuthStatusResult['token']
     try {
-      await (await this.session()).tokens.get()
+      // A token given as is (BK_ACCESS_TOKEN) is only known good once the service accepts it.
+      if (c.accessToken) await this.accessTokenAccepted()
+      else await (await this.session()).tokens.get()
       token = {ok: true}
     } catch (error) {
       const e = error instanceof BkError ? error : new BkError(String((error as Error).message))
-      token = {ok: false, error: e.message, code: e.code}
+      const refused = e.exitCode === ExitCode.auth
+      const message = c.accessToken && !refused ? `the access token was not checked: ${e.message}` : e.message
+      token = {ok: false, error: message, code: e.code}
       process.exitCode = e.exitCode
     }
     const origins = Object.fromEntries(Object.entries(c.origins).filter(([, v]) => v !== undefined)) as Record<
@@ -86,7 +90,7 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
             ? `access token:  set${from('accessToken')}`
             : `client id:     ${c.clientId}${from('clientId')}\nclient secret: ${secret === 'missing' ? `missing from the ${store} (\`bk profiles add ${c.profileName ?? 'NAME'} … --client-secret-stdin\` stores one)` : `${secret ?? 'none'}${from('clientSecret')}`}`,
           `secret store:  ${store}`,
-          `token:         ${token.ok ? 'ok, a token was obtained' : `FAILED: ${token.error}`}`,
+          `token:         ${token.ok ? (c.accessToken ? 'ok, the service accepted the access token' : 'ok, a token was obtained') : `FAILED: ${token.error}`}`,
         ].join('\n'),
       )
       const warning = describeVolatile(volatile)
@@ -96,5 +100,16 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
         )
     }
     return result
+  }
+
+  /** One page of one business, the least a token can be asked for; a 403 is a token accepted without that scope. */
+  private async accessTokenAccepted(): Promise<void> {
+    const {api} = await this.session({tenantLevel: true})
+    try {
+      await api.businesses.list({pageSize: 1}).first()
+    } catch (error) {
+      if ((error as BkError).code === 'forbidden') return
+      throw error
+    }
   }
 }

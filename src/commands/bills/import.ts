@@ -140,7 +140,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${counted(result.rows, 'row')}, ${counted(result.bills, 'bill')}, ${n(result.valid)} valid${result.skipped ? `, ${counted(result.skipped, 'credit note')} skipped` : ''}${result.record.file ? `, ${n(result.existing)} created earlier (an import skips them)` : ''} (${n(result.durationMs)} ms); nothing was sent.`,
+        `${result.file}: ${counted(result.rows, 'row')}, ${counted(result.bills, 'bill')}, ${n(result.valid)} valid${result.skipped ? `, ${counted(result.skipped, 'bill')} set aside (credit notes, or a status the map sets aside)` : ''}${result.record.file ? `, ${n(result.existing)} created earlier (an import skips them)` : ''} (${n(result.durationMs)} ms); nothing was sent.`,
       )
       if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
       return result

@@ -9,7 +9,7 @@ export default class BillsMaps extends BaseCommand<typeof BillsMaps> {
 
   async run(): Promise<PresetInfo[]> {
     const {listPresets} = await import('../../bills/presets.js')
-    const presets = listPresets()
+    const presets = await listPresets()
     if (!this.jsonEnabled()) {
       for (const p of presets) {
         this.log(`${p.name}  ${p.title}`)

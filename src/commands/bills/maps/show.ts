@@ -35,7 +35,7 @@ export default class BillsMapsShow extends BaseCommand<typeof BillsMapsShow> {
     if (this.flags.fields === '') return this.listFields(PRESET_FIELDS)
     const fields = await chosenFields(this.flags.fields, PRESET_FIELDS, 'a preset', 'bills maps show')
     const {presetDetails} = await import('../../../bills/presets.js')
-    const preset = presetDetails(this.args.name)
+    const preset = await presetDetails(this.args.name)
     if (fields) {
       const {projector} = await import('../../../output/field-paths.js')
       const chosen = projector(fields)(preset) as PresetDetails

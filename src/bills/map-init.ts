@@ -80,7 +80,7 @@ export interface MapInitFindings {
 export async function initMap(file: string): Promise<MapInitFindings> {
   const sample = await sampleFile(file)
   const {match, nearest} = await matchPresets(sample)
-  if (match) return presetFindings(sample, match)
+  if (match) return await presetFindings(sample, match)
   const header = looksLikeHeader(sample.records[sample.preambleLines]!)
   const rows = sample.records.slice(sample.preambleLines + (header ? 1 : 0))
   const names = header
@@ -144,7 +144,7 @@ function formatsOf(profiles: ColumnProfile[]) {
 }
 
 /** A preset reads the file: the command to run, with the flags told from the sample. */
-function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings {
+async function presetFindings(sample: FileSample, match: PresetMatch): Promise<MapInitFindings> {
   const {map} = match
   const cells = match.header ?? sample.records[map.skipLines]!.map((_, i) => String(i + 1))
   const targets = cells.map((c) => map.columns.get(headerKey(c)) ?? null)
@@ -177,7 +177,7 @@ function presetFindings(sample: FileSample, match: PresetMatch): MapInitFindings
     !map.compute.some((c) => c.target === 'currency')
   )
     flags.push('--currency <CODE>')
-  const details = presetDetails(match.name)
+  const details = await presetDetails(match.name)
   return {
     ...shapeOf(sample, match.headerRow),
     skipLines: map.skipLines,

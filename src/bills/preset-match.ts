@@ -10,7 +10,7 @@ import {headerKey} from './columns.js'
 import {looksLikeHeader} from './column-profile.js'
 import type {Lookup, Lookups} from './lookups.js'
 import {loadBillMap, withOverrides, type BillMap} from './map-file.js'
-import {listPresets} from './presets.js'
+import {presetNames} from './presets.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 import type {FileSample} from './file-sample.js'
 
@@ -39,7 +39,7 @@ export interface NearestPreset {
 /** The first preset that reads the file, else the nearest by shared headers (if any shares one). */
 export async function matchPresets(sample: FileSample): Promise<{match?: PresetMatch; nearest?: NearestPreset}> {
   let nearest: NearestPreset | undefined
-  for (const {name} of listPresets()) {
+  for (const name of presetNames()) {
     const map = await loadBillMap(name)
     const match = tryPreset(name, map, sample)
     if (match) return {match}

@@ -24,14 +24,19 @@ export interface PresetDetails extends PresetInfo {
   text: string
 }
 
-export async function listPresets(): Promise<PresetInfo[]> {
-  const folder = presetFolder()
-  const files = readdirSync(folder)
+/** The presets' names, from the files in maps/. */
+export function presetNames(): string[] {
+  return readdirSync(presetFolder())
     .filter((f) => f.endsWith('.yaml'))
     .sort()
+    .map((f) => f.replace(/\.yaml$/, ''))
+}
+
+export async function listPresets(): Promise<PresetInfo[]> {
+  const folder = presetFolder()
   return Promise.all(
-    files.map(async (file) => {
-      const {name, title, needs} = await readPreset(folder, file)
+    presetNames().map(async (name) => {
+      const {title, needs} = await readPreset(folder, `${name}.yaml`)
       return {name, title, needs}
     }),
   )
@@ -42,11 +47,7 @@ export async function presetDetails(name: string): Promise<PresetDetails> {
   const folder = presetFolder()
   if (!/^[a-z0-9-]+$/.test(name) || !existsSync(`${folder}${name}.yaml`))
     throw new InputError(`No preset named "${name}"`, {
-      hint: `The presets: ${readdirSync(folder)
-        .filter((f) => f.endsWith('.yaml'))
-        .sort()
-        .map((f) => f.replace(/\.yaml$/, ''))
-        .join(', ')}.`,
+      hint: `The presets: ${presetNames().join(', ')}.`,
     })
   return readPreset(folder, `${name}.yaml`)
 }

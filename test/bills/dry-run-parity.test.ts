@@ -67,6 +67,33 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
     file: `examples/exports/${pkg}/bills.csv`,
     args: ['--map', `examples/exports/${pkg}/map.yaml`, ...lookups(pkg)],
   })),
+  // Issue 29's presets, with the flags of test/bills/preset-more.test.ts.
+  ...[
+    [
+      'myob/item-purchases.txt',
+      '--date-format',
+      'DD/MM/YYYY',
+      '--number-format',
+      '1,234.56',
+      '--amounts',
+      'net',
+      '--currency',
+      'AUD',
+    ],
+    ['myob/service-purchases.txt', '--date-format', 'DD/MM/YYYY', '--number-format', '1,234.56', '--amounts', 'gross'],
+    ['odoo/list-export.csv'],
+    ['odoo/import-compatible.csv'],
+    ['kashflow/template.csv', '--amounts', 'gross', '--currency', 'GBP'],
+    ['kashflow/hyphenated.csv', '--amounts', 'net', '--currency', 'GBP'],
+    ['sage-accounting/uk-vat-registered.csv', '--date-format', 'DD-MM-YYYY', '--amounts', 'net', '--currency', 'GBP'],
+    ['sage-accounting/uk-not-vat-registered.csv', '--date-format', 'DD-MM-YYYY', '--currency', 'GBP'],
+    ['sage-accounting/us-expenses.csv', '--date-format', 'MM-DD-YYYY', '--amounts', 'gross', '--currency', 'USD'],
+    ['datev/format-13.csv'],
+    ['datev/creditor-konto.csv', '--currency', 'EUR'],
+  ].map(([path, ...flags]) => {
+    const preset = path!.split('/')[0]!
+    return {file: `examples/exports/${path}`, args: ['--map', preset, ...flags, ...lookups(preset)]}
+  }),
   {
     file: 'test/fixtures/exports/xero-ambiguous-date.csv',
     args: XERO.filter((a, i, all) => a !== '--date-format' && all[i - 1] !== '--date-format'),

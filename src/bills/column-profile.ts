@@ -117,7 +117,10 @@ export function fileFormat(
   // Keep the first of each group of formats that read the sample alike.
   const distinct: string[] = []
   for (const f of common) if (!distinct.some((d) => sameReading(values, d, f, kind))) distinct.push(f)
-  const telling = values.filter((v, i) => values.indexOf(v) === i).slice(0, 3)
+  const unique = values.filter((v, i) => values.indexOf(v) === i)
+  // When formats differ, the values that tell them apart are the examples worth showing.
+  const differing = unique.filter((v) => distinct.some((f) => !sameReading([v], distinct[0]!, f, kind)))
+  const telling = (distinct.length > 1 && differing.length > 0 ? differing : unique).slice(0, 3)
   return {formats: distinct, examples: telling}
 }
 

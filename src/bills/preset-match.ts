@@ -57,7 +57,7 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
   // A headerless reading fits only a file as wide as the fields the preset documents, whose
   // first row holds data: a header of names bk does not know is not a row of values.
   if (!read.header || read.isData) {
-    if (looksLikeHeader(first)) return undefined
+    if (read.isData && looksLikeHeader(first)) return undefined
     const documented = map.fieldOrder?.length ?? Math.max(0, ...[...map.columns.keys()].map(Number).filter(Boolean))
     if (first.length > documented) return undefined
   }

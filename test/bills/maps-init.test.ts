@@ -228,3 +228,50 @@ function targetsOf(own: MapDoc, header: string[]): Map<string, string | null> {
   }
   return out
 }
+
+describe('bills maps init, decisions and --out', () => {
+  it('leaves a date that reads two ways to decide, refused by the import until decided; never overwrites', async () => {
+    const dir = tempDir('bk-maps-decide-')
+    const file = join(dir, 'purchases.csv')
+    writeFileSync(
+      file,
+      'Ref,Supplier,Posted,GL,Amount\n7,Acme,03/04/2025,Office,1.250\n8,Acme,05/04/2025,Office,2.500\n',
+    )
+    const found = await mapsInit(file)
+    expect(found.decide).toEqual([
+      'the number format: 1234.56 or 1.234,56 (each reads "1.250", "2.500" differently)',
+      'the date format: DD/MM/YYYY or MM/DD/YYYY (each reads "03/04/2025", "05/04/2025" differently)',
+    ])
+    const out = join(dir, 'map.yaml')
+    const first = await runBk(['bills', 'maps', 'init', file, '--out', out])
+    expect(first.code, first.stderr).toBe(0)
+    const map = readFileSync(out, 'utf8')
+    expect(map).toContain('date_format: "DECIDE: DD/MM/YYYY or MM/DD/YYYY"')
+    expect(map).toContain('number_format: "DECIDE: 1234.56 or 1.234,56"')
+    const refused = await runBk(['bills', 'import', file, '--map', out, '--dry-run'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('"DECIDE: ')
+    // --out never replaces a file without --force.
+    writeFileSync(out, 'mine\n')
+    const again = await runBk(['bills', 'maps', 'init', file, '--out', out])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain(out)
+    expect(readFileSync(out, 'utf8')).toBe('mine\n')
+    const forced = await runBk(['bills', 'maps', 'init', file, '--out', out, '--force'])
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(readFileSync(out, 'utf8')).toBe(map)
+  })
+
+  it('proposes a date format only when one reading fits every date', async () => {
+    const dir = tempDir('bk-maps-decide-')
+    const file = join(dir, 'purchases.csv')
+    writeFileSync(
+      file,
+      'Ref,Supplier,Posted,GL,Amount\n7,Acme,03/04/2025,Office,1.25\n8,Acme,13/04/2025,Office,-2.50\n',
+    )
+    const found = await mapsInit(file)
+    expect(found.decide).toEqual([])
+    expect(found.map).toContain('date_format: "DD/MM/YYYY"')
+    expect(found.map).toContain('  negative_total: true')
+  })
+})

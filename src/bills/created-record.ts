@@ -240,7 +240,11 @@ class FileRecord implements CreatedRecord {
 
   async add(entries: readonly CreatedBill[]): Promise<void> {
     // Bills already recorded (a --resume adding them again) are not repeated.
-    await this.append(entries, (e) => !this.offsets.has(e.key), ({key, id}) => ({key, id}))
+    await this.append(
+      entries,
+      (e) => !this.offsets.has(e.key),
+      ({key, id}) => ({key, id}),
+    )
   }
 
   async addUnconfirmed(entries: readonly UnconfirmedBill[]): Promise<void> {
@@ -279,7 +283,7 @@ class FileRecord implements CreatedRecord {
       const lines = [...chosen.values()].map((e) => JSON.stringify({...line(e), at, ...input}) + '\n')
       const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
-      for (let written = 0; written < data.length; ) {
+      for (let written = 0; written < data.length;) {
         written += writeSync(this.appendFd, data, written, data.length - written)
       }
       fdatasyncSync(this.appendFd)

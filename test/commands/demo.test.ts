@@ -8,7 +8,7 @@ import {join} from 'node:path'
 
 import {expect, it, vi} from 'vitest'
 
-import {ROOT, cleanEnv} from '../helpers/bk.js'
+import {ROOT, cleanEnv, tempDir} from '../helpers/bk.js'
 
 vi.setConfig({testTimeout: 240_000})
 
@@ -26,9 +26,12 @@ function listening(url: string): Promise<boolean> {
 }
 
 it('npm run demo imports, posts, exports and replays, then stops the emulator and listener it started', async () => {
+  // The demo keeps its work folder for the user to look at: the test gives it a temporary folder
+  // of its own (removed after the test) rather than leaving it in the system's.
+  const tmp = tempDir('bk-demo-')
   const child = spawn('bash', [join(ROOT, 'scripts', 'demo.sh')], {
     cwd: ROOT,
-    env: cleanEnv(),
+    env: cleanEnv({TMPDIR: tmp}),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
@@ -43,6 +46,7 @@ it('npm run demo imports, posts, exports and replays, then stops the emulator an
   // Replayed from the notification log, each with its delivery status.
   expect(stdout).toMatch(/^msg_\S+ +\d{4}-\d\d-\d\d \S+ +(sent|pending|error) +RECEIPT_MATCHED$/m)
   expect(stderr).toMatch(/3 notifications; last: msg_/)
+  expect(/Files of this run are in (\S+)/.exec(stdout)?.[1]).toMatch(new RegExp(`^${tmp}/`))
 
   const emulatorUrl = (JSON.parse(/^\{"base_url".*$/m.exec(stdout)![0]) as {base_url: string}).base_url
   const listenerUrl = /--webhook-url (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)![1]!

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import {extname} from 'node:path'
 
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
@@ -20,7 +21,7 @@ export default class BillsImport extends BaseCommand<typeof BillsImport> {
   static override summary = 'Import bills from a CSV file, in batches, resumably.'
   static override description = `One row per bill line; the bill-level columns repeat on each row of a bill, and a bill's rows are contiguous. Columns: number, vendor_id, description, issued_at, due_at, currency, line_description, line_amount, line_ledger_id, and optionally business_id, metadata, line_metadata (JSON) and tag:<field> (a value, or value=amount;value=amount). Headers are case-insensitive; --map renames your own headers.
 
-Invalid bills are never sent: they go to the rejects file with their rows and an error column, and the valid bills around them are sent. A journal beside the input records every batch before and after it is sent: --resume skips every bill it records, and a bill whose outcome could not be known is listed as unconfirmed and never sent again by bk.
+Invalid bills are never sent: they go to the rejects file with their rows and an error column, and the valid bills around them are sent. A journal beside the input records every batch before and after it is sent: --resume skips every bill it records, and a bill whose outcome could not be known is listed as unconfirmed and never sent again by bk. The files it writes beside the input are named after it: the input's name without its extension, then the kind (bills.rejects.csv, bills.unconfirmed.csv, bills.unsent.csv for bills.csv); the journal keeps the whole name (bills.csv.bk-journal).
 
 Exit codes: 0 every bill created (or created before), 2 invalid input (with --dry-run: any invalid bill), 6 some bills failed or are unconfirmed, 7 the service stayed unavailable, 130 interrupted.`
 
@@ -99,16 +100,16 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       helpValue: 'ID',
     }),
     rejects: Flags.string({
-      summary: 'CSV of the bills not created, with an error column [default: <input>.rejects.csv].',
+      summary: 'CSV of the bills not created, with an error column [default: NAME.rejects.csv for NAME.csv].',
       helpValue: 'FILE.csv',
     }),
     results: Flags.string({summary: 'Write created bill ids here (.csv, or .ndjson/.jsonl).', helpValue: 'FILE'}),
     unconfirmed: Flags.string({
-      summary: 'CSV of the bills whose outcome is unknown [default: <input>.unconfirmed.csv].',
+      summary: 'CSV of the bills whose outcome is unknown [default: NAME.unconfirmed.csv for NAME.csv].',
       helpValue: 'FILE.csv',
     }),
     journal: Flags.string({
-      summary: 'Import journal [default: <input>.bk-journal; none for stdin].',
+      summary: 'Import journal [default: NAME.csv.bk-journal for NAME.csv; none for stdin].',
       helpValue: 'FILE',
     }),
     resume: Flags.boolean({
@@ -248,7 +249,8 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   /** The import's options that come from the flags alone. */
   private importOptions(file: string, reading: Reading, journalFile: string | undefined) {
     const {flags} = this
-    const base = file === '-' ? 'bills-import' : file.replace(/\.csv$/i, '')
+    // The input's name without its extension, then the kind (bills.rejects.csv beside bills.csv).
+    const base = file === '-' ? 'bills-import' : file.slice(0, file.length - extname(file).length)
     return {
       file,
       ...reading,

@@ -54,6 +54,14 @@ describe.skipIf(Boolean(unsupported))('the single executable, with no Node on PA
     expect(r.code).toBe(0)
   })
 
+  it("runs bk's own child scripts (BK_RUN_SCRIPT stands for node -e), packages found among its files", async () => {
+    const script = `process.stdout.write(typeof require('@napi-rs/keyring').AsyncEntry)`
+    const r = await runBk([], {executable: bk, env: {...env, BK_RUN_SCRIPT: script}, cwd: home})
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toBe('function')
+    expect(r.code).toBe(0)
+  })
+
   it('starts the emulator, imports the README example bills into it, and filters with --jq', async () => {
     const work = tempDir('bk-sea-work-')
     copyFileSync(join(ROOT, 'examples', 'bills.csv'), join(work, 'bills.csv'))

@@ -207,7 +207,9 @@ export class ImportTally {
     if (summary.existing > SHOWN_EARLIER)
       options.warn(`… and ${counted(summary.existing - SHOWN_EARLIER, 'more bill')} created earlier, not sent.`)
     if (this.elsewhere > SHOWN_EARLIER)
-      options.warn(`… and ${counted(this.elsewhere - SHOWN_EARLIER, 'more bill')} other runs left unconfirmed, not sent.`)
+      options.warn(
+        `… and ${counted(this.elsewhere - SHOWN_EARLIER, 'more bill')} other runs left unconfirmed, not sent.`,
+      )
     if (this.warned > options.maxErrors)
       options.warn(
         `… and ${counted(this.warned - options.maxErrors, 'more problem')}, not listed (every invalid bill is in ${options.rejectsFile}).`,

@@ -94,6 +94,23 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
     const preset = path!.split('/')[0]!
     return {file: `examples/exports/${path}`, args: ['--map', preset, ...flags, ...lookups(preset)]}
   }),
+  // Lines not one row each (test/bills/preset-packed-lines.test.ts): the flags each README gives.
+  ...[
+    ['manager-io/batch-update.tsv', '--date-format', 'YYYY-MM-DD', '--number-format', '1234.56', '--currency', 'GBP'],
+    ['manager-io/batch-create.tsv', '--date-format', 'DD/MM/YYYY', '--number-format', '1.234,56', '--currency', 'EUR'],
+    ['netsuite/bills.csv', '--lines-file', 'examples/exports/netsuite/expenses.csv', '--date-format', 'MM/DD/YYYY'],
+    [
+      'netsuite/account-numbers.csv',
+      ...['--lines-file', 'examples/exports/netsuite/account-numbers-expenses.csv', '--delimiter', ';'],
+      ...['--date-format', 'DD/MM/YYYY', '--number-format', '1.234,56'],
+    ],
+    ['quickbooks-desktop/bills.iif', '--currency', 'USD'],
+    ['quickbooks-desktop/export.iif', '--currency', 'USD', '--date-format', 'M/D/YYYY'],
+  ].map(([path, ...flags]) => {
+    const pkg = path!.split('/')[0]!
+    const more = pkg === 'netsuite' && !flags.includes('--number-format') ? ['--number-format', '1,234.56'] : []
+    return {file: `examples/exports/${path}`, args: ['--map', pkg, ...flags, ...more, ...lookups(pkg)]}
+  }),
   {
     file: 'test/fixtures/exports/xero-ambiguous-date.csv',
     args: XERO.filter((a, i, all) => a !== '--date-format' && all[i - 1] !== '--date-format'),
@@ -139,10 +156,10 @@ const CASES: Array<{file: string; args: string[]; name?: string}> = [
     .map((f) => ({file: `test/fixtures/bills/${f}`, args: []})),
 ]
 
-/** The bills CSVs of the repo (lookup files are not bills). */
+/** The bills CSVs of the repo (lookup files and NetSuite's lines files are not bills). */
 function billFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), {recursive: true, encoding: 'utf8'})
-    .filter((f) => f.endsWith('.csv') && !/(^|\/)(vendors|ledgers)\.csv$/.test(f))
+    .filter((f) => f.endsWith('.csv') && !/(^|\/)(vendors|ledgers|([\w-]+-)?expenses)\.csv$/.test(f))
     .map((f) => relative(ROOT, join(ROOT, dir, f)))
 }
 

@@ -160,8 +160,8 @@ describe('POST /_emulator/events (trigger)', () => {
         },
       },
     ])
-    // A triggered event changes no state.
-    expect(emulator.state.businesses.get('biz_demo_globex')?.active).toBe(true)
+    // A triggered business event makes its transition, as the spec's table says.
+    expect(emulator.state.businesses.get('biz_demo_globex')?.active).toBe(false)
     const tasks = await call(emulator, 'POST', '/_emulator/events', {
       json: {type: 'TASK_REQUEST', content: {task_types: ['request_statement', 'other']}},
     })

@@ -16,6 +16,22 @@ afterAll(() => emulator.close())
 const last = () => emulator.state.notifications.at(-1)?.notification
 
 describe('bk emulator trigger', () => {
+  it('BUSINESS_ACTIVATED and BUSINESS_DEACTIVATED change the business as the spec says', async () => {
+    const env = envFor(emulator)
+    const activeOf = async (id: string) => {
+      const list = await runBk(['businesses', 'list', '--json'], {env})
+      expect(list.code, list.stderr).toBe(0)
+      return parseJsonOutput<{data: Array<{id: string; active: boolean}>}>(list).data.find((b) => b.id === id)?.active
+    }
+    expect(await activeOf('biz_demo_initech')).toBe(false)
+    const on = await runBk(['emulator', 'trigger', 'BUSINESS_ACTIVATED', '--business', 'biz_demo_initech'], {env})
+    expect(on.code, on.stderr).toBe(0)
+    expect(await activeOf('biz_demo_initech')).toBe(true)
+    const off = await runBk(['emulator', 'trigger', 'BUSINESS_DEACTIVATED', '--business', 'biz_demo_initech'], {env})
+    expect(off.code, off.stderr).toBe(0)
+    expect(await activeOf('biz_demo_initech')).toBe(false)
+  })
+
   it('emits the event with the fields given, the business given, and the rest filled in', async () => {
     const result = await runBk(
       ['emulator', 'trigger', 'TASK_REQUEST', '--field', 'task_types=["request_statement"]', '--json'],

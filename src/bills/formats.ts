@@ -182,12 +182,15 @@ export const SEVERAL_CURRENCIES: Record<string, readonly string[]> = {
  */
 export function currencyOfMark(
   mark: string,
-  said: Readonly<Partial<Record<string, string>>>,
+  said: Readonly<Partial<Record<string, string | readonly string[]>>>,
   mapCurrency: string | undefined,
+  billCurrency: string,
 ): {currency: string} | {several: readonly string[]} {
   if (/^[A-Z]{3}$/.test(mark)) return {currency: mark}
   const named = said[mark] ?? ONE_CURRENCY[mark]
-  if (named) return {currency: named}
+  if (typeof named === 'string') return {currency: named}
+  // A list: the package writes its local currency's symbol, so it means the bill's when it can.
+  if (named) return {currency: named.includes(billCurrency) ? billCurrency : named.join(' or ')}
   const candidates = SEVERAL_CURRENCIES[mark] ?? []
   if (mapCurrency && candidates.includes(mapCurrency)) return {currency: mapCurrency}
   return {several: candidates}

@@ -62,8 +62,11 @@ export interface BillMap extends MapLanguage, RecordStructure {
   dateAlternatives?: DateFormat[] | undefined
   numberFormat?: NumberFormat | undefined
   currencySymbols: boolean
-  /** `currency_symbols: {"$": "USD"}`: the currency each symbol that names several means here. */
-  symbolCurrencies: Readonly<Partial<Record<string, string>>>
+  /**
+   * `currency_symbols: {"$": "USD"}`: the currency each symbol that names several means here; a
+   * list (`{"$": [AUD, NZD]}`) when the package writes its local currency's symbol, whichever that is.
+   */
+  symbolCurrencies: Readonly<Partial<Record<string, string | readonly string[]>>>
   negativeParentheses: boolean
   /** The file's header (lower-cased), or its 1-based position as text, to a target or null (dropped). */
   columns: Map<string, Target | null>
@@ -162,6 +165,7 @@ const oneOf = <T extends string>(values: readonly T[], what: string) =>
     message: `expected ${what}: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
   })
 
+const isoCode = z.string().regex(/^[A-Z]{3}$/, {error: 'expected an ISO 4217 code in capitals, such as USD'})
 const textList = z.array(z.string({error: 'expected a text'})).min(1)
 /** `needs:` and `optional:`: a flag (`date-format`, `lookup vendor_id` …) to what it means for this map. */
 const flagMeanings = z.record(
@@ -192,10 +196,13 @@ const MapSchema = z
           z.boolean(),
           z.partialRecord(
             z.enum(['$', '\u00a5', '\u20ac', '\u00a3', '\u20b9'], {error: 'expected a symbol: $, ¥, €, £ or ₹'}),
-            z.string().regex(/^[A-Z]{3}$/, {error: 'expected an ISO 4217 code in capitals, such as USD'}),
+            z.union([isoCode, z.array(isoCode).min(1)]),
           ),
         ],
-        {error: 'expected true or false, or symbols to the currency each means, such as {"$": "USD"}'},
+        {
+          error:
+            'expected true or false, or symbols to the currency each means, such as {"$": "USD"} or {"$": [AUD, NZD]}',
+        },
       )
       .optional(),
     negative_parentheses: z.boolean({error: 'expected true or false'}).optional(),

@@ -82,9 +82,6 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
     source = createReadStream(file, {highWaterMark: chunkBytes})
   }
   let bytes = 0
-  source.on('data', (chunk: Buffer | string) => {
-    bytes += chunk.length
-  })
   const parser = parse({
     bom: true,
     relax_column_count: true,
@@ -95,8 +92,22 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
     parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
   )
   const encoding = shape.encoding ?? 'utf-8'
-  if (encoding === 'utf-8') source.pipe(parser)
-  else source.pipe(decoderFor(encoding)).pipe(parser)
+  // Reading starts at the parser's first read, not here. An import opens its input before it takes
+  // its locks; meanwhile a small file would be parsed to its end, and an unterminated quote there
+  // errors (and destroys, with the records before it) a parser nobody iterates yet.
+  const firstRead = parser._read.bind(parser)
+  let started = false
+  parser._read = (size: number) => {
+    if (!started) {
+      started = true
+      source.on('data', (chunk: Buffer | string) => {
+        bytes += chunk.length
+      })
+      if (encoding === 'utf-8') source.pipe(parser)
+      else source.pipe(decoderFor(encoding)).pipe(parser)
+    }
+    firstRead(size)
+  }
   const input: CsvInput = {
     label: file === '-' ? 'stdin' : file,
     parser,

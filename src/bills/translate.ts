@@ -789,7 +789,7 @@ export class ExportTranslator {
   ): void {
     if (!currency) return
     for (const {target, i, text, mark} of this.marks) {
-      const meant = currencyOfMark(mark, this.map.symbolCurrencies, this.map.defaults.currency)
+      const meant = currencyOfMark(mark, this.map.symbolCurrencies, this.map.defaults.currency, currency)
       if ('several' in meant)
         fail(
           target,

@@ -43,7 +43,7 @@ describe('bk auth logout', () => {
     expect(parseJsonOutput(logout)).toEqual({
       profile: 'plain',
       store: credentials,
-      removed: {clientSecret: true, tokens: true},
+      removed: {client_secret: true, tokens: true},
     })
     expect(readFileSync(credentials, 'utf8')).not.toContain(emulator.clientSecret)
     expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({})

@@ -36,12 +36,14 @@ export function exampleExports(): ExampleExport[] {
       if (!existsSync(expected)) continue
       const command = commands.get(file)
       const mapFlag = command?.[command.indexOf('--map') + 1]
+      // A file the README imports with the folder's map.yaml is the map language's example, not the preset's.
+      const filePreset = mapFlag?.endsWith('.yaml') ? undefined : preset
       out.push({
         folder: folder.name,
         file,
         path: join(dir, file),
         expected,
-        preset,
+        preset: filePreset,
         map: mapFlag ?? preset ?? join(dir, 'map.yaml'),
         flags: command && withoutMap(command),
       })
@@ -75,6 +77,19 @@ function withoutMap(words: string[]): string[] {
   const i = words.indexOf('--map')
   return i === -1 ? words : [...words.slice(0, i), ...words.slice(i + 2)]
 }
+
+/**
+ * Layouts maps init and lookups init do not read yet, each with why: the tests leave them out, and
+ * docs/bills.md ("A first map") says so. NetSuite's account-numbers layout carries an A/P account
+ * column beside the lines file's, which maps init does not tell apart; DATEV's creditor-konto
+ * layout looks its accounts up from a computed column, which lookups init does not follow, and
+ * with its header renamed its rows read as GnuCash's headerless layout.
+ */
+export const NOT_READ_YET: Record<string, string> = {
+  'netsuite/account-numbers.csv': 'an A/P account column beside the lines file',
+  'datev/creditor-konto.csv': 'its lookups are computed columns',
+}
+export const readYet = (e: ExampleExport) => !(`${e.folder}/${e.file}` in NOT_READ_YET)
 
 /** The value of a flag in a list of words. */
 export function flagValue(flags: readonly string[], name: string): string | undefined {

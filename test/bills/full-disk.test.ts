@@ -69,12 +69,12 @@ describe('a full disk', () => {
       expect(run.code, `${kib} KiB: ${run.stdout}`).toBe(9)
       const error = JSON.parse(run.stdout) as {
         code: string
-        details: {summary: {[k in 'bills' | 'created' | 'notSent' | 'unconfirmed' | 'failed']: number}}
+        details: {summary: {[k in 'bills' | 'created' | 'not_sent' | 'unconfirmed' | 'failed']: number}}
       }
       expect(error.code).toBe('disk_full')
       const summary = error.details.summary
       expect(summary.created, `${kib} KiB: ${run.stdout}`).toBe(created)
-      expect(summary.created + summary.notSent + summary.unconfirmed + summary.failed, 'every bill read').toBe(
+      expect(summary.created + summary.not_sent + summary.unconfirmed + summary.failed, 'every bill read').toBe(
         summary.bills,
       )
     }

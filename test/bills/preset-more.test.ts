@@ -22,7 +22,7 @@ const lookups = (preset: string) => [
 const CREDIT_REASON = 'is a credit note: bk cannot create vendor credits through the API; enter it in the service'
 const stem = (file: string) => file.replace(/\.[^.]+$/, '')
 // bk names the rejects file after the input, less a .csv extension only.
-const rejectsOf = (file: string) => `${file.replace(/\.csv$/i, '')}.rejects.csv`
+const rejectsOf = (file: string) => `${file.replace(/\.[^.]+$/, '')}.rejects.csv`
 
 interface Layout {
   preset: string

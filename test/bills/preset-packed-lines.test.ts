@@ -110,7 +110,7 @@ describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, line
     )
     const expected = JSON.parse(readFileSync(ex(preset, file.replace(/\.\w+$/, '.expected.json')), 'utf8')) as unknown[]
     expect(sentBodies()).toEqual(expected)
-    const rejects = join(dir, `${file.replace(/\.csv$/, '')}.rejects.csv`)
+    const rejects = join(dir, `${file.replace(/\.[^.]+$/, '')}.rejects.csv`)
     if (!credit) {
       expect(result.code, result.stderr).toBe(0)
       expect(existsSync(rejects)).toBe(false)

@@ -96,7 +96,7 @@ describe.skipIf(!hasXmllint)('--junit reports against junit-10.xsd', () => {
     )
     const report = join(dir, 'report.xml')
     const r = await runBk(['bills', 'import', csv, '--junit', report], {env: envFor(emulator), configDir})
-    expect(r.code).toBe(2)
+    expect(r.code, r.stderr).toBe(2)
     const verdict = validate(report)
     expect(verdict.ok, verdict.text).toBe(true)
     expect(xpath(report, 'count(//testcase)')).toBe('2')

@@ -33,7 +33,7 @@ describe('secrets in the real Secret Service', () => {
     const status = await runBk(['auth', 'status', '--json'], {configDir})
     const body = parseJsonOutput<{token: {ok: boolean}; origins: Record<string, string>}>(status)
     expect(body.token.ok).toBe(true)
-    expect(body.origins.clientSecret).toBe('OS keychain')
+    expect(body.origins.client_secret).toBe('OS keychain')
     // The token cache lives in the keychain too.
     expect(await new AsyncEntry('bk', keychainKey(configDir, name, 'tokens')).getPassword()).toContain('accessToken')
 

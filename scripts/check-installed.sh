@@ -28,10 +28,10 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" emulator.json; }
-base_url="$(field baseUrl)"
-[ -n "$base_url" ] || { echo "no baseUrl in: $(cat emulator.json)" >&2; exit 1; }
+base_url="$(field base_url)"
+[ -n "$base_url" ] || { echo "no base_url in: $(cat emulator.json)" >&2; exit 1; }
 echo "emulator listening on $base_url"
-creds=(BK_BASE_URL="$base_url" BK_CLIENT_ID="$(field clientId)" BK_CLIENT_SECRET="$(field clientSecret)"
+creds=(BK_BASE_URL="$base_url" BK_CLIENT_ID="$(field client_id)" BK_CLIENT_SECRET="$(field client_secret)"
   BK_BUSINESS_ID=biz_demo_acme BK_CONFIG_DIR="$work/config")
 
 run "${creds[@]}" bk bills import bills.csv | tee import.txt

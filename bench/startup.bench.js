@@ -8,6 +8,9 @@
 //
 // Runs on the Node running it, and on every other Node binary named in BENCH_NODES
 // (colon-separated paths; `scripts/node-binary.sh 22` prints one). BENCH_ROUNDS sets the rounds.
+// BENCH_STARTUP_VS names another built checkout of bk (e.g. a worktree of main before a change):
+// its bundle is measured in the same rounds, a column of its own, so that a change can be judged
+// against the spread each figure prints (the interquartile range of its rounds).
 import {spawnSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -29,6 +32,8 @@ const builds = {
   // Node inside: measured once, beside the Node it was made from.
   'single executable': (node) => (sea && node === process.execPath ? [sea] : undefined),
 }
+const vsRoot = process.env.BENCH_STARTUP_VS
+if (vsRoot) builds[`vs ${vsRoot}`] = (node) => [node, join(vsRoot, 'bin', 'run.js')]
 const maxRss = join(root, 'bench', 'lib', 'max-rss.cjs')
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15)
 const firstRunRounds = Math.max(3, Math.round(rounds / 2))
@@ -74,13 +79,15 @@ function run([command, ...args], env = {}, rss = false) {
 }
 
 const bk = (node, build, c) => [...builds[build](node), ...c.args]
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q + 0.5)]
+const median = (xs) => quantile(xs, 0.5)
+/** The interquartile range: the spread a difference between two builds must exceed to count. */
+const iqr = (xs) => quantile(xs, 0.75) - quantile(xs, 0.25)
 const envOf = (c) => (c.api ? apiEnv : {})
 const pad = (s, n) => String(s).padEnd(n)
-const fmt = (ms, base) => (ms === undefined ? '-' : `${(ms / base).toFixed(2)}x ${`(${ms.toFixed(0)} ms)`.padEnd(9)}`)
-/** The median of each sample list named `${build} ${name}`, undefined for a build not measured. */
-const medianOf = (samples, build, name) =>
-  samples[`${build} ${name}`] ? median(samples[`${build} ${name}`]) : undefined
+/** A build's figure: the median as a ratio to `node -e 0`, in ms, and its interquartile range. */
+const fmt = (xs, base) =>
+  xs === undefined ? '-' : `${(median(xs) / base).toFixed(2)}x (${median(xs).toFixed(0)} ms ±${iqr(xs).toFixed(0)})`
 
 try {
   for (const node of nodes) {
@@ -116,19 +123,22 @@ try {
     }
     const rssCase = cases.find((c) => c.name.startsWith('bk transactions get'))
     const rss = {}
-    for (const build of ['bundled', 'unbundled']) {
+    for (const build of here.filter((b) => b !== 'single executable')) {
       rss[build] = median([1, 2, 3].map(() => run(bk(node, build, rssCase), apiEnv, true).rssMb))
     }
 
-    console.log(`\nnode ${version}: node -e 0 = ${base.toFixed(1)} ms; medians of ${rounds} alternating rounds`)
-    console.log(
-      `  ${pad('', 36)} ${pad('bundled', 20)} ${pad('unbundled', 20)} ${pad('single executable', 20)} target (bundled)`,
-    )
+    const columns = Object.keys(builds)
+    const row = (name, cells, verdict) =>
+      console.log(`  ${pad(name, 36)} ${cells.map((cell) => pad(cell, 26)).join(' ')} ${verdict}`)
+    console.log(`\nnode ${version}: node -e 0 = ${base.toFixed(1)} ms; medians of ${rounds} alternating rounds, ±IQR`)
+    row('', columns, 'target (bundled)')
     for (const c of cases) {
-      const [b, u, s] = Object.keys(builds).map((build) => medianOf(samples, build, c.name))
+      const b = median(samples[`bundled ${c.name}`])
       const verdict = c.target ? `<= ${c.target}x ${b / base <= c.target ? 'ok' : 'OVER TARGET'}` : ''
-      console.log(
-        `  ${pad(c.name, 36)} ${pad(fmt(b, base), 20)} ${pad(fmt(u, base), 20)} ${pad(fmt(s, base), 20)} ${verdict}`,
+      row(
+        c.name,
+        columns.map((build) => fmt(samples[`${build} ${c.name}`], base)),
+        verdict,
       )
     }
     for (const [title, runs] of [
@@ -137,18 +147,20 @@ try {
     ]) {
       console.log(`  ${title}`)
       for (const {name} of cases.filter((c) => runs[`bundled ${c.name}`])) {
-        const b = medianOf(runs, 'bundled', name)
-        const u = medianOf(first, 'unbundled', name)
-        const s = medianOf(runs, 'single executable', name)
-        const verdict = `<= unbundled ${b <= u ? 'ok' : 'OVER TARGET'}`
-        console.log(
-          `  ${pad(name, 36)} ${pad(fmt(b, base), 20)} ${pad(fmt(u, base), 20)} ${pad(fmt(s, base), 20)} ${verdict}`,
+        // The unbundled build has no code cache: its first run stands for every run.
+        const of = (build) => (build === 'unbundled' ? first : runs)[`${build} ${name}`]
+        const verdict = `<= unbundled ${median(of('bundled')) <= median(of('unbundled')) ? 'ok' : 'OVER TARGET'}`
+        row(
+          name,
+          columns.map((build) => fmt(of(build), base)),
+          verdict,
         )
       }
     }
-    const verdict = `<= 80 MB ${rss.bundled <= 80 ? 'ok' : 'OVER TARGET'}`
-    console.log(
-      `  ${pad(`peak RSS, ${rssCase.name}`, 36)} ${pad(`${rss.bundled.toFixed(0)} MB`, 20)} ${pad(`${rss.unbundled.toFixed(0)} MB`, 20)} ${verdict}`,
+    row(
+      `peak RSS, ${rssCase.name}`,
+      columns.map((build) => (rss[build] === undefined ? '-' : `${rss[build].toFixed(0)} MB`)),
+      `<= 80 MB ${rss.bundled <= 80 ? 'ok' : 'OVER TARGET'}`,
     )
   }
 } finally {

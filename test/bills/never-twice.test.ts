@@ -13,9 +13,8 @@ import {createdRecordPath} from '../../src/bills/created-record.js'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir, type BkResult} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {numberedBills} from '../helpers/bill-rows.js'
 import {whenOutput} from '../helpers/wait.js'
-
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 
 let emulator: RunningEmulator
 beforeAll(async () => {
@@ -23,14 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-function rows(prefix: string, from: number, to: number): string {
-  const lines = []
-  for (let i = from; i <= to; i++)
-    lines.push(
-      `${prefix}-${i},${DEMO_IDS.vendors.office},Twice ${i},2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i}.25,${DEMO_IDS.ledgers.expenses}`,
-    )
-  return [HEADER, ...lines].join('\n') + '\n'
-}
+const rows = (prefix: string, from: number, to: number) => numberedBills(prefix, from, to, '25')
 
 /** How many bills the emulator holds of each number with this prefix. */
 function counts(prefix: string): Map<string, number> {

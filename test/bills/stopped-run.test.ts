@@ -9,11 +9,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {runBk, tempDir} from '../helpers/bk.js'
+import {BILL_HEADER, billRow, billsCsv} from '../helpers/bill-rows.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
-const row = (n: string) =>
-  `${n},${DEMO_IDS.vendors.office},Stop,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}`
 
 let emulator: RunningEmulator
 beforeAll(async () => {
@@ -23,8 +20,8 @@ afterAll(() => emulator.close())
 
 describe('a run stopped at an unreadable row', () => {
   it('from stdin, after bills were sent: exit 6, says how many were sent, never hints at re-running', async () => {
-    const rows = Array.from({length: 150}, (_, i) => row(`STOP-${i + 1}`))
-    const csv = [HEADER, ...rows, `STOP-X,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
+    const rows = Array.from({length: 150}, (_, i) => billRow(`STOP-${i + 1}`))
+    const csv = billsCsv([...rows, `STOP-X,${DEMO_IDS.vendors.office},"never closed,2026-03-01`])
     const cwd = tempDir('bk-stopped-')
     const result = await runBk(['bills', 'import', '-', '--batch-size', '100'], {
       env: envFor(emulator),
@@ -46,15 +43,14 @@ describe('a run stopped at an unreadable row', () => {
     )
     expect(result.stdout).toContain('Bills read but not sent (the run stopped first): bills-import.unsent.csv')
     const unsent = readFileSync(join(cwd, 'bills-import.unsent.csv'), 'utf8').trim().split('\n')
-    expect(unsent[0]).toBe(`${HEADER},error`)
+    expect(unsent[0]).toBe(`${BILL_HEADER},error`)
     expect(unsent.slice(1).map((l) => l.split(',')[0])).toEqual(Array.from({length: 50}, (_, i) => `STOP-${i + 101}`))
     // Every bill read is counted: 100 created and 50 read but not sent.
     expect(result.stdout).toMatch(/150 bills/)
   })
 
   it('before anything was sent: exit 2, and says nothing was sent', async () => {
-    const csv =
-      [HEADER, row('EARLY-1'), `EARLY-2,${DEMO_IDS.vendors.office},"never closed,2026-03-01`].join('\n') + '\n'
+    const csv = billsCsv([billRow('EARLY-1'), `EARLY-2,${DEMO_IDS.vendors.office},"never closed,2026-03-01`])
     const result = await runBk(['bills', 'import', '-', '--batch-size', '100'], {
       env: envFor(emulator),
       input: csv,

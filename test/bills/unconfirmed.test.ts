@@ -8,24 +8,17 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {numberedBills} from '../helpers/bill-rows.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
-import {start, type RunningEmulator} from '../helpers/emulator.js'
+import {startSilentEmulator, type SilentEmulator} from '../helpers/silent-emulator.js'
 
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 const COUNT = 8
 
-let faulty: RunningEmulator
+let silent: SilentEmulator
 beforeAll(async () => {
-  // Every request is dropped, before or after it is handled: the outcome is never known.
-  faulty = await start({faultRate: 1, faultSeed: 3, faultKinds: ['reset-before', 'reset-after']})
-  faulty.state.tokens.set('settle-token', {
-    clientId: faulty.clientId,
-    businessId: DEMO_IDS.business,
-    expiresAt: Date.now() + 3_600_000,
-  })
+  silent = await startSilentEmulator(3)
 })
-afterAll(() => faulty.close())
+afterAll(() => silent.emulator.close())
 
 interface Listed {
   unconfirmed: Array<{number: string}>
@@ -36,23 +29,13 @@ describe('bills unconfirmed', () => {
   it('lists unconfirmed bills, settles them against the emulator, and --resume sends only the absent ones', async () => {
     const dir = tempDir('bk-unconfirmed-')
     const file = join(dir, 'bills.csv')
-    writeFileSync(
-      file,
-      [
-        HEADER,
-        ...Array.from(
-          {length: COUNT},
-          (_, i) =>
-            `SETTLE-${i + 1},${DEMO_IDS.vendors.office},Settle,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.00,${DEMO_IDS.ledgers.expenses}`,
-        ),
-      ].join('\n') + '\n',
-    )
-    const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: 'settle-token', BK_BUSINESS_ID: DEMO_IDS.business}
+    writeFileSync(file, numberedBills('SETTLE', 1, COUNT))
+    const {env} = silent
     // One config folder throughout: the record of created bills is in it.
     const configDir = join(dir, 'config')
     const first = await runBk(['bills', 'import', file, '--batch-size', '1', '--concurrency', '1'], {env, configDir})
     expect(first.code, first.stderr).toBe(6)
-    const stored = () => faulty.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('SETTLE-'))
+    const stored = () => silent.stored('SETTLE')
     const createdBefore = new Set(stored().map((b) => String(b.number)))
     expect(createdBefore.size).toBeGreaterThan(0)
     expect(createdBefore.size).toBeLessThan(COUNT)
@@ -76,16 +59,13 @@ describe('bills unconfirmed', () => {
 
     // The faults end (the emulator reads its fault rate on each request); --resume sends the
     // bills never created, and only those.
-    faulty.options.faultRate = 0
+    silent.emulator.options.faultRate = 0
     const resumed = await runBk(['bills', 'import', file, '--resume', '--json'], {env, configDir})
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(parseJsonOutput<{created: number; skipped: number}>(resumed)).toMatchObject({
       created: COUNT - createdBefore.size,
       skipped: createdBefore.size,
     })
-    const counts = new Map<string, number>()
-    for (const b of stored()) counts.set(String(b.number), (counts.get(String(b.number)) ?? 0) + 1)
-    expect(counts.size).toBe(COUNT)
-    for (const [number, n] of counts) expect(n, number).toBe(1)
+    silent.expectEachOnce('SETTLE', COUNT)
   })
 })

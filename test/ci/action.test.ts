@@ -15,6 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {BILL_HEADER as HEADER, billRow} from '../helpers/bill-rows.js'
 import {BIN, cleanEnv, ROOT, tempDir} from '../helpers/bk.js'
 import {start, type RunningEmulator} from '../helpers/emulator.js'
 
@@ -143,9 +144,7 @@ const outputsOf = (file: string) =>
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   )
 
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
-const row = (number: string, amount: string) =>
-  `${number},${DEMO_IDS.vendors.office},Paper,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${amount},${DEMO_IDS.ledgers.expenses}`
+const row = (number: string, amount: string) => billRow(number, {amount})
 
 describe('the action run the way the runner runs it', () => {
   it('imports, fails on rejects with the counts as outputs, then skips what exists on the next night', async () => {

@@ -10,12 +10,11 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {BILL_HEADER as HEADER, billRow} from '../helpers/bill-rows.js'
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start} from '../helpers/emulator.js'
 
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
-const row = (number: string, amount: string) =>
-  `${number},${DEMO_IDS.vendors.office},Paper,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${amount},${DEMO_IDS.ledgers.expenses}`
+const row = (number: string, amount: string) => billRow(number, {amount})
 /** A comma and a colon in the file name: both must be escaped in the file= property. */
 const FILE = 'bills,q1:2026.csv'
 const CSV =

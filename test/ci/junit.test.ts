@@ -10,6 +10,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {BILL_HEADER as HEADER, billRow} from '../helpers/bill-rows.js'
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
@@ -40,9 +41,8 @@ beforeAll(async () => {
 })
 afterAll(() => emulator.close())
 
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 const row = (number: string, vendor: string, amount: string) =>
-  `${number},${vendor},Paper & <ink>,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${amount},${DEMO_IDS.ledgers.expenses}`
+  billRow(number, {vendor, amount, description: 'Paper & <ink>'})
 
 describe.skipIf(!hasXmllint)('--junit reports against junit-10.xsd', () => {
   it('bills import: one case per bill; a failing case names the row and the reason', async () => {

@@ -10,11 +10,11 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {billRow, billsCsv, numberedBills} from '../helpers/bill-rows.js'
 import {runBk, tempDir} from '../helpers/bk.js'
 import {recordingProxy, type RecordedRequest} from '../helpers/recording-proxy.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 const COUNT = 3
 
 let emulator: RunningEmulator
@@ -33,12 +33,7 @@ function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
 describe('one run per file', () => {
   it('bills import: a second run of the same file while the first sends is refused; each bill once', async () => {
     const file = join(tempDir('bk-lock-bills-'), 'bills.csv')
-    const rows = Array.from(
-      {length: COUNT},
-      (_, i) =>
-        `LOCK-${i + 1},${DEMO_IDS.vendors.office},Lock ${i + 1},2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i + 1}.50,${DEMO_IDS.ledgers.expenses}`,
-    )
-    writeFileSync(file, [HEADER, ...rows].join('\n') + '\n')
+    writeFileSync(file, numberedBills('LOCK', 1, COUNT, '50'))
     const args = ['bills', 'import', file, '--resume', '--batch-size', '1', '--concurrency', '1']
     // The first run's first batch is held in flight until the second run has been answered.
     const proxy = await recordingProxy(emulator.baseUrl, (r) => r.method === 'POST' && r.path.endsWith('/bills'))
@@ -95,10 +90,7 @@ describe('one run per file', () => {
 
   it('takes over a lock left by a process that is gone', async () => {
     const file = join(tempDir('bk-lock-stale-'), 'bills.csv')
-    writeFileSync(
-      file,
-      `${HEADER}\nSTALE-1,${DEMO_IDS.vendors.office},Stale,2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,1.00,${DEMO_IDS.ledgers.expenses}\n`,
-    )
+    writeFileSync(file, billsCsv([billRow('STALE-1')]))
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
     writeFileSync(`${file}.bk-journal.lock`, `${gone}\n`)
     const result = await runBk(['bills', 'import', file], {env: envFor(emulator)})

@@ -6,7 +6,7 @@
  * writes: `sending`, the service acting, `result`, the record's append.
  */
 import {spawn} from 'node:child_process'
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
@@ -179,6 +179,26 @@ describe('kill -9 at each step between an import writes, then settle and resume'
     expect(readRecordFolder(t.folder).created.size).toBe(0)
     await settleAndResume([t.file], t.env, t.configDir)
     expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+  })
+
+  it('after `result`, settled, then a renamed copy imported instead of a resume', async () => {
+    let lock = ''
+    const t = await killedAt('drop', 2, async ({file, folder}) => {
+      lock = `${createdRecordPath(folder, proxy!.baseUrl, BIZ)}.lock`
+      writeFileSync(lock, `${process.pid}\n`)
+      await proxy!.gated
+      await whenFile(`${file}.bk-journal`, (text) => text.includes('{"t":"result","batch":1,'), 'the result')
+    })
+    rmSync(lock)
+    const settled = await runBk(['bills', 'unconfirmed', t.file, '--settle'], {env: t.env, configDir: t.configDir})
+    expect(settled.code, settled.stderr).toBe(0)
+    // The settlement brought the record level with the journal: the next export, under another
+    // name, sends only the bills never created.
+    copyFileSync(t.file, join(t.dir, 'next-export.csv'))
+    const copy = await runBk(['bills', 'import', join(t.dir, 'next-export.csv')], {env: t.env, configDir: t.configDir})
+    expect(copy.code, copy.stderr).toBe(0)
+    expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    expect(settled.stderr).toContain('5 bills the journal records as created were missing from the record')
   })
 
   it('after the record has the batch, the next batch in flight', async () => {

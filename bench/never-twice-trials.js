@@ -22,6 +22,8 @@ import {tmpdir, loadavg} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {fetch} from 'undici'
+
 import {startEmulatorProcess} from './lib/emulator.js'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'run.js')

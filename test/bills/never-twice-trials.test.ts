@@ -121,7 +121,8 @@ describe('never twice: short trials', () => {
 })
 
 /** A bills POST (not the token request, not the emulator's own routes). */
-const billsPost = (req: {method?: string; url?: string}) => req.method === 'POST' && /\/bills$/.test(req.url ?? '')
+const billsPost = (req: {method?: string | undefined; url?: string | undefined}) =>
+  req.method === 'POST' && /\/bills$/.test(req.url ?? '')
 
 /**
  * Ten bills in two batches of five, one at a time, through a proxy that gates the `nth` bills

@@ -44,6 +44,10 @@ function csv(prefix, from, to) {
   return text
 }
 
+/** The last words of a run: its error (stdout with --json) or its last line of stderr. */
+const why = (r) =>
+  r.stdout.includes('"error"') ? r.stdout.replace(/\s+/g, ' ').slice(0, 400) : r.stderr.trim().split('\n').slice(-1)[0]
+
 function bk(args, env) {
   const child = spawn(process.execPath, [bin, ...args], {
     env: {...process.env, ...env},
@@ -112,11 +116,10 @@ async function settleAndResume(files, env, log) {
     let left = 0
     for (const file of files) {
       const settled = await bk(['bills', 'unconfirmed', file, '--settle', '--json'], env).done
-      if (settled.code !== 0) log.push(`settle ${file}: exit ${settled.code}: ${settled.stderr.trim().split('\n')[0]}`)
+      if (settled.code !== 0) log.push(`settle ${file}: exit ${settled.code}: ${why(settled)}`)
       const resumed = await bk(['bills', 'import', file, '--resume', '--json', '--batch-size', String(BATCH)], env).done
       // Exit 6: the resume met faults too and left bills unconfirmed; another round settles them.
-      if (resumed.code !== 0 && resumed.code !== 6)
-        log.push(`resume ${file}: exit ${resumed.code}: ${resumed.stderr.trim().split('\n').slice(-1)[0]}`)
+      if (resumed.code !== 0 && resumed.code !== 6) log.push(`resume ${file}: exit ${resumed.code}: ${why(resumed)}`)
       left += resumed.code === 0 ? 0 : await unconfirmedOf(file, env)
     }
     if (left === 0) return 0
@@ -141,6 +144,12 @@ async function compare(emulator, prefix, expected, recordFolder) {
   for (const [key, ids] of held) if (!ids.includes(record.created.get(key))) mismatches++
   for (const key of record.created.keys()) if (!held.has(key)) mismatches++
   return {duplicated, lost, mismatches, unconfirmedInRecord: record.unconfirmed.size}
+}
+
+/** A failed trial's folder stays, for its journal and record; a good one goes. */
+function keepIfFailed(dir, r) {
+  if (r.duplicated + r.lost + r.mismatches > 0 || r.log.length > 0) r.log.push(`kept: ${dir}`)
+  else rmSync(dir, {recursive: true, force: true})
 }
 
 function trialFolder(kind, n) {
@@ -174,12 +183,10 @@ async function overlapTrial(emulator, n) {
     bk(['bills', 'import', b, ...args], env).done,
   ])
   // Exit 6: faults left bills unconfirmed, as they are meant to.
-  const log = runs
-    .filter((r) => r.code !== 0 && r.code !== 6)
-    .map((r) => `${r.args}: exit ${r.code}: ${r.stderr.trim().split('\n').slice(-1)[0]}`)
+  const log = runs.filter((r) => r.code !== 0 && r.code !== 6).map((r) => `${r.args}: exit ${r.code}: ${why(r)}`)
   const left = await settleAndResume([a, b], env, log)
   const result = {...(await compare(emulator, prefix, BILLS, recordFolder)), unsettled: left < 0, log}
-  rmSync(dir, {recursive: true, force: true})
+  keepIfFailed(dir, result)
   return result
 }
 
@@ -306,7 +313,7 @@ async function killTrial(emulator, n, latency) {
   const file = join(dir, 'bills.csv')
   writeFileSync(file, csv(prefix, 1, BILLS))
   const env = envFor(emulator, config)
-  const step = n % KILL_STEPS.length
+  const step = process.env.TRIALS_STEP ? Number(process.env.TRIALS_STEP) : n % KILL_STEPS.length
   // Batches are spread over the run: the kill lands early, midway or late.
   const batches = Math.ceil(BILLS / BATCH)
   const target = 1 + Math.floor(Math.random() * Math.max(1, batches - 1))
@@ -321,10 +328,10 @@ async function killTrial(emulator, n, latency) {
   )
   const log = []
   const landed = run.killed ? await landedAt(emulator, files.journal, recordFolder) : 'finished first'
-  if (!run.killed && run.code !== 0) log.push(`import: exit ${run.code}: ${run.stderr.trim().split('\n').slice(-1)[0]}`)
+  if (!run.killed && run.code !== 0) log.push(`import: exit ${run.code}: ${why(run)}`)
   const left = await settleAndResume([file], env, log)
   const result = {...(await compare(emulator, prefix, BILLS, recordFolder)), unsettled: left < 0, log}
-  rmSync(dir, {recursive: true, force: true})
+  keepIfFailed(dir, result)
   return {...result, aimed: `${KILL_STEPS[step]} of batch ${target}`, landed}
 }
 

@@ -6,7 +6,7 @@
  * writes: `sending`, the service acting, `result`, the record's append.
  */
 import {spawn} from 'node:child_process'
-import {copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {copyFileSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
@@ -212,5 +212,29 @@ describe('kill -9 at each step between an import writes, then settle and resume'
     expect(t.journal).toContain('{"t":"sending","batch":2,')
     await settleAndResume([t.file], t.env, t.configDir)
     expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+  })
+})
+
+describe('a kill while taking a lock', () => {
+  it('an empty lock file left by a kill between its creation and its write does not block the business', async () => {
+    // Taking a lock was: create the file, then write the owner; a kill in between (the record's
+    // lock is taken for each batch) left it empty, which no run could tell from one being written.
+    // That moment cannot be aimed from outside: the test makes what it leaves.
+    emulator = await start()
+    const {dir, configDir, folder} = trialDir('bk-empty-lock-')
+    const file = join(dir, 'bills.csv')
+    writeFileSync(file, rows('EMPTYLOCK', 1, 3))
+    mkdirSync(folder, {recursive: true})
+    const lock = `${createdRecordPath(folder, emulator.baseUrl, BIZ)}.lock`
+    writeFileSync(lock, '')
+    const past = new Date(Date.now() - 3_600_000)
+    utimesSync(lock, past, past)
+    const run = await runBk(['bills', 'import', file], {env: envFor(emulator), configDir})
+    expect(run.code, run.stderr).toBe(0)
+    expect(neverTwice(emulator, BIZ, VENDOR, 'EMPTYLOCK', 3, folder)).toEqual({
+      duplicated: [],
+      lost: [],
+      mismatches: [],
+    })
   })
 })

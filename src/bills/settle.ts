@@ -6,7 +6,8 @@
  * route, or the user's own check.
  */
 import {KEY_SEPARATOR} from './bill-key.js'
-import {BillLogWriter, lockBillLog, readBillLog, type BillLogHeader} from './resume-log.js'
+import {InputError} from '../shared/errors.js'
+import {BillLogWriter, lockBillLog, readBillLog, type BillLogHeader, type BillLogState} from './resume-log.js'
 
 export interface UnconfirmedBill {
   number: string
@@ -47,27 +48,50 @@ export async function listUnconfirmed(
   journalFile: string,
 ): Promise<{business: string; baseUrl: string; header: BillLogHeader; bills: UnconfirmedBill[]}> {
   const state = await readBillLog(journalFile)
+  return {business: state.header.business, baseUrl: state.header.baseUrl, ...unconfirmedOf(state)}
+}
+
+function unconfirmedOf(state: BillLogState): {header: BillLogHeader; bills: UnconfirmedBill[]} {
   const bills: UnconfirmedBill[] = []
   for (const [key, outcome] of state.outcomes)
     if (outcome.kind === 'unconfirmed') bills.push({number: numberOf(key, state.header), key, reason: outcome.reason})
-  return {business: state.header.business, baseUrl: state.header.baseUrl, header: state.header, bills}
+  return {header: state.header, bills}
+}
+
+/** What a settlement gives the record of created bills, once the journal holds it. */
+export interface SettledForRecord {
+  /** Unconfirmed bills found to exist. */
+  found: Array<{key: string; id: string}>
+  /** Unconfirmed bills found never created: free to be sent again. */
+  absent: string[]
+  /**
+   * Every bill the journal records as created: a kill between a batch's result and the record's
+   * append leaves some only in the journal, and the next import of another file would send them.
+   */
+  logged: Array<{key: string; id: string}>
 }
 
 /**
- * Records a settlement of the journal's unconfirmed bills, given the bills the service holds.
- * Holds the journal's lock, so no import of the file runs meanwhile.
+ * Records a settlement of the journal's unconfirmed bills, given the bills the service holds
+ * (undefined when the listing found none to settle and so nothing was asked). Holds the journal's
+ * lock, so no import of the file runs meanwhile.
  */
 export async function settleUnconfirmed(
   journalFile: string,
-  held: readonly ServiceBill[],
-  /** Told the bills found to exist (by key) and those never created, once the journal holds them: for the record of created bills. */
-  onSettled?: (created: Array<{key: string; id: string}>, absent: string[]) => Promise<void>,
+  held: readonly ServiceBill[] | undefined,
+  /** Told what the record of created bills must learn (by key), once the journal holds it. */
+  onSettled?: (settled: SettledForRecord) => Promise<void>,
 ): Promise<Settlement> {
   const lock = lockBillLog(journalFile)
   try {
-    const {bills, header} = await listUnconfirmed(journalFile)
+    const state = await readBillLog(journalFile)
+    const {bills, header} = unconfirmedOf(state)
+    if (bills.length > 0 && held === undefined)
+      throw new InputError(`The import journal ${journalFile} gained unconfirmed bills while they were being settled`, {
+        hint: 'Run the settlement again.',
+      })
     const existing = new Map<string, string>()
-    for (const bill of held) {
+    for (const bill of held ?? []) {
       const key = serviceKey(bill, header)
       if (key !== undefined) existing.set(key, bill.id)
     }
@@ -83,26 +107,27 @@ export async function settleUnconfirmed(
         record.created.push([key, id])
       }
     }
-    if (bills.length === 0) return settlement
-    const writer = await BillLogWriter.open(journalFile)
-    try {
-      await writer.append({
-        t: 'settled',
-        at: new Date().toISOString(),
-        created: record.created,
-        absent: record.absent,
-      })
-    } finally {
-      await writer.close()
-    }
+    if (bills.length > 0) await appendSettled(journalFile, record)
     // A journal of bk 0.1 names bills by number alone: not a key the record knows.
-    if (header.version !== 1)
-      await onSettled?.(
-        record.created.map(([key, id]) => ({key, id})),
-        record.absent,
-      )
+    if (header.version !== 1) {
+      const logged: SettledForRecord['logged'] = []
+      for (const [key, outcome] of state.outcomes) if (outcome.kind === 'created') logged.push({key, id: outcome.id})
+      await onSettled?.({found: record.created.map(([key, id]) => ({key, id})), absent: record.absent, logged})
+    }
     return settlement
   } finally {
     lock.release()
+  }
+}
+
+async function appendSettled(
+  journalFile: string,
+  record: {created: Array<[string, string]>; absent: string[]},
+): Promise<void> {
+  const writer = await BillLogWriter.open(journalFile)
+  try {
+    await writer.append({t: 'settled', at: new Date().toISOString(), created: record.created, absent: record.absent})
+  } finally {
+    await writer.close()
   }
 }

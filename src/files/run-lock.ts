@@ -6,9 +6,21 @@
  * taken over; the takeover renames the stale lock away first, so that of two newcomers only one
  * can remove it. A pid alone is no proof of life: in a container on a kept workspace another
  * process may have the dead owner's pid, so on the owner's host the process's start time (Linux:
- * /proc/PID/stat) must match the one the lock recorded.
+ * /proc/PID/stat) must match the one the lock recorded. A lock is written whole under a name of
+ * its own and linked into place, so it is never seen empty; an empty one (a kill mid-creation, by
+ * an older bk) is taken over once it is older than a few seconds.
  */
-import {closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync} from 'node:fs'
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import {hostname} from 'node:os'
 import {setTimeout as sleep} from 'node:timers/promises'
 
@@ -32,7 +44,11 @@ export function acquireRunLock(
   for (let attempt = 0; attempt < 5; attempt++) {
     if (tryCreate(lock, doing)) return {release: () => releaseIfOurs(lock)}
     const holder = readPid(lock)
-    if (holder === undefined) continue // removed meanwhile, or not yet written: try again
+    // Removed meanwhile, or not yet written (try again), or left empty by a kill (taken over).
+    if (holder === undefined) {
+      takeOverEmpty(lock)
+      continue
+    }
     if (isAlive(holder, readOwner(lock))) throw inUse(what, holder, lock, hint)
     takeOverStale(lock, holder)
   }
@@ -126,22 +142,68 @@ export function acquireRunLocks(files: readonly string[], what: (file: string) =
 }
 
 function tryCreate(lock: string, doing?: string): boolean {
+  const owner = {host: hostname(), at: new Date().toISOString(), start: startTicks(process.pid), doing}
+  const text = `${process.pid}\n${JSON.stringify(owner)}\n`
+  // Written whole under a name of its own, then linked into place: a lock is never seen empty,
+  // even if bk is killed between creating it and writing its owner.
+  const tmp = `${lock}.${process.pid}.tmp`
+  try {
+    writeFileSync(tmp, text, {mode: 0o600})
+    linkSync(tmp, lock)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return false
+    // A file system without hard links: created exclusively, then written (the old way).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return createThenWrite(lock, text)
+    throw new InputError(`Cannot create the lock file ${lock}: ${code ?? (error as Error).message}`, {
+      hint: 'Check that its folder exists and is writable.',
+    })
+  } finally {
+    rmSync(tmp, {force: true})
+  }
+}
+
+function createThenWrite(lock: string, text: string): boolean {
   let fd: number
   try {
     fd = openSync(lock, 'wx', 0o600)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') return false
-    throw new InputError(`Cannot create the lock file ${lock}: ${code ?? (error as Error).message}`, {
-      hint: 'Check that its folder exists and is writable.',
-    })
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
   }
   try {
-    const owner = {host: hostname(), at: new Date().toISOString(), start: startTicks(process.pid), doing}
-    writeSync(fd, `${process.pid}\n${JSON.stringify(owner)}\n`)
+    writeSync(fd, text)
   } finally {
     closeSync(fd)
   }
+  return true
+}
+
+/** How long an empty lock may be one being written (by an older bk, or without hard links). */
+const EMPTY_LOCK_GRACE_MS = 10_000
+
+/**
+ * An empty lock older than the grace was left by a kill between its creation and its write:
+ * moved aside (if still empty, else put back), as a dead owner's is. Returns whether it was.
+ */
+function takeOverEmpty(lock: string): boolean {
+  const stat = statSync(lock, {throwIfNoEntry: false})
+  if (!stat || stat.size > 0 || Date.now() - stat.mtimeMs < EMPTY_LOCK_GRACE_MS) return false
+  const aside = `${lock}.stale-${process.pid}`
+  try {
+    renameSync(lock, aside)
+  } catch {
+    return true // another newcomer moved it first
+  }
+  if (statSync(aside, {throwIfNoEntry: false})?.size !== 0) {
+    try {
+      linkSync(aside, lock)
+    } catch {
+      /* the path is held by another run */
+    }
+  }
+  rmSync(aside, {force: true})
   return true
 }
 

@@ -54,8 +54,10 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     const {listUnconfirmed, settleUnconfirmed} = await import('../../bills/settle.js')
     const listed = await listUnconfirmed(journal)
     const result: BillsUnconfirmedResult = {journal, business: listed.business, unconfirmed: listed.bills}
-    if (flags.settle && listed.bills.length > 0) {
-      const held = await this.emulatorBills(listed.baseUrl, listed.business)
+    let caughtUp = 0
+    if (flags.settle) {
+      // Asked only when there is something to settle (and so only then must it be the emulator).
+      const held = listed.bills.length > 0 ? await this.emulatorBills(listed.baseUrl, listed.business) : undefined
       // Bills found to exist go to the record of created bills too, so that no later import sends them.
       const {openCreatedRecord, recordFolderFor} = await import('../../bills/created-record.js')
       const record = await openCreatedRecord({
@@ -65,15 +67,23 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
         input: listed.header.input,
       })
       try {
-        result.settled = await settleUnconfirmed(journal, held, async (created, absent) => {
-          await record.add(created)
+        const settled = await settleUnconfirmed(journal, held, async ({found, absent, logged}) => {
+          // Created bills of the journal the record lacks: bk was killed between the two writes.
+          const missing = logged.filter((e) => record.lookup(e.key)?.id === undefined)
+          caughtUp = missing.length
+          await record.add([...found, ...missing])
           // No longer unconfirmed: any import may send them now.
           await record.addAbsent(absent)
         })
+        if (listed.bills.length > 0) result.settled = settled
       } finally {
         record.close()
       }
     }
+    if (caughtUp > 0)
+      this.note(
+        `${caughtUp} bill${caughtUp === 1 ? '' : 's'} the journal records as created ${caughtUp === 1 ? 'was' : 'were'} missing from the record of created bills (bk stopped between the two writes): recorded now.`,
+      )
     if (!this.jsonEnabled()) this.print(result)
     return result
   }

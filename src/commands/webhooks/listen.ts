@@ -139,7 +139,22 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     if (!baseUrl) return undefined
     const host = this.flags.host === '0.0.0.0' || this.flags.host === '::' ? '127.0.0.1' : this.flags.host
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`
-    return registerWithEmulator(baseUrl, url).catch(() => undefined)
+    const say = (line: string) => process.stderr.write(`bk: ${line}\n`)
+    return registerWithEmulator(baseUrl, url, {
+      onChange: (change) => {
+        if (change.kind === 'unreachable')
+          say(`the emulator at ${baseUrl} does not answer; listening on, and registering again when it is back`)
+        else if (change.kind === 'registered-again')
+          say(
+            `the emulator at ${baseUrl} ${change.restarted ? 'restarted' : 'forgot this listener'}; registered again, it delivers here until listen stops`,
+          )
+        else if (change.kind === 'taken-over')
+          say(
+            `another listener (${change.by}) took over the emulator's deliveries; this one gets them back when that one stops (Ctrl-C stops this one)`,
+          )
+        else say(`the emulator delivers here again`)
+      },
+    }).catch(() => undefined)
   }
 
   /** Forwards what the service holds after the last delivery handled, before any live one. */

@@ -91,6 +91,28 @@ describe('bk webhooks listen and the emulator it registers with', () => {
   })
 })
 
+describe('a listener killed with kill -9 while another waited under it', () => {
+  it('is taken out at its first refused delivery, and the one before it gets that delivery and says so', async () => {
+    const emulator = await startEmulatorProcess(['--seed', 'empty', '--time-scale', '0.001'])
+    const a = await startListen([], emulator.env())
+    try {
+      const b = await startListen([], emulator.env())
+      await saidOnStderr(a, `another listener (${registered(b)}) took over`)
+      const exited = new Promise((resolve) => b.child.once('exit', resolve))
+      b.child.kill('SIGKILL')
+      await exited
+
+      expect((await trigger(emulator, 'TASKS_REQUEST_COMPLETED')).code).toBe(0)
+      await a.printed(() => a.stdout().includes('TASKS_REQUEST_COMPLETED  valid'), 'the delivery to A')
+      await saidOnStderr(a, 'the emulator delivers here again')
+      expect(await urlInForce(emulator)).toBe(registered(a))
+    } finally {
+      await a.stop()
+      await emulator.stop()
+    }
+  })
+})
+
 describe('bk webhooks listen --catch-up', () => {
   it('starts from the oldest delivery the target refused, though a later one was taken', async () => {
     // Retries 1,000 times faster: the refused delivery runs through its 5 attempts at once.

@@ -7,6 +7,8 @@
  * gives them back to the one before it, if that one is still registered (a listener leaving
  * while another is in force only takes itself out). `instance` changes with every start, so a
  * listener can tell a restarted emulator (which has none of its registrations) from a take-over.
+ * A registered URL that refuses the connection is taken out: its listener was killed before it
+ * could leave, and the one before it takes the deliveries (the retries included).
  *
  * Delivery (spec, Events): POST of the message `{type, content}` serialised as Python's
  * json.dumps does by default, with headers `svc-id` (the notification id) and `svc-signature`.
@@ -145,6 +147,9 @@ export class WebhookHub implements EventSink {
     const timeoutMs = Math.max(MIN_TIMEOUT_MS, DELIVERY_TIMEOUT_MS * this.options.timeScale)
     const result = await this.post(url, record, signature, timeoutMs)
     if (this.closed) return
+    // Nothing listens at a registered URL: that listener is gone (killed before it could leave).
+    // The one before it takes the deliveries, this one's retries included.
+    if (result.error === 'ECONNREFUSED') this.unregister(url)
     record.attempts.push({at, delayMs, status: result.status, ...(result.error ? {error: result.error} : {})})
     if (result.status === 200) {
       record.status = 'sent'

@@ -40,7 +40,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const options = resolveOptions(input)
   const {state, saved, extras} = await openState(options)
   const webhooks = new WebhookHub(state, options, extras?.signingKey ?? undefined)
-  if (!options.webhookUrl && extras?.webhookUrl) webhooks.url = extras.webhookUrl
+  // A listener's registration the state file kept: it leaves as it would have before the restart.
+  if (!options.webhookUrl && extras?.webhookUrl) webhooks.register(extras.webhookUrl)
   state.events = webhooks
   if (!saved) applyFixtureSets(state, options)
   const businessIds = [...state.businesses.keys()]

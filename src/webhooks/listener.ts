@@ -155,6 +155,8 @@ function makeForwarder(options: ListenerOptions, memory: DeliveryMemory): Forwar
         await memory.add(id)
         return 200
       }
+      // On disk before the target sees it: a kill during the forward leaves it to the catch-up.
+      await memory.forwarding(id)
       event.forwarded = await postThroughNetwork(options.forwardTo, headers, Buffer.from(body, 'utf8'))
       const f = event.forwarded
       report(f.ok, f.ok ? 'ok' : f.status !== null ? `answered ${f.status}` : `no answer (${f.error ?? 'unknown'})`)

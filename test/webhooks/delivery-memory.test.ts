@@ -36,4 +36,27 @@ describe('DeliveryMemory', () => {
     await expect(DeliveryMemory.open(file)).rejects.toThrow(/is a damaged listen state file: it is cut short/)
     expect(readFileSync(file).length).toBe(length - 5)
   })
+
+  it('starts a catch-up before the oldest forward not acknowledged, kept across a restart, and keeps what came after it', async () => {
+    let now = 1_000_000
+    const file = join(tempDir(), 'listen.state')
+    const first = await DeliveryMemory.open(file, {windowMs: 60_000, now: () => now})
+    expect(first.catchUpFrom()).toBeNull()
+    await first.forwarding('msg_a') // refused: never acknowledged
+    await first.forwarding('msg_b')
+    await first.add('msg_b')
+    expect(first.catchUpFrom()).toEqual({since: null, firstId: 'msg_a', unacknowledged: ['msg_a']})
+    await first.forwarding('msg_c') // killed during its forward
+    await first.add('msg_a')
+    expect(first.catchUpFrom()).toEqual({since: 'msg_b', unacknowledged: ['msg_c']})
+
+    now += 60_001
+    const again = await DeliveryMemory.open(file, {windowMs: 60_000, now: () => now})
+    expect(again.catchUpFrom()).toEqual({since: 'msg_b', unacknowledged: ['msg_c']})
+    // Past their window, the ids handled after the one waiting are still known, so not repeated.
+    expect(again.has('msg_b')).toBe(true)
+    await again.add('msg_c')
+    expect(again.catchUpFrom()).toEqual({since: 'msg_c', unacknowledged: []})
+    expect(again.has('msg_b')).toBe(false)
+  })
 })

@@ -9,7 +9,7 @@ export type WebhooksListenResult = undefined
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override summary = 'Receive webhooks locally: verify, print and forward each delivery.'
-  static override description = `Listens on 127.0.0.1:PORT (point the service at it; the local emulator is pointed at it by listen itself, and back on exit). Each POST is verified: invalid ones are answered 400, valid ones 200 and printed once per svc-id (--json: one JSON line each). With --forward-to, the text that was signed is posted there with the original headers, and the answer follows the target: 200 when it answered 2xx, 502 otherwise, so that the service retries. With --state, the deliveries handled are remembered across restarts, and --catch-up forwards first what the service sent while the listener was down. Stops on Ctrl-C.`
+  static override description = `Listens on 127.0.0.1:PORT (point the service at it; the local emulator is pointed at it by listen itself, and back on exit). Each POST is verified: invalid ones are answered 400, valid ones 200 and printed once per svc-id (--json: one JSON line each). With --forward-to, the text that was signed is posted there with the original headers, and the answer follows the target: 200 when it answered 2xx, 502 otherwise, so that the service retries. With --state, the deliveries handled are remembered across restarts, and --catch-up forwards first, in order, what the target has not acknowledged: from the oldest delivery it refused (or a kill cut short), else what the service sent after the last one handled. A kill during a forward may repeat that one delivery: at most one repeat, with the same svc-id, so the target can drop it. Against the emulator, listen registers again when the emulator restarts, says on stderr when another listener takes the deliveries over (and when they come back), and on exit takes only its own URL out. Stops on Ctrl-C.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --port 8787',
@@ -41,7 +41,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     }),
     'catch-up': Flags.boolean({
       summary:
-        'On start, forward first what the service sent after the last delivery handled (from its notifications API).',
+        'On start, forward first what the target has not acknowledged, in order, from the oldest (from the notifications API).',
       dependsOn: ['state'],
     }),
     'accept-replays': Flags.boolean({
@@ -119,7 +119,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
       process.once('SIGTERM', onSignal)
     })
     try {
-      if (flags['catch-up']) await this.catchUp(listener, memory.lastId, stop.signal, print)
+      if (flags['catch-up']) await this.catchUp(listener, events, stop.signal, print)
       caughtUp()
       await stopped
     } finally {
@@ -139,20 +139,46 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     if (!baseUrl) return undefined
     const host = this.flags.host === '0.0.0.0' || this.flags.host === '::' ? '127.0.0.1' : this.flags.host
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`
-    return registerWithEmulator(baseUrl, url).catch(() => undefined)
+    const say = (line: string) => process.stderr.write(`bk: ${line}\n`)
+    return registerWithEmulator(baseUrl, url, {
+      onChange: (change) => {
+        if (change.kind === 'unreachable')
+          say(`the emulator at ${baseUrl} does not answer; listening on, and registering again when it is back`)
+        else if (change.kind === 'registered-again')
+          say(
+            `the emulator at ${baseUrl} ${change.restarted ? 'restarted' : 'forgot this listener'}; registered again, it delivers here until listen stops`,
+          )
+        else if (change.kind === 'taken-over')
+          say(
+            `another listener (${change.by}) took over the emulator's deliveries; this one gets them back when that one stops (Ctrl-C stops this one)`,
+          )
+        else say(`the emulator delivers here again`)
+      },
+    }).catch(() => undefined)
   }
 
-  /** Forwards what the service holds after the last delivery handled, before any live one. */
+  /** Forwards what the target has not acknowledged, from the service's notifications, before any live delivery. */
   private async catchUp(
     listener: RunningListener,
-    since: string | null,
+    events: readonly string[] | undefined,
     signal: AbortSignal,
     print: (e: ListenerEvent) => void,
   ): Promise<void> {
     const {client} = await this.session({tenantLevel: true})
     const {catchUp} = await import('../../webhooks/catch-up.js')
-    process.stderr.write(`Catching up from ${since ?? '(none)'}…\n`)
-    const result = await catchUp({client, since, forward: listener.forward, signal, onEvent: print})
+    const start = listener.memory.catchUpFrom()
+    const from = !start
+      ? 'from nothing handled yet'
+      : start.unacknowledged.length > 0
+        ? `from ${start.unacknowledged[0]}, the oldest delivery not acknowledged${start.since ? ` (reading after ${start.since})` : ''}`
+        : `after ${start.since}, the last delivery handled`
+    process.stderr.write(`Catching up ${from}…\n`)
+    const memory = listener.memory
+    const result = await catchUp({client, memory, events, forward: listener.forward, signal, onEvent: print})
+    for (const id of result.lost)
+      process.stderr.write(
+        `bk: ${id} was not acknowledged by the target and the service does not list it after where the catch-up started; it was not forwarded (bk webhooks replay can find it)\n`,
+      )
     process.stderr.write(
       result.note
         ? `Caught up nothing: ${result.note}.\n`

@@ -3,6 +3,13 @@
  * `state.notifications` with its status, and delivered, signed, to `url`: `options.webhookUrl`, or
  * the URL a listener registered (routes/emulator-webhook.ts).
  *
+ * Registrations stack: each listener that registers takes the deliveries, and one that leaves
+ * gives them back to the one before it, if that one is still registered (a listener leaving
+ * while another is in force only takes itself out). `instance` changes with every start, so a
+ * listener can tell a restarted emulator (which has none of its registrations) from a take-over.
+ * A registered URL that refuses the connection is taken out: its listener was killed before it
+ * could leave, and the one before it takes the deliveries (the retries included).
+ *
  * Delivery (spec, Events): POST of the message `{type, content}` serialised as Python's
  * json.dumps does by default, with headers `svc-id` (the notification id) and `svc-signature`.
  * A non-200 answer or a timeout is retried up to 4 more times, after 10 s, 20 s, 40 s and 80 s,
@@ -10,6 +17,8 @@
  * A delivery waits at most 10 s for an answer (the spec leaves it open), scaled the same way but
  * never below 1 s. Without a webhook URL notifications stay `pending`, ready for replay.
  */
+import {randomUUID} from 'node:crypto'
+
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../../shared/spec.js'
 import {postBody, type PostResult} from '../../shared/post-body.js'
 import {pythonJsonDumps} from '../../shared/python-json.js'
@@ -30,8 +39,13 @@ export class WebhookHub implements EventSink {
   private active = 0
   private idleWaiters: Array<() => void> = []
   private closed = false
-  /** Where deliveries go: --webhook-url, or the URL a listener registered (POST /_emulator/webhook). */
-  url: string | undefined
+  /** This start of the emulator: a new one each time it starts. */
+  readonly instance = randomUUID()
+  readonly startedAt = new Date().toISOString()
+  /** Where deliveries go when no listener is registered: --webhook-url. */
+  private readonly fallback: string | undefined
+  /** The URLs listeners registered (PUT /_emulator/webhook), oldest first; the last is in force. */
+  private readonly registrations: string[] = []
   /** Called after a notification's status changed (the state file is saved then). */
   onChange: () => void = () => {}
 
@@ -41,7 +55,33 @@ export class WebhookHub implements EventSink {
     savedKey?: string,
   ) {
     this.signer = new WebhookSigner(options.keyFile, options.keyFile ? undefined : savedKey)
-    this.url = options.webhookUrl
+    this.fallback = options.webhookUrl
+  }
+
+  /** Where deliveries go: the URL a listener registered last, else --webhook-url. */
+  get url(): string | undefined {
+    return this.registrations.at(-1) ?? this.fallback
+  }
+
+  /** The registered URLs, oldest first. */
+  get registered(): readonly string[] {
+    return this.registrations
+  }
+
+  /** `url` takes the deliveries (moved to the top when it was registered already); the URL in force before. */
+  register(url: string): string | undefined {
+    const previous = this.url
+    this.unregister(url)
+    this.registrations.push(url)
+    return previous
+  }
+
+  /** Takes `url` out of the registrations; the one before it is in force again when `url` was. Whether it was registered. */
+  unregister(url: string): boolean {
+    const at = this.registrations.indexOf(url)
+    if (at < 0) return false
+    this.registrations.splice(at, 1)
+    return true
   }
 
   emit(type: string, content: Record<string, unknown>): void {
@@ -107,6 +147,9 @@ export class WebhookHub implements EventSink {
     const timeoutMs = Math.max(MIN_TIMEOUT_MS, DELIVERY_TIMEOUT_MS * this.options.timeScale)
     const result = await this.post(url, record, signature, timeoutMs)
     if (this.closed) return
+    // Nothing listens at a registered URL: that listener is gone (killed before it could leave).
+    // The one before it takes the deliveries, this one's retries included.
+    if (result.error === 'ECONNREFUSED') this.unregister(url)
     record.attempts.push({at, delayMs, status: result.status, ...(result.error ? {error: result.error} : {})})
     if (result.status === 200) {
       record.status = 'sent'

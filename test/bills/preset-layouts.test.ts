@@ -72,6 +72,13 @@ const LAYOUTS: Layout[] = [
     credit: {lines: [5], column: 'Type'},
   },
   {
+    // dd/mm/yy, one of the date forms an audit-trail importer documents; no --date-format: the preset's list.
+    preset: 'sage50',
+    file: 'short-year.csv',
+    flags: ['--amounts', 'gross', '--currency', 'GBP', '--due-days', '30'],
+    credit: {lines: [5], column: 'Type'},
+  },
+  {
     preset: 'sage50',
     file: 'no-header.csv',
     flags: ['--date-format', 'DD/MM/YYYY', '--amounts', 'net', '--currency', 'GBP'],

@@ -57,7 +57,14 @@ async function writeRecord(folder, baseUrl, bills) {
   const {file, normal} = recordFile(folder, baseUrl)
   const out = createWriteStream(file, {mode: 0o600})
   out.write(
-    JSON.stringify({t: 'header', format: 'bk-created-bills', version: 2, baseUrl: normal, business: BUSINESS, at: '2026-01-01T00:00:00.000Z'}) + '\n',
+    JSON.stringify({
+      t: 'header',
+      format: 'bk-created-bills',
+      version: 2,
+      baseUrl: normal,
+      business: BUSINESS,
+      at: '2026-01-01T00:00:00.000Z',
+    }) + '\n',
   )
   let buf = ''
   for (let i = 0; i < bills; i++) {
@@ -113,7 +120,9 @@ try {
   const file = await writeRecord(big, emulator.baseUrl, RECORDED)
   console.log(`  record written in ${((performance.now() - started) / 1000).toFixed(1)} s (${file})`)
   const first = await importTen(env, big, 'first')
-  console.log(`  first import over it: ${Math.round(first.ms)} ms, peak RSS ${first.peakMb.toFixed(1)} MB (load ${load()})`)
+  console.log(
+    `  first import over it: ${Math.round(first.ms)} ms, peak RSS ${first.peakMb.toFixed(1)} MB (load ${load()})`,
+  )
   const none = {ms: [], mb: []}
   const full = {ms: [], mb: []}
   for (let round = 0; round < ROUNDS; round++) {
@@ -131,7 +140,9 @@ try {
   const ratio = median(full.ms) / median(none.ms)
   const extra = median(full.mb) - median(none.mb)
   console.log(`  time ratio (medians): ${ratio.toFixed(2)} ${ratio <= 1.2 ? 'ok' : 'ABOVE TARGET'} (target <= 1.2)`)
-  console.log(`  peak RSS difference (medians): ${extra.toFixed(1)} MB ${extra <= 10 ? 'ok' : 'ABOVE TARGET'} (target <= 10)`)
+  console.log(
+    `  peak RSS difference (medians): ${extra.toFixed(1)} MB ${extra <= 10 ? 'ok' : 'ABOVE TARGET'} (target <= 10)`,
+  )
   console.log(`  load average: ${load()}`)
 } finally {
   emulator.stop()

@@ -571,7 +571,7 @@ function openBoth(file: string): [number, number] {
 }
 
 function writeAll(fd: number, data: Buffer): void {
-  for (let written = 0; written < data.length; ) written += writeSync(fd, data, written, data.length - written)
+  for (let written = 0; written < data.length;) written += writeSync(fd, data, written, data.length - written)
 }
 
 function kindOf(entry: Entry): Kind {

@@ -155,7 +155,17 @@ export class RecordIndex {
 
   /** An intermediate index of a build: only its entries are read. */
   static unchecked(file: string, count: number): RecordIndex {
-    const meta = {count, covered: 0, lines: 0, fingerprint: '', damaged: [], damagedCount: 0, created: 0, unconfirmed: 0, settled: 0}
+    const meta = {
+      count,
+      covered: 0,
+      lines: 0,
+      fingerprint: '',
+      damaged: [],
+      damagedCount: 0,
+      created: 0,
+      unconfirmed: 0,
+      settled: 0,
+    }
     return new RecordIndex(openSync(file, 'r'), meta, new Uint32Array(0))
   }
 
@@ -181,7 +191,7 @@ export class RecordIndex {
   /** Every entry in order, in blocks (for a merge). */
   *entries(): Generator<Buffer> {
     const block = Buffer.allocUnsafe(ENTRY * 4096)
-    for (let at = 0; at < this.meta.count * ENTRY; ) {
+    for (let at = 0; at < this.meta.count * ENTRY;) {
       const n = readSync(this.fd, block, 0, Math.min(block.length, this.meta.count * ENTRY - at), at)
       if (n <= 0) throw new Error('the index ended early')
       yield block.subarray(0, n)
@@ -449,5 +459,5 @@ function appendMeta(file: string, meta: IndexMeta): void {
 }
 
 function writeAll(fd: number, data: Buffer): void {
-  for (let written = 0; written < data.length; ) written += writeSync(fd, data, written, data.length - written)
+  for (let written = 0; written < data.length;) written += writeSync(fd, data, written, data.length - written)
 }

@@ -53,7 +53,8 @@ With --forget-before DATE, entries recorded before that date are removed (the fi
     const record = await readCreatedRecord(where)
     if (!record) {
       const file = createdRecordPath(where.folder, baseUrl, businessId)
-      if (!this.jsonEnabled()) process.stdout.write(`No record of created bills for ${businessId} at ${baseUrl}: ${file} does not exist.\n`)
+      if (!this.jsonEnabled())
+        process.stdout.write(`No record of created bills for ${businessId} at ${baseUrl}: ${file} does not exist.\n`)
       const empty = {file, exists: false, created: 0, unconfirmed: 0, settled: 0, damagedLines: [], damagedCount: 0}
       return {...empty, oldest: null, newest: null, ...(before ? {forgotten: 0} : {})}
     }
@@ -110,7 +111,11 @@ With --forget-before DATE, entries recorded before that date are removed (the fi
 function parseDate(text: string): Date {
   const iso = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text
   const date = new Date(iso)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()) || !date.toISOString().startsWith(text.slice(0, 10)))
+  if (
+    !/^\d{4}-\d{2}-\d{2}/.test(text) ||
+    Number.isNaN(date.getTime()) ||
+    !date.toISOString().startsWith(text.slice(0, 10))
+  )
     throw new InputError(`--forget-before: ${JSON.stringify(text)} is not a date`, {
       code: 'invalid_flag',
       hint: 'Give a date as YYYY-MM-DD (midnight UTC), or an ISO 8601 time such as 2026-01-31T18:00:00Z.',

@@ -23,8 +23,20 @@
  * damaged line anywhere else is reported (`damaged`) and passed over: it must not block every
  * import of the business.
  *
- * Memory: a Map of key to the byte offset of its line, so that a bill costs its key and a number;
- * the id, date and input file of a bill are read back from its line when it is found.
+ * Scale: beside the file, a derived index (`<file>.index`, src/bills/record-index.ts) covers it up
+ * to a byte offset: sorted 64-bit hashes of the keys with the offsets of their lines, searched
+ * with one positioned read per lookup; the line is read to compare the key, so a hash collision
+ * costs a read, never a wrong answer. Only the lines after that offset (the tail) are read at
+ * open, into a Map of key to their offsets. When the tail passes TAIL_LIMIT (at open, or after an
+ * append) the index is brought up to date under the record's lock: merged with the tail, in
+ * chunks of bounded size, into a temporary file renamed into place. An index that is missing,
+ * torn, or of another file (its fingerprint: the header line and the bytes before its offset) is
+ * not used: the lines it would cover are the tail, and the index is rebuilt. A run's memory and
+ * time are thus bounded by the tail, not by the bills the record holds.
+ *
+ * `bk bills record --forget-before` rewrites the file (temporary file, rename, a new header line
+ * so that no old index matches) under the lock; an appender notices the file was replaced (its
+ * inode) under the lock and reads the new one before writing.
  */
 import {createHash} from 'node:crypto'
 import {
@@ -210,6 +222,7 @@ class FileRecord implements CreatedRecord {
   private offset = 0
   private line = 0
   private closed = false
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(
     readonly file: string,
@@ -368,6 +381,7 @@ class FileRecord implements CreatedRecord {
       const lines = [...chosen.values()].map((e) => JSON.stringify({...line(e), at, ...input}) + '\n')
       const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
+      // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
       writeAll(this.appendFd, data)
       // On the thread pool, so that sending goes on meanwhile; resolved once the lines are on disk.
       await fdatasyncAsync(this.appendFd)
@@ -388,8 +402,15 @@ class FileRecord implements CreatedRecord {
     closeSync(this.readFd)
   }
 
-  private async locked(fn: () => Promise<void>): Promise<void> {
-    await withFileLock(this.file, `The record of created bills ${this.file}`, fn)
+  /**
+   * Runs `fn` under the record's lock, after this process's earlier calls: an append waits for its
+   * fdatasync on the thread pool holding the lock, and the next batch's append queues here rather
+   * than polling the lock file.
+   */
+  private locked(fn: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(() => withFileLock(this.file, `The record of created bills ${this.file}`, fn))
+    this.queue = run.catch(() => undefined)
+    return run
   }
 
   /** Brings the index up to the last complete line (under the lock), and reads the tail anew. */

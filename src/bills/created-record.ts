@@ -70,6 +70,7 @@ const READ_CHUNK = 1 << 20
 /** Past this many bytes of lines after the index's end (about 10,000 bills), the index is brought up to date. */
 const TAIL_LIMIT = 1 << 20
 const fdatasyncAsync = promisify(fdatasync)
+const LOCK_WAIT_MS = 120_000
 
 export interface CreatedRecordOptions {
   /** The folder of the records (one file per base URL and business). */
@@ -408,7 +409,10 @@ class FileRecord implements CreatedRecord {
    * than polling the lock file.
    */
   private locked(fn: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(() => withFileLock(this.file, `The record of created bills ${this.file}`, fn))
+    // Bringing the index of millions of bills up to date holds the lock for seconds: wait longer.
+    const run = this.queue.then(() =>
+      withFileLock(this.file, `The record of created bills ${this.file}`, fn, LOCK_WAIT_MS),
+    )
     this.queue = run.catch(() => undefined)
     return run
   }

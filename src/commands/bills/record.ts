@@ -62,7 +62,7 @@ With --forget-before DATE, entries recorded before that date are removed (the fi
       let forgotten: number | undefined
       if (before) {
         await this.confirm(
-          `Forget the bills recorded before ${before.toISOString()} in ${record.file}? Imports will no longer know them and would create them again?`,
+          `Forget the bills recorded before ${before.toISOString()} in ${record.file} (an import would create them again)?`,
           flags.yes,
         )
         forgotten = (await record.forgetBefore(before)).forgotten

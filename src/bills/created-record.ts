@@ -23,13 +23,26 @@
  * damaged line anywhere else is reported (`damaged`) and passed over: it must not block every
  * import of the business.
  *
- * Memory: a Map of key to the byte offset of its line, so that a bill costs its key and a number;
- * the id, date and input file of a bill are read back from its line when it is found.
+ * Scale: beside the file, a derived index (`<file>.index`, src/bills/record-index.ts) covers it up
+ * to a byte offset: sorted 64-bit hashes of the keys with the offsets of their lines, searched
+ * with one positioned read per lookup; the line is read to compare the key, so a hash collision
+ * costs a read, never a wrong answer. Only the lines after that offset (the tail) are read at
+ * open, into a Map of key to their offsets. When the tail passes TAIL_LIMIT (at open, or after an
+ * append) the index is brought up to date under the record's lock: merged with the tail, in
+ * chunks of bounded size, into a temporary file renamed into place. An index that is missing,
+ * torn, or of another file (its fingerprint: the header line and the bytes before its offset) is
+ * not used: the lines it would cover are the tail, and the index is rebuilt. A run's memory and
+ * time are thus bounded by the tail, not by the bills the record holds.
+ *
+ * `bk bills record --forget-before` rewrites the file (temporary file, rename, a new header line
+ * so that no old index matches) under the lock; an appender notices the file was replaced (its
+ * inode) under the lock and reads the new one before writing.
  */
 import {createHash} from 'node:crypto'
 import {
   closeSync,
   constants,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -38,19 +51,26 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  renameSync,
   rmSync,
   writeSync,
 } from 'node:fs'
 import {join} from 'node:path'
+import {promisify} from 'node:util'
 
 import {InputError} from '../shared/errors.js'
 import {KEY_SEPARATOR} from './bill-key.js'
 import {openPrivateFile} from '../output/sink.js'
 import {withFileLock} from '../files/run-lock.js'
+import {Kind, RecordIndex, buildIndex, replay, type KeyState, type LineRef} from './record-index.js'
 
 export const RECORD_FORMAT = 'bk-created-bills'
 export const RECORD_FOLDER = 'created-bills'
 const READ_CHUNK = 1 << 20
+/** Past this many bytes of lines after the index's end (about 10,000 bills), the index is brought up to date. */
+const TAIL_LIMIT = 1 << 20
+const fdatasyncAsync = promisify(fdatasync)
+const LOCK_WAIT_MS = 120_000
 
 export interface CreatedRecordOptions {
   /** The folder of the records (one file per base URL and business). */
@@ -93,8 +113,6 @@ export interface CreatedRecord {
   readonly file: string
   /** Whether the file existed before this open (a first import of the business here). */
   readonly isNew: boolean
-  /** Bills known to the record (read at open, refreshed by `add` and `refresh`). */
-  readonly size: number
   /** Line numbers of damaged lines, passed over. */
   readonly damaged: readonly number[]
   /** The bill an earlier run (or this one) created with this key. */
@@ -107,7 +125,28 @@ export interface CreatedRecord {
   addAbsent(keys: readonly string[]): Promise<void>
   /** Learns the bills other bk processes appended since the open or the last `add`. */
   refresh(): void
+  /** What the record holds, its index brought up to date first. */
+  summary(): Promise<RecordSummary>
+  /** Forgets the bill lines recorded before `before` (the file rewritten under the lock). */
+  forgetBefore(before: Date): Promise<{forgotten: number; kept: number}>
   close(): void
+}
+
+/** What `bk bills record` shows. */
+export interface RecordSummary {
+  file: string
+  /** Bills created (one per key). */
+  created: number
+  /** Bills a run left unconfirmed, neither created nor settled since. */
+  unconfirmed: number
+  /** Bills settled as never created (and not sent again since). */
+  settled: number
+  /** Line numbers of damaged lines (the first thousand). */
+  damaged: number[]
+  damagedCount: number
+  /** When the first and the last bill line were recorded. */
+  oldest?: string | undefined
+  newest?: string | undefined
 }
 
 /** The environment of a base URL: scheme, host and path, lower-case host, no trailing slash. */
@@ -142,7 +181,7 @@ export async function openCreatedRecord(options: CreatedRecordOptions): Promise<
     })
   const record = new FileRecord(file, baseUrl, options.businessId, options.input, isNew)
   try {
-    record.refresh()
+    await record.load()
     if (!record.hasHeader) {
       throw new InputError(`The record of created bills ${file} has no header line`, {
         code: 'record_damaged',
@@ -172,17 +211,19 @@ export function recordFolderFor(flag: string | undefined, configDir: string): st
 }
 
 class FileRecord implements CreatedRecord {
-  /** Each key's line, by its byte offset in the file. */
-  private readonly offsets = new Map<string, number>()
-  /** Bills left unconfirmed (and not created or settled since), by the offset of their line. */
-  private readonly unconfirmed = new Map<string, number>()
-  readonly damaged: number[] = []
-  private readonly appendFd: number
-  private readonly readFd: number
+  /** The index of the record up to some line (src/bills/record-index.ts), when one is trusted. */
+  private index: RecordIndex | undefined
+  /** Bill lines after the index's end (the tail), by key, in order. */
+  private readonly tail = new Map<string, LineRef[]>()
+  private tailDamaged: number[] = []
+  private appendFd: number
+  private readFd: number
+  private headerLine = ''
   /** Bytes read so far: always the end of a complete line. */
   private offset = 0
   private line = 0
   private closed = false
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(
     readonly file: string,
@@ -191,25 +232,33 @@ class FileRecord implements CreatedRecord {
     private readonly input: string | undefined,
     readonly isNew: boolean,
   ) {
-    this.appendFd = openPrivateFile('The record of created bills', file, 'append')
-    try {
-      this.readFd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
-    } catch (error) {
-      closeSync(this.appendFd)
-      throw error
-    }
+    ;[this.appendFd, this.readFd] = openBoth(file)
+  }
+
+  get indexFile(): string {
+    return `${this.file}.index`
   }
 
   get hasHeader(): boolean {
-    return this.line > 0
+    return this.headerLine !== ''
   }
 
-  get size(): number {
-    return this.offsets.size
+  get damaged(): number[] {
+    return [...(this.index?.meta.damaged ?? []), ...this.tailDamaged]
+  }
+
+  /** Reads the header, the index if it can be trusted, and the lines after it. */
+  async load(): Promise<void> {
+    this.readHeader()
+    if (!this.hasHeader) return
+    this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
+    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) await this.locked(async () => this.compact())
+    this.refresh()
   }
 
   lookup(key: string): RecordedBill | undefined {
-    const at = this.offsets.get(key) ?? this.unconfirmed.get(key)
+    const state = this.stateOf(key)
+    const at = state.created ?? state.unconfirmed
     if (at === undefined) return undefined
     const entry = parseEntry(this.readLineAt(at))
     return entry && {id: entry.id, unconfirmedBy: entry.unconfirmed, at: entry.at, input: entry.input}
@@ -217,32 +266,17 @@ class FileRecord implements CreatedRecord {
 
   refresh(): void {
     this.assertOpen()
-    const end = fstatSync(this.readFd).size
-    let pending: Buffer = Buffer.alloc(0)
-    const chunk = Buffer.allocUnsafe(READ_CHUNK)
-    let position = this.offset
-    while (position < end) {
-      const n = readSync(this.readFd, chunk, 0, Math.min(READ_CHUNK, end - position), position)
-      if (n === 0) break
-      position += n
-      const data = pending.length > 0 ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n)
-      let start = 0
-      for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
-        this.learn(data.toString('utf8', start, nl), this.offset)
-        this.offset += nl + 1 - start
-        start = nl + 1
-      }
-      // Copied: `chunk` is reused by the next read.
-      pending = Buffer.from(data.subarray(start))
+    for (const {text, offset} of this.linesFrom(this.offset)) {
+      this.learn(text, offset)
+      this.offset = offset + Buffer.byteLength(text) + 1
     }
-    // What is left in `pending` has no newline yet: a torn write, or one still under way.
   }
 
   async add(entries: readonly CreatedBill[]): Promise<void> {
     // Bills already recorded (a --resume adding them again) are not repeated.
     await this.append(
       entries,
-      (e) => !this.offsets.has(e.key),
+      (e) => this.stateOf(e.key).created === undefined,
       ({key, id}) => ({key, id}),
     )
   }
@@ -250,7 +284,10 @@ class FileRecord implements CreatedRecord {
   async addUnconfirmed(entries: readonly UnconfirmedBill[]): Promise<void> {
     await this.append(
       entries,
-      (e) => !this.offsets.has(e.key) && !this.unconfirmed.has(e.key),
+      (e) => {
+        const state = this.stateOf(e.key)
+        return state.created === undefined && state.unconfirmed === undefined
+      },
       ({key, run}) => ({key, unconfirmed: run}),
     )
   }
@@ -258,9 +295,70 @@ class FileRecord implements CreatedRecord {
   async addAbsent(keys: readonly string[]): Promise<void> {
     await this.append(
       keys.map((key) => ({key})),
-      (e) => this.unconfirmed.has(e.key),
+      (e) => this.stateOf(e.key).unconfirmed !== undefined,
       ({key}) => ({key, absent: true}),
     )
+  }
+
+  async summary(): Promise<RecordSummary> {
+    this.assertOpen()
+    await this.locked(async () => {
+      this.reopenIfReplaced()
+      this.refresh()
+      if (!this.index || this.offset > this.index.meta.covered) this.compact()
+    })
+    const meta = this.index?.meta
+    if (!meta) throw new Error(`The index of ${this.file} could not be read back`)
+    return {
+      file: this.file,
+      created: meta.created,
+      unconfirmed: meta.unconfirmed,
+      settled: meta.settled,
+      damaged: meta.damaged,
+      damagedCount: meta.damagedCount,
+      oldest: this.firstEntryAt(),
+      newest: this.lastEntryAt(),
+    }
+  }
+
+  async forgetBefore(before: Date): Promise<{forgotten: number; kept: number}> {
+    this.assertOpen()
+    const counts = {forgotten: 0, kept: 0}
+    await this.locked(async () => {
+      this.reopenIfReplaced()
+      const tmp = `${this.file}.${process.pid}.forget.tmp`
+      const fd = openPrivateFile('The record of created bills', tmp, 'truncate')
+      try {
+        // A new header line: no index of the old file matches the new one.
+        const header = {...(JSON.parse(this.headerLine) as object), rewritten: new Date().toISOString()}
+        let pending = JSON.stringify(header) + '\n'
+        for (const {text} of this.linesFrom(this.headerEnd)) {
+          const entry = parseEntry(text)
+          // A damaged line has no date: it is kept (and still reported).
+          if (entry?.at && Date.parse(entry.at) < before.getTime()) {
+            counts.forgotten++
+            continue
+          }
+          if (text.trim() !== '') counts.kept++
+          pending += text + '\n'
+          if (pending.length > READ_CHUNK) {
+            writeAll(fd, Buffer.from(pending))
+            pending = ''
+          }
+        }
+        writeAll(fd, Buffer.from(pending))
+        fdatasyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+      if (counts.forgotten === 0) return rmSync(tmp, {force: true})
+      renameSync(tmp, this.file)
+      syncFolder(join(this.file, '..'))
+      rmSync(this.indexFile, {force: true})
+      this.reopenIfReplaced()
+      this.compact()
+    })
+    return counts
   }
 
   /** Appends a line per entry that `fresh` accepts (at most one per key), under the record's lock. */
@@ -271,7 +369,8 @@ class FileRecord implements CreatedRecord {
   ): Promise<void> {
     this.assertOpen()
     if (entries.length === 0) return
-    await withFileLock(this.file, `The record of created bills ${this.file}`, async () => {
+    await this.locked(async () => {
+      this.reopenIfReplaced()
       this.refresh()
       const chosen = new Map<string, E>()
       for (const e of entries) if (!chosen.has(e.key) && fresh(e)) chosen.set(e.key, e)
@@ -283,43 +382,140 @@ class FileRecord implements CreatedRecord {
       const lines = [...chosen.values()].map((e) => JSON.stringify({...line(e), at, ...input}) + '\n')
       const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
-      for (let written = 0; written < data.length;) {
-        written += writeSync(this.appendFd, data, written, data.length - written)
-      }
-      fdatasyncSync(this.appendFd)
+      // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
+      writeAll(this.appendFd, data)
+      // On the thread pool, so that sending goes on meanwhile; resolved once the lines are on disk.
+      await fdatasyncAsync(this.appendFd)
       // Learnt as a reader learns them, so that both agree on what each line means.
       for (const text of lines) {
         this.learn(text.slice(0, -1), this.offset)
         this.offset += Buffer.byteLength(text)
       }
+      if (this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT) this.compact()
     })
   }
 
   close(): void {
     if (this.closed) return
     this.closed = true
+    this.index?.close()
     closeSync(this.appendFd)
     closeSync(this.readFd)
+  }
+
+  /**
+   * Runs `fn` under the record's lock, after this process's earlier calls: an append waits for its
+   * fdatasync on the thread pool holding the lock, and the next batch's append queues here rather
+   * than polling the lock file.
+   */
+  private locked(fn: () => Promise<void>): Promise<void> {
+    // Bringing the index of millions of bills up to date holds the lock for seconds: wait longer.
+    const run = this.queue.then(() =>
+      withFileLock(this.file, `The record of created bills ${this.file}`, fn, LOCK_WAIT_MS),
+    )
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Brings the index up to the last complete line (under the lock), and reads the tail anew. */
+  private compact(): void {
+    const index = this.index
+    const from = index?.meta.covered ?? this.headerEnd
+    buildIndex(this.indexFile, index, {
+      logFd: this.readFd,
+      headerLine: this.headerLine,
+      from,
+      lines: index?.meta.lines ?? 1,
+      readLines: (at) => this.linesFrom(at),
+      parse: (text) => {
+        const entry = parseEntry(text)
+        return entry && {key: entry.key, kind: kindOf(entry)}
+      },
+      keyAt: (at) => this.keyAt(at),
+    })
+    this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
+    this.refresh()
+  }
+
+  /** `bills record --forget-before` replaced the file: read the new one from the start. */
+  private reopenIfReplaced(): void {
+    const now = lstatSync(this.file, {throwIfNoEntry: false})
+    if (now && now.ino === fstatSync(this.readFd).ino) return
+    closeSync(this.appendFd)
+    closeSync(this.readFd)
+    ;[this.appendFd, this.readFd] = openBoth(this.file)
+    this.readHeader()
+    this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
+    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) this.compact()
+    else this.refresh()
+  }
+
+  private useIndex(index: RecordIndex | undefined): void {
+    if (this.index !== index) this.index?.close()
+    this.index = index
+    this.tail.clear()
+    this.tailDamaged = []
+    this.offset = index?.meta.covered ?? this.headerEnd
+    this.line = index?.meta.lines ?? 1
+  }
+
+  private get headerEnd(): number {
+    return Buffer.byteLength(this.headerLine) + 1
+  }
+
+  private readHeader(): void {
+    this.headerLine = ''
+    const first = this.linesFrom(0)[Symbol.iterator]().next()
+    if (first.done) return
+    this.checkHeader(first.value.text)
+    this.headerLine = first.value.text
+  }
+
+  /** What the lines of `key` come to: the index's candidates with this very key, then the tail's. */
+  private stateOf(key: string): KeyState {
+    const refs = (this.index?.candidates(key) ?? []).filter((ref) => this.keyAt(ref.offset) === key)
+    return replay([...refs, ...(this.tail.get(key) ?? [])])
+  }
+
+  private keyAt(offset: number): string | undefined {
+    return parseEntry(this.readLineAt(offset))?.key
+  }
+
+  /** Each complete line from byte `from` on, with its offset (what follows the last newline is left). */
+  private *linesFrom(from: number): Generator<{text: string; offset: number}> {
+    const end = fstatSync(this.readFd).size
+    let pending: Buffer = Buffer.alloc(0)
+    let pendingAt = from
+    const chunk = Buffer.allocUnsafe(READ_CHUNK)
+    let position = from
+    while (position < end) {
+      const n = readSync(this.readFd, chunk, 0, Math.min(READ_CHUNK, end - position), position)
+      if (n === 0) break
+      position += n
+      const data = pending.length > 0 ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n)
+      let start = 0
+      for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
+        yield {text: data.toString('utf8', start, nl), offset: pendingAt + start}
+        start = nl + 1
+      }
+      pendingAt += start
+      // Copied: `chunk` is reused by the next read.
+      pending = Buffer.from(data.subarray(start))
+    }
+    // What is left in `pending` has no newline yet: a torn write, or one still under way.
   }
 
   private learn(text: string, offset: number): void {
     this.line++
     if (text.trim() === '') return
-    if (this.line === 1) return this.checkHeader(text)
     const entry = parseEntry(text)
     if (entry === undefined) {
-      this.damaged.push(this.line)
+      this.tailDamaged.push(this.line)
       return
     }
-    if (entry.absent) {
-      this.unconfirmed.delete(entry.key)
-    } else if (entry.unconfirmed !== undefined) {
-      if (!this.offsets.has(entry.key) && !this.unconfirmed.has(entry.key)) this.unconfirmed.set(entry.key, offset)
-    } else if (!this.offsets.has(entry.key)) {
-      // The first line recorded for a key stays: a later one is a second bill the service created.
-      this.offsets.set(entry.key, offset)
-      this.unconfirmed.delete(entry.key)
-    }
+    const refs = this.tail.get(entry.key)
+    if (refs) refs.push({offset, kind: kindOf(entry)})
+    else this.tail.set(entry.key, [{offset, kind: kindOf(entry)}])
   }
 
   private checkHeader(text: string): void {
@@ -346,6 +542,31 @@ class FileRecord implements CreatedRecord {
     }
   }
 
+  /** When the first bill line was recorded, if any. */
+  private firstEntryAt(): string | undefined {
+    for (const {text} of this.linesFrom(this.headerEnd)) {
+      const entry = parseEntry(text)
+      if (entry?.at) return entry.at
+    }
+    return undefined
+  }
+
+  /** When the last bill line was recorded, reading back from the end. */
+  private lastEntryAt(): string | undefined {
+    for (let span = 1 << 16; ; span *= 4) {
+      const start = Math.max(this.headerEnd, this.offset - span)
+      const bytes = Buffer.alloc(this.offset - start)
+      readSync(this.readFd, bytes, 0, bytes.length, start)
+      const lines = bytes.toString('utf8').split('\n')
+      // The first piece may be cut: only trusted when the read began at a line's start.
+      for (let i = lines.length - 1; i >= (start === this.headerEnd ? 0 : 1); i--) {
+        const entry = parseEntry(lines[i] ?? '')
+        if (entry?.at) return entry.at
+      }
+      if (start === this.headerEnd) return undefined
+    }
+  }
+
   /** The complete line that starts at `offset`. */
   private readLineAt(offset: number): string {
     let size = 512
@@ -361,6 +582,25 @@ class FileRecord implements CreatedRecord {
   private assertOpen(): void {
     if (this.closed) throw new Error(`The record of created bills ${this.file} is closed`)
   }
+}
+
+/** The record's append (O_APPEND) and read descriptors, never through a symbolic link. */
+function openBoth(file: string): [number, number] {
+  const appendFd = openPrivateFile('The record of created bills', file, 'append')
+  try {
+    return [appendFd, openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))]
+  } catch (error) {
+    closeSync(appendFd)
+    throw error
+  }
+}
+
+function writeAll(fd: number, data: Buffer): void {
+  for (let written = 0; written < data.length;) written += writeSync(fd, data, written, data.length - written)
+}
+
+function kindOf(entry: Entry): Kind {
+  return entry.absent ? Kind.absent : entry.unconfirmed !== undefined ? Kind.unconfirmed : Kind.created
 }
 
 interface Entry {

@@ -30,6 +30,8 @@ export interface DryRunOptions extends ScanOptions {
   /** The record of created bills to count the bills it knows, when the business is known. */
   record?: {folder: string; baseUrl: string; businessId: string} | undefined
   maxErrors: number
+  /** --resend-unconfirmed or --allow-duplicates: bills left unconfirmed elsewhere would be sent. */
+  resendUnconfirmed?: boolean | undefined
   /** --show N: keep the first N valid bills as they would be sent. */
   show?: number | undefined
 }
@@ -44,6 +46,8 @@ export interface DryRunResult {
   skipped: number
   /** Valid bills the record of created bills knows: an import skips them (see `record`). */
   existing: number
+  /** Valid bills another run left unconfirmed (the record): an import leaves them unconfirmed too. */
+  unconfirmed: number
   /** The record read, or why none could be (no business known). */
   record: {file: string | null; note?: string | undefined}
   errorCount: number
@@ -119,6 +123,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     throw error
   })
   let existing = 0
+  let unconfirmed = 0
   const onBill = (bill: BillDraft): void => {
     // Bills die young but V8 lets the old generation grow to several times the live set.
     if (++bills % 1000 === 0) checkHeap()
@@ -128,7 +133,9 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
       invalid++
       for (const e of bill.errors) if (!e.skip) record(e)
     } else {
-      if (known.record?.lookup(bill.key)?.id !== undefined) existing++
+      const earlier = known.record?.lookup(bill.key)
+      if (earlier?.id !== undefined) existing++
+      else if (earlier?.unconfirmedBy !== undefined && !options.resendUnconfirmed) unconfirmed++
       if (shown && shown.length < options.show!) shown.push(bill.input)
     }
   }
@@ -151,6 +158,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     invalid,
     skipped,
     existing,
+    unconfirmed,
     record: known.result,
     errorCount,
     errors,

@@ -4,13 +4,23 @@
  * and business.
  */
 import {spawn} from 'node:child_process'
-import {appendFileSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 import {describe, expect, it} from 'vitest'
 
-import {createdRecordPath, openCreatedRecord} from '../../src/bills/created-record.js'
+import {createdRecordPath, openCreatedRecord, type CreatedRecord} from '../../src/bills/created-record.js'
 import {ROOT, tempDir} from '../helpers/bk.js'
 import {whenOutput} from '../helpers/wait.js'
 
@@ -68,7 +78,7 @@ describe('record of created bills', () => {
 
     const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
     try {
-      expect(record.size).toBe(2 * count)
+      expect((await record.summary()).created).toBe(2 * count)
       for (const prefix of ['A', 'B'])
         for (let j = 0; j < count; j++)
           expect(record.lookup(k(`ven_${j % 7}`, `${prefix}-${j}`))?.id, `${prefix}-${j}`).toBe(`bil_${prefix}_${j}`)
@@ -85,7 +95,7 @@ describe('record of created bills', () => {
   it('finds on reopening what an earlier run added; a bill is its vendor and number', async () => {
     const configDir = tempDir('bk-record-')
     const first = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ, input: 'monday.csv'})
-    expect(first.size).toBe(0)
+    expect((await first.summary()).created).toBe(0)
     await first.add([
       {key: k('ven_a', 'INV-1'), id: 'bil_1'},
       {key: k('ven_b', 'INV-1'), id: 'bil_2'},
@@ -132,7 +142,7 @@ describe('record of created bills', () => {
 
     const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
     try {
-      expect(record.size).toBe(1)
+      expect((await record.summary()).created).toBe(1)
       expect(record.lookup(k('ven_a', 'INV-2'))?.id).toBeUndefined()
       await record.add([{key: k('ven_a', 'INV-3'), id: 'bil_3'}])
     } finally {
@@ -141,7 +151,7 @@ describe('record of created bills', () => {
     const text = readFileSync(file, 'utf8')
     expect(text).not.toContain('"INV-2"')
     const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
-    expect([reopened.size, reopened.lookup(k('ven_a', 'INV-3'))?.id]).toEqual([2, 'bil_3'])
+    expect([(await reopened.summary()).created, reopened.lookup(k('ven_a', 'INV-3'))?.id]).toEqual([2, 'bil_3'])
     reopened.close()
   })
 
@@ -198,4 +208,97 @@ describe('record of created bills', () => {
     ).rejects.toThrow(/symbolic link/)
     expect(readFileSync(elsewhere, 'utf8')).toBe('untouched\n')
   })
+
+  it('indexes a record past its tail limit: every bill found, its states and damaged lines kept', async () => {
+    const configDir = tempDir('bk-record-')
+    const file = writeBigRecord(configDir, 20_000)
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      expect(existsSync(`${file}.index`)).toBe(true)
+      expect(record.damaged).toEqual([5002])
+      expectBigRecord(record, 20_000)
+      expect(await record.summary()).toMatchObject({created: 20_001, unconfirmed: 1, settled: 1, damagedCount: 1})
+      await record.add([{key: k('ven_new', 'N-1'), id: 'bil_n1'}])
+      await record.addAbsent([k('ven_u', 'U-3')])
+    } finally {
+      record.close()
+    }
+    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    expect(reopened.lookup(k('ven_new', 'N-1'))?.id).toBe('bil_n1')
+    expect(reopened.lookup(k('ven_u', 'U-3'))).toBeUndefined()
+    expect(await reopened.summary()).toMatchObject({created: 20_002, unconfirmed: 0, settled: 2})
+    reopened.close()
+  })
+
+  it('never trusts a torn index, nor one of another record', async () => {
+    const configDir = tempDir('bk-record-')
+    const file = writeBigRecord(configDir, 20_000)
+    ;(await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
+    const saved = join(configDir, 'saved.index')
+    copyFileSync(`${file}.index`, saved)
+
+    truncateSync(`${file}.index`, statSync(`${file}.index`).size - 5)
+    const torn = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    expectBigRecord(torn, 20_000)
+    torn.close()
+
+    // Another record at the same path, with the first one's index beside it.
+    rmSync(file)
+    const other = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    await other.add([{key: k('ven_x', 'X-1'), id: 'bil_x1'}])
+    other.close()
+    copyFileSync(saved, `${file}.index`)
+    const fresh = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    expect(fresh.lookup(k('ven_x', 'X-1'))?.id).toBe('bil_x1')
+    expect(fresh.lookup(k('ven_7', 'B-7'))).toBeUndefined()
+    expect(fresh.damaged).toEqual([])
+    fresh.close()
+  })
+
+  it('forgets the entries older than a date, and an index of the old file is not used', async () => {
+    const configDir = tempDir('bk-record-')
+    writeBigRecord(configDir, 20_000)
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    await record.add([{key: k('ven_new', 'N-1'), id: 'bil_n1'}])
+    // Bills B-* were recorded in 2026-01, U-* in 2026-02; N-1 now.
+    expect(await record.forgetBefore(new Date('2026-02-01T00:00:00Z'))).toEqual({forgotten: 20_000, kept: 7})
+    expect(record.lookup(k('ven_7', 'B-7'))).toBeUndefined()
+    expect(record.lookup(k('ven_new', 'N-1'))?.id).toBe('bil_n1')
+    expect(await record.summary()).toMatchObject({created: 2, unconfirmed: 1, settled: 1, damagedCount: 1})
+    record.close()
+  })
 })
+
+/**
+ * A record written directly: bills B-0… (January), a damaged line (line 5002), and bills whose
+ * lines tell a story (February): U-1 unconfirmed then created, U-2 unconfirmed then settled
+ * absent, U-3 unconfirmed.
+ */
+function writeBigRecord(folder: string, bills: number): string {
+  const file = createdRecordPath(folder, BASE, BIZ)
+  const lines = [
+    JSON.stringify({t: 'header', format: 'bk-created-bills', version: 2, baseUrl: BASE, business: BIZ, at: 'x'}),
+  ]
+  const at = '2026-01-02T03:04:05.000Z'
+  const later = '2026-02-02T03:04:05.000Z'
+  lines.push(JSON.stringify({key: k('ven_u', 'U-1'), unconfirmed: later, at: later}))
+  for (let i = 0; i < bills; i++) {
+    if (lines.length === 5001) lines.push('{"key":"ven_damaged')
+    lines.push(JSON.stringify({key: k(`ven_${i % 13}`, `B-${i}`), id: `bil_${i}`, at, input: 'old.csv'}))
+  }
+  lines.push(JSON.stringify({key: k('ven_u', 'U-1'), id: 'bil_u1', at: later}))
+  lines.push(JSON.stringify({key: k('ven_u', 'U-2'), unconfirmed: later, at: later}))
+  lines.push(JSON.stringify({key: k('ven_u', 'U-2'), absent: true, at: later}))
+  lines.push(JSON.stringify({key: k('ven_u', 'U-3'), unconfirmed: later, at: later}))
+  writeFileSync(file, lines.join('\n') + '\n', {mode: 0o600})
+  return file
+}
+
+function expectBigRecord(record: CreatedRecord, bills: number): void {
+  for (let i = 0; i < bills; i += i < 50 || i > bills - 50 ? 1 : 97)
+    expect(record.lookup(k(`ven_${i % 13}`, `B-${i}`))?.id, `B-${i}`).toBe(`bil_${i}`)
+  expect(record.lookup(k('ven_0', 'B-1'))).toBeUndefined()
+  expect(record.lookup(k('ven_u', 'U-1'))?.id).toBe('bil_u1')
+  expect(record.lookup(k('ven_u', 'U-2'))).toBeUndefined()
+  expect(record.lookup(k('ven_u', 'U-3'))?.unconfirmedBy).toBe('2026-02-02T03:04:05.000Z')
+}

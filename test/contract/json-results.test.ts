@@ -96,6 +96,7 @@ it("every command's --json result keeps its shape", async () => {
     ['bills import --dry-run', ['bills', 'import', billsCsv, '--dry-run'], env],
     ['bills import', ['bills', 'import', billsCsv], env],
     ['bills unconfirmed', ['bills', 'unconfirmed', billsCsv], env],
+    ['bills record', ['bills', 'record'], env],
     ['bills import status', ['bills', 'import', 'status', billsCsv]],
     ['bills maps init (preset)', ['bills', 'maps', 'init', join(ROOT, 'examples/exports/xero/bills.csv')]],
     ['bills maps init (starter map)', ['bills', 'maps', 'init', otherCsv]],

@@ -141,7 +141,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       const result = await this.check(reading, progress, flags.show)
       if (result.shown && !this.jsonEnabled()) process.stdout.write(JSON.stringify(result.shown, null, 2) + '\n')
       this.note(
-        `${result.file}: ${counted(result.rows, 'row')}, ${counted(result.bills, 'bill')}, ${n(result.valid)} valid${result.skipped ? `, ${counted(result.skipped, 'bill')} set aside (credit notes, or a status the map sets aside)` : ''}${result.record.file ? `, ${n(result.existing)} created earlier (an import skips them)` : ''} (${n(result.durationMs)} ms); nothing was sent.`,
+        `${result.file}: ${counted(result.rows, 'row')}, ${counted(result.bills, 'bill')}, ${n(result.valid)} valid${result.skipped ? `, ${counted(result.skipped, 'bill')} set aside (credit notes, or a status the map sets aside)` : ''}${result.record.file ? `, ${n(result.existing)} created earlier (an import skips them)${result.unconfirmed ? `, ${n(result.unconfirmed)} left unconfirmed by another import (not sent)` : ''}` : ''} (${n(result.durationMs)} ms); nothing was sent.`,
       )
       if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
       return result
@@ -194,6 +194,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       ...reading,
       businessId,
       record: await this.recordIfKnown(businessId),
+      resendUnconfirmed: flags['resend-unconfirmed'] || flags['allow-duplicates'],
       maxErrors: flags['max-errors'],
       show,
       onProgress: progress?.update,

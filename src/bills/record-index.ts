@@ -1,0 +1,463 @@
+/**
+ * The index of the record of created bills (src/bills/created-record.ts): a derived file beside
+ * the record (`<record>.index`) that lets a run find a bill among millions without reading them.
+ * The record's JSON lines stay the only source of truth; the index can be deleted at any time.
+ *
+ * Layout: 16-byte entries sorted by (hash high word, byte offset), one per bill line of the
+ * record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line, u8 kind, u8 0.
+ * Then the high word of every FENCE-th entry (kept in memory, so that a lookup is one positioned
+ * read of a block), then the metadata as JSON, its length (u32) and MAGIC. A 64-bit hash of the
+ * key finds candidates; the line is read to compare the key itself, so a collision costs a read,
+ * never a wrong answer.
+ *
+ * Trust: the metadata holds a fingerprint of the record (its header line and the 4 KB before
+ * `covered`): an index of another record, of a rewritten one (`bills record --forget-before`
+ * writes a new header) or of one shorter than `covered` is ignored, and so is a file whose size
+ * does not add up (torn). It is written to a temporary file, fdatasync'd and renamed into place.
+ *
+ * Building: the record's lines are read in chunks of CHUNK bills, each chunk sorted in memory and
+ * merged with the index so far into a new file, so memory stays bounded however long the record.
+ * The merge also counts the bills (created, unconfirmed, settled) for `bk bills record`.
+ */
+import {createHash} from 'node:crypto'
+import {closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync} from 'node:fs'
+
+import {openPrivateFile} from '../output/sink.js'
+
+const MAGIC = Buffer.from('BKRIDX1\n')
+const ENTRY = 16
+const FENCE = 256
+/** Bills sorted in memory at once while building (16 MB of sort keys at most). */
+const CHUNK = 1 << 20
+/** The sort key of a chunk's bill: hash high word × 2^21 + its place in the chunk (exact in a double). */
+const PLACE = 2 ** 21
+const FINGERPRINT_SPAN = 4096
+/** Damaged line numbers kept in the metadata (the count is exact). */
+const DAMAGED_KEPT = 1000
+
+export const enum Kind {
+  created = 1,
+  unconfirmed = 2,
+  absent = 3,
+}
+
+/** What the index knows of the record up to `covered`. */
+export interface IndexMeta {
+  covered: number
+  /** Lines of the record before `covered`, header included. */
+  lines: number
+  count: number
+  fingerprint: string
+  damaged: number[]
+  damagedCount: number
+  created: number
+  unconfirmed: number
+  settled: number
+}
+
+/** A bill line of the record: where it is and what it says. */
+export interface LineRef {
+  offset: number
+  kind: Kind
+}
+
+/** What the lines of one key come to, read in order (the first created line wins). */
+export interface KeyState {
+  created?: number | undefined
+  unconfirmed?: number | undefined
+  settled: boolean
+}
+
+export function replay(lines: readonly LineRef[]): KeyState {
+  const state: KeyState = {settled: false}
+  for (const {offset, kind} of lines) {
+    if (state.created !== undefined) break
+    if (kind === Kind.created) {
+      state.created = offset
+      state.unconfirmed = undefined
+    } else if (kind === Kind.unconfirmed) {
+      state.unconfirmed ??= offset
+    } else if (state.unconfirmed !== undefined) {
+      state.unconfirmed = undefined
+      state.settled = true
+    }
+  }
+  return state
+}
+
+/** A 64-bit hash of a key, as two 32-bit words (two multiplicative hashes, each finalised). */
+export function hashKey(key: string): {hi: number; lo: number} {
+  let a = 0x811c9dc5
+  let b = 0x9747b28c ^ key.length
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995)
+    b ^= b >>> 15
+  }
+  return {hi: mix(a) >>> 0, lo: mix(b ^ 0x2545f491) >>> 0}
+}
+
+function mix(h: number): number {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  return h ^ (h >>> 16)
+}
+
+/** The fingerprint of the record read through `logFd` up to `covered`. */
+export function fingerprint(logFd: number, headerLine: string, covered: number): string {
+  const start = Math.max(0, covered - FINGERPRINT_SPAN)
+  const bytes = Buffer.alloc(covered - start)
+  const n = readSync(logFd, bytes, 0, bytes.length, start)
+  return createHash('sha256').update(headerLine).update('\n').update(bytes.subarray(0, n)).digest('hex').slice(0, 32)
+}
+
+export class RecordIndex {
+  private constructor(
+    private readonly fd: number,
+    readonly meta: IndexMeta,
+    private readonly fences: Uint32Array,
+  ) {}
+
+  /** The index at `file` if it is whole and of this record as it is now; otherwise undefined. */
+  static open(file: string, logFd: number, headerLine: string): RecordIndex | undefined {
+    let fd: number
+    try {
+      fd = openSync(file, 'r')
+    } catch {
+      return undefined
+    }
+    try {
+      const size = fstatSync(fd).size
+      const tail = Buffer.alloc(12)
+      if (size < 12 || readSync(fd, tail, 0, 12, size - 12) !== 12 || !tail.subarray(4).equals(MAGIC))
+        throw new Error('no index')
+      const metaLength = tail.readUInt32BE(0)
+      const metaBytes = Buffer.alloc(metaLength)
+      readSync(fd, metaBytes, 0, metaLength, size - 12 - metaLength)
+      const meta = JSON.parse(metaBytes.toString('utf8')) as IndexMeta
+      const fenceCount = Math.ceil(meta.count / FENCE)
+      if (size !== meta.count * ENTRY + fenceCount * 4 + metaLength + 12) throw new Error('torn index')
+      if (meta.covered > fstatSync(logFd).size || fingerprint(logFd, headerLine, meta.covered) !== meta.fingerprint)
+        throw new Error('index of another record')
+      const fenceBytes = Buffer.alloc(fenceCount * 4)
+      readSync(fd, fenceBytes, 0, fenceBytes.length, meta.count * ENTRY)
+      const fences = new Uint32Array(fenceCount)
+      for (let i = 0; i < fenceCount; i++) fences[i] = fenceBytes.readUInt32BE(i * 4)
+      return new RecordIndex(fd, meta, fences)
+    } catch {
+      closeSync(fd)
+      return undefined
+    }
+  }
+
+  /** An intermediate index of a build: only its entries are read. */
+  static unchecked(file: string, count: number): RecordIndex {
+    const meta = {
+      count,
+      covered: 0,
+      lines: 0,
+      fingerprint: '',
+      damaged: [],
+      damagedCount: 0,
+      created: 0,
+      unconfirmed: 0,
+      settled: 0,
+    }
+    return new RecordIndex(openSync(file, 'r'), meta, new Uint32Array(0))
+  }
+
+  /** The lines whose key hashes as `key` does, in the record's order. */
+  candidates(key: string): LineRef[] {
+    const {hi, lo} = hashKey(key)
+    // Blocks from the last fence below `hi` to the last fence at or below it hold every match.
+    const last = lastAtOrBelow(this.fences, hi)
+    if (last < 0) return []
+    const first = Math.max(0, lastAtOrBelow(this.fences, hi - 1))
+    const from = first * FENCE
+    const to = Math.min(this.meta.count, (last + 1) * FENCE)
+    const bytes = Buffer.allocUnsafe((to - from) * ENTRY)
+    readSync(this.fd, bytes, 0, bytes.length, from * ENTRY)
+    const found: LineRef[] = []
+    for (let at = 0; at < bytes.length; at += ENTRY) {
+      if (bytes.readUInt32BE(at) === hi && bytes.readUInt32BE(at + 4) === lo)
+        found.push({offset: bytes.readUIntBE(at + 8, 6), kind: bytes[at + 14] as Kind})
+    }
+    return found
+  }
+
+  /** Every entry in order, in blocks (for a merge). */
+  *entries(): Generator<Buffer> {
+    const block = Buffer.allocUnsafe(ENTRY * 4096)
+    for (let at = 0; at < this.meta.count * ENTRY;) {
+      const n = readSync(this.fd, block, 0, Math.min(block.length, this.meta.count * ENTRY - at), at)
+      if (n <= 0) throw new Error('the index ended early')
+      yield block.subarray(0, n)
+      at += n
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd)
+  }
+}
+
+function lastAtOrBelow(fences: Uint32Array, value: number): number {
+  let low = 0
+  let high = fences.length - 1
+  let found = -1
+  while (low <= high) {
+    const mid = (low + high) >>> 1
+    if ((fences[mid] as number) <= value) {
+      found = mid
+      low = mid + 1
+    } else high = mid - 1
+  }
+  return found
+}
+
+/** A parsed bill line of the record, as the index needs it. */
+export interface IndexedLine {
+  key: string
+  kind: Kind
+}
+
+export interface BuildSource {
+  logFd: number
+  headerLine: string
+  /** Where the index so far ends (the end of the header line when there is none). */
+  from: number
+  /** Lines before `from`. */
+  lines: number
+  /** Yields each complete line from `from` on with its offset. */
+  readLines(from: number): Iterable<{text: string; offset: number}>
+  /** Parses a line; undefined when damaged. */
+  parse(text: string): IndexedLine | undefined
+  /** The key of the line at `offset` (to tell apart keys that share a hash). */
+  keyAt(offset: number): string | undefined
+}
+
+/**
+ * Writes the index of the record up to its last complete line to `file` (temporary file, then
+ * rename), merging `previous` (which covers up to `source.from`) with the lines after it.
+ */
+export function buildIndex(file: string, previous: RecordIndex | undefined, source: BuildSource): void {
+  let base: {index: RecordIndex; file?: string} | undefined = previous && {index: previous}
+  let lines = source.lines
+  let covered = source.from
+  const damaged = previous ? [...previous.meta.damaged] : []
+  let damagedCount = previous?.meta.damagedCount ?? 0
+  const chunk = new Chunk()
+  let step = 0
+  const flush = (last: boolean) => {
+    const out = last ? `${file}.${process.pid}.tmp` : `${file}.${process.pid}.${step++}.tmp`
+    const counts = mergeInto(out, base?.index, chunk, source)
+    chunk.clear()
+    if (base?.file) {
+      base.index.close()
+      rmSync(base.file, {force: true})
+    }
+    if (!last) base = {index: RecordIndex.unchecked(out, counts.count), file: out}
+    return counts
+  }
+  for (const {text, offset} of source.readLines(source.from)) {
+    lines++
+    covered = offset + Buffer.byteLength(text) + 1
+    if (text.trim() === '') continue
+    const line = source.parse(text)
+    if (!line) {
+      if (damaged.length < DAMAGED_KEPT) damaged.push(lines)
+      damagedCount++
+      continue
+    }
+    chunk.push(line.key, offset, line.kind)
+    if (chunk.length === CHUNK) flush(false)
+  }
+  const tmp = `${file}.${process.pid}.tmp`
+  const counts = flush(true)
+  const meta: IndexMeta = {
+    covered,
+    lines,
+    count: counts.count,
+    fingerprint: fingerprint(source.logFd, source.headerLine, covered),
+    damaged,
+    damagedCount,
+    created: counts.created,
+    unconfirmed: counts.unconfirmed,
+    settled: counts.settled,
+  }
+  appendMeta(tmp, meta)
+  renameSync(tmp, file)
+}
+
+/** The bills of the record read since the last merge. */
+class Chunk {
+  sortKeys = new Float64Array(1024)
+  lows = new Uint32Array(1024)
+  offsets = new Float64Array(1024)
+  kinds = new Uint8Array(1024)
+  length = 0
+
+  push(key: string, offset: number, kind: Kind): void {
+    if (this.length === this.sortKeys.length) this.grow()
+    const {hi, lo} = hashKey(key)
+    this.sortKeys[this.length] = hi * PLACE + this.length
+    this.lows[this.length] = lo
+    this.offsets[this.length] = offset
+    this.kinds[this.length] = kind
+    this.length++
+  }
+
+  clear(): void {
+    this.length = 0
+  }
+
+  private grow(): void {
+    const size = Math.min(CHUNK, this.sortKeys.length * 2)
+    const grown = <T extends Float64Array | Uint32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b)
+    this.sortKeys = grown(this.sortKeys, new Float64Array(size))
+    this.lows = grown(this.lows, new Uint32Array(size))
+    this.offsets = grown(this.offsets, new Float64Array(size))
+    this.kinds = grown(this.kinds, new Uint8Array(size))
+  }
+}
+
+interface Counts {
+  count: number
+  created: number
+  unconfirmed: number
+  settled: number
+}
+
+/**
+ * Writes the entries of `base` and `chunk` in order to `out` (with fences, without metadata), and
+ * counts the bills. The chunk's lines all come after the base's, so on equal hashes base goes first.
+ */
+function mergeInto(out: string, base: RecordIndex | undefined, chunk: Chunk, source: BuildSource): Counts {
+  const sorted = chunk.sortKeys.subarray(0, chunk.length).sort()
+  const writer = new EntryWriter(out)
+  const counter = new Counter(source)
+  const emit = (entry: Buffer) => {
+    writer.write(entry)
+    counter.add(entry)
+  }
+  const entry = Buffer.alloc(ENTRY)
+  let next = 0
+  const emitChunkUpTo = (hi: number) => {
+    while (next < sorted.length) {
+      const sortKey = sorted[next] as number
+      const high = Math.floor(sortKey / PLACE)
+      if (high > hi) return
+      const place = sortKey - high * PLACE
+      entry.writeUInt32BE(high, 0)
+      entry.writeUInt32BE(chunk.lows[place] as number, 4)
+      entry.writeUIntBE(chunk.offsets[place] as number, 8, 6)
+      entry[14] = chunk.kinds[place] as number
+      entry[15] = 0
+      emit(entry)
+      next++
+    }
+  }
+  if (base)
+    for (const block of base.entries())
+      for (let at = 0; at < block.length; at += ENTRY) {
+        // Chunk entries with a lower hash go first; equal hashes: the base's lines are earlier.
+        emitChunkUpTo(block.readUInt32BE(at) - 1)
+        emit(block.subarray(at, at + ENTRY))
+      }
+  emitChunkUpTo(Infinity)
+  counter.end()
+  writer.end()
+  return {count: writer.count, ...counter.counts}
+}
+
+/** Writes entries through a buffer, then the fences; fdatasync'd at the end. */
+class EntryWriter {
+  private readonly fd: number
+  private readonly buffer = Buffer.allocUnsafe(ENTRY * 4096)
+  private used = 0
+  private fences: number[] = []
+  count = 0
+
+  constructor(file: string) {
+    this.fd = openPrivateFile('The index of the record of created bills', file, 'truncate')
+  }
+
+  write(entry: Buffer): void {
+    if (this.count % FENCE === 0) this.fences.push(entry.readUInt32BE(0))
+    entry.copy(this.buffer, this.used)
+    this.used += ENTRY
+    this.count++
+    if (this.used === this.buffer.length) this.flush()
+  }
+
+  end(): void {
+    this.flush()
+    const fences = Buffer.alloc(this.fences.length * 4)
+    this.fences.forEach((f, i) => fences.writeUInt32BE(f, i * 4))
+    writeAll(this.fd, fences)
+    closeSync(this.fd)
+  }
+
+  private flush(): void {
+    writeAll(this.fd, this.buffer.subarray(0, this.used))
+    this.used = 0
+  }
+}
+
+/** Counts the bills of the entries met in order: a run of equal hashes is one key (or a collision). */
+class Counter {
+  counts = {created: 0, unconfirmed: 0, settled: 0}
+  private run: Array<{hi: number; lo: number; ref: LineRef}> = []
+
+  constructor(private readonly source: BuildSource) {}
+
+  add(entry: Buffer): void {
+    const hi = entry.readUInt32BE(0)
+    if (this.run.length > 0 && this.run[0]?.hi !== hi) this.end()
+    this.run.push({hi, lo: entry.readUInt32BE(4), ref: {offset: entry.readUIntBE(8, 6), kind: entry[14] as Kind}})
+  }
+
+  end(): void {
+    const run = this.run
+    this.run = []
+    if (run.length === 0) return
+    if (run.length === 1) return this.tally(run.map((r) => r.ref))
+    // Rare: a key with several lines, or keys sharing a hash: told apart by reading the lines.
+    const byKey = new Map<string, LineRef[]>()
+    for (const {lo, ref} of run) {
+      const key = `${lo}\u0000${this.source.keyAt(ref.offset) ?? ''}`
+      const refs = byKey.get(key) ?? []
+      refs.push(ref)
+      byKey.set(key, refs)
+    }
+    for (const refs of byKey.values()) this.tally(refs.sort((a, b) => a.offset - b.offset))
+  }
+
+  private tally(refs: LineRef[]): void {
+    const state = replay(refs)
+    if (state.created !== undefined) this.counts.created++
+    else if (state.unconfirmed !== undefined) this.counts.unconfirmed++
+    else if (state.settled) this.counts.settled++
+  }
+}
+
+function appendMeta(file: string, meta: IndexMeta): void {
+  const json = Buffer.from(JSON.stringify(meta))
+  const tail = Buffer.alloc(12)
+  tail.writeUInt32BE(json.length, 0)
+  MAGIC.copy(tail, 4)
+  const fd = openSync(file, 'a')
+  try {
+    writeAll(fd, Buffer.concat([json, tail]))
+    fdatasyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function writeAll(fd: number, data: Buffer): void {
+  for (let written = 0; written < data.length;) written += writeSync(fd, data, written, data.length - written)
+}

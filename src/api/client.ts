@@ -54,6 +54,11 @@ export interface RequestOptions<T> {
   path: string
   query?: Record<string, QueryValue> | undefined
   json?: unknown
+  /**
+   * A body already written as JSON text (a batch of bills built as its rows were read), sent as
+   * it is with `json`'s content type; the caller vouches that it is JSON.
+   */
+  jsonText?: string | undefined
   form?: Record<string, string | undefined>
   headers?: Record<string, string | undefined>
   schema?: z.ZodMiniType<T>
@@ -255,6 +260,9 @@ export class BkClient {
       const form = new URLSearchParams()
       for (const [k, v] of Object.entries(options.form)) if (v !== undefined) form.set(k, v)
       body = form.toString()
+    } else if (options.jsonText !== undefined) {
+      headers['content-type'] = 'application/json'
+      body = options.jsonText
     } else if (options.json !== undefined) {
       headers['content-type'] = 'application/json'
       body = JSON.stringify(options.json)
@@ -303,6 +311,8 @@ export class BkClient {
       this.trace(`  ${connection.describe()}`)
       this.trace(`  headers ${JSON.stringify(redactHeaders(headers))}`)
       if (options.form) this.trace(`  form ${JSON.stringify(redactValue(options.form))}`)
+      else if (options.jsonText !== undefined)
+        this.trace(`  body ${truncate(JSON.stringify(redactValue(JSON.parse(options.jsonText))))}`)
       else if (options.json !== undefined) this.trace(`  body ${truncate(JSON.stringify(redactValue(options.json)))}`)
     }
     const timeout = options.timeoutMs ?? this.opts.timeoutMs

@@ -12,7 +12,8 @@
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import {classifyWriteFailure} from '../api/outcome.js'
-import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
+import type {PreparedBills} from '../api/resources/bills.js'
+import type {CreateBillsResponse} from '../api/schemas/bill.js'
 import {BkError} from '../shared/errors.js'
 import type {BillDraft} from './assemble.js'
 import {heapGuard} from './heap-guard.js'
@@ -35,7 +36,7 @@ export interface BatchOutcome {
 
 export interface BatchSenderOptions {
   /** Sends one batch (api.bills.create). */
-  send: (bills: BillInput[], signal: AbortSignal) => Promise<CreateBillsResponse>
+  send: (bills: PreparedBills, signal: AbortSignal) => Promise<CreateBillsResponse>
   concurrency: number
   journal: BillLogWriter | undefined
   /** A bill's name in the journal. */
@@ -131,8 +132,14 @@ export class BatchSender {
   private async send(batch: BillDraft[], release: () => void): Promise<void> {
     const {journal, journalKey} = this.options
     const id = ++this.batchNumber
+    const announced = journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
+    announced?.catch(() => {})
+    // The journal starts its write a microtask after `append`: the body is written after that,
+    // while the thread pool syncs the record, so that the request leaves as soon as it is durable.
+    await Promise.resolve()
+    const body: PreparedBills = {count: batch.length, jsonText: JSON.stringify(batch.map((b) => b.input))}
     try {
-      await journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
+      await announced
     } catch (error) {
       // Not announced, so not sent: these bills are read and left for --resume.
       release()
@@ -140,7 +147,7 @@ export class BatchSender {
       await this.options.onNotSent?.(batch)
       throw error
     }
-    const result = await this.request(batch)
+    const result = await this.request(body)
     release()
     if (result.kind === 'not-sent') {
       this.fatal ??= result.error
@@ -173,7 +180,7 @@ export class BatchSender {
   }
 
   /** One batch's request, sent again only while the service certainly has not acted on it. */
-  private async request(batch: BillDraft[]): Promise<BatchResult> {
+  private async request(body: PreparedBills): Promise<BatchResult> {
     const {abort, resendRounds, resendDelayMs} = this.options
     for (let round = 0; ; round++) {
       // Aborted while its "sending" record was being made durable: a listener added now would never
@@ -185,10 +192,7 @@ export class BatchSender {
       const onAbort = () => request.abort(abort.reason)
       abort.addEventListener('abort', onAbort, {once: true})
       try {
-        const response = await this.options.send(
-          batch.map((b) => b.input),
-          request.signal,
-        )
+        const response = await this.options.send(body, request.signal)
         result = {kind: 'answered', response}
       } catch (error) {
         result = classify(error, abort.aborted)

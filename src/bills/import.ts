@@ -11,6 +11,7 @@
  *   again, by the client's retries and then by a few rounds here;
  * - --resume skips every bill the journal has an outcome for.
  */
+import type {PreparedBills} from '../api/resources/bills.js'
 import type {BillInput, CreateBillsResponse} from '../api/schemas/bill.js'
 import {formatRowError, type BillDraft, type RowError} from './assemble.js'
 import {BatchSender, Batcher} from './batch-sender.js'
@@ -75,8 +76,8 @@ export interface ImportOptions extends ScanOptions {
   journalFile?: string | undefined
   resume: boolean
   restart: boolean
-  /** Sends one batch (api.bills.create). */
-  send: (bills: BillInput[], signal: AbortSignal) => Promise<CreateBillsResponse>
+  /** Sends one batch (api.bills.create), written as the request's JSON text. */
+  send: (bills: PreparedBills, signal: AbortSignal) => Promise<CreateBillsResponse>
   /** Aborted on the first Ctrl-C: stop reading, let batches in flight finish. */
   stop?: AbortSignal | undefined
   /** Aborted on the second Ctrl-C: abandon batches in flight (they become unconfirmed). */

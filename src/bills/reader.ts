@@ -22,6 +22,11 @@ export interface CsvInput {
   nextLine: number
   /** Records the start line of `record` and advances past it; returns that line. */
   advance(record: string[]): number
+  /**
+   * Whether the record `advance` last read holds a line break, a control character other than tab,
+   * or U+FFFD: only such a record needs its cells looked at again (scan.ts, unreadable cells).
+   */
+  marked: boolean
   close(): void
 }
 
@@ -114,14 +119,20 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
     size,
     bytesRead: () => bytes,
     nextLine: 1,
+    marked: false,
     advance(record) {
       const line = input.nextLine
       let newlines = 0
+      let marked = false
+      // One search a cell: almost no cell holds any of these, and those that do are read again.
       for (let i = 0; i < record.length; i++) {
         const cell = record[i]!
-        if (cell.length > 0 && (cell.includes('\n') || cell.includes('\r'))) newlines += countNewlines(cell)
+        if (cell.length === 0 || !NOTABLE.test(cell)) continue
+        marked = true
+        if (cell.includes('\n') || cell.includes('\r')) newlines += countNewlines(cell)
       }
       input.nextLine = line + newlines + 1
+      input.marked = marked
       return line
     },
     close() {
@@ -133,6 +144,10 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
   }
   return input
 }
+
+/** A line break, a control character but tab, or U+FFFD (what reading puts for bytes that are not UTF-8). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOTABLE = /[\x00-\x08\x0A-\x1F\x7F-\x9F\uFFFD]/
 
 function countNewlines(text: string): number {
   let n = 0

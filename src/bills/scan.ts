@@ -138,7 +138,9 @@ export async function scan(
       rows++
       const extra: RowError | undefined =
         record.length === header.length
-          ? unreadableCell(record, header, line, map?.encoding)
+          ? input.marked
+            ? unreadableCell(record, header, line, map?.encoding)
+            : undefined
           : {
               line,
               message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,

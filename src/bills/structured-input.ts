@@ -127,6 +127,8 @@ function served(input: CsvInput, records: ReadRecord[]): CsvInput {
       return current + 1
     },
     advance: () => current,
+    // Rows rebuilt from several records: each is looked at for unreadable cells, as it comes.
+    marked: true,
     close: () => input.close(),
   }
 }

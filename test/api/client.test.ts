@@ -57,6 +57,22 @@ describe('retry policy', () => {
     expect(server.requests).toHaveLength(3)
   })
 
+  it('sends a prepared JSON text body byte for byte, the same on a retry', async () => {
+    server = await scriptedServer([reply(503, {error: 'busy', data: null}), reply(200, {ok: true})])
+    // Written as the caller wrote it: an amount's literal is not normalized by a parse and stringify.
+    const jsonText = '[{"number":"B-1","lines":[{"amount":12.50}]}]'
+    const trace: string[] = []
+    const res = await client(server.url, undefined, (line) => trace.push(line)).request({
+      method: 'POST',
+      path: '/x',
+      jsonText,
+    })
+    expect(res.data).toEqual({ok: true})
+    expect(server.requests.map((r) => r.body)).toEqual([jsonText, jsonText])
+    expect(server.requests[0]!.headers['content-type']).toBe('application/json')
+    expect(trace.some((line) => line.includes('body [{"number":"B-1"'))).toBe(true)
+  })
+
   it('never re-sends a POST whose connection dropped after it was sent', async () => {
     server = await scriptedServer([drop, reply(200, {ok: true})])
     const err = await client(server.url)

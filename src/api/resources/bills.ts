@@ -3,20 +3,28 @@ import {path} from '../path.js'
 import type {BillInput, CreateBillsResponse} from '../schemas/bill.js'
 import {MAX_BILLS_PER_REQUEST, PERFORMED_BY_HEADER} from '../../shared/spec.js'
 
+/** A batch of bills already written as the request's JSON text (an array of bill inputs). */
+export interface PreparedBills {
+  count: number
+  jsonText: string
+}
+
 export class Bills {
   constructor(private readonly client: BkClient) {}
 
   async create(
     businessId: string,
-    bills: BillInput[],
+    bills: BillInput[] | PreparedBills,
     options: {performedBy?: string | undefined; signal?: AbortSignal} = {},
   ): Promise<CreateBillsResponse> {
-    if (bills.length > MAX_BILLS_PER_REQUEST) throw new RangeError(`at most ${MAX_BILLS_PER_REQUEST} bills per request`)
+    const prepared = Array.isArray(bills) ? undefined : bills
+    const count = prepared ? prepared.count : (bills as BillInput[]).length
+    if (count > MAX_BILLS_PER_REQUEST) throw new RangeError(`at most ${MAX_BILLS_PER_REQUEST} bills per request`)
     const {createBillsResponse} = await import('../schemas/bill.js')
     const res = await this.client.request({
       method: 'POST',
       path: path`/v0/business/${businessId}/bills`,
-      json: bills,
+      ...(prepared ? {jsonText: prepared.jsonText} : {json: bills}),
       schema: createBillsResponse,
       headers: {[PERFORMED_BY_HEADER]: options.performedBy},
       signal: options.signal,

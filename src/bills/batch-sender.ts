@@ -134,9 +134,7 @@ export class BatchSender {
     const id = ++this.batchNumber
     const announced = journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
     announced?.catch(() => {})
-    // The journal starts its write a microtask after `append`: the body is written after that,
-    // while the thread pool syncs the record, so that the request leaves as soon as it is durable.
-    await Promise.resolve()
+    // Written once: the resend rounds send the same text.
     const body: PreparedBills = {count: batch.length, jsonText: JSON.stringify(batch.map((b) => b.input))}
     try {
       await announced

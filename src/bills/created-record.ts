@@ -252,7 +252,7 @@ class FileRecord implements CreatedRecord {
     this.readHeader()
     if (!this.hasHeader) return
     this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
-    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) await this.locked(async () => this.compact())
+    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) await this.locked(async () => this.compactIfPossible())
     this.refresh()
   }
 
@@ -391,7 +391,7 @@ class FileRecord implements CreatedRecord {
         this.learn(text.slice(0, -1), this.offset)
         this.offset += Buffer.byteLength(text)
       }
-      if (this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT) this.compact()
+      if (this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT) this.compactIfPossible()
     })
   }
 
@@ -437,6 +437,18 @@ class FileRecord implements CreatedRecord {
     this.refresh()
   }
 
+  /**
+   * The index is derived: failing to write it (a full disk) must not fail an append whose lines
+   * are already on disk. The lines it would have covered are read as the tail instead.
+   */
+  private compactIfPossible(): void {
+    try {
+      this.compact()
+    } catch {
+      this.refresh()
+    }
+  }
+
   /** `bills record --forget-before` replaced the file: read the new one from the start. */
   private reopenIfReplaced(): void {
     const now = lstatSync(this.file, {throwIfNoEntry: false})
@@ -446,7 +458,7 @@ class FileRecord implements CreatedRecord {
     ;[this.appendFd, this.readFd] = openBoth(this.file)
     this.readHeader()
     this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
-    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) this.compact()
+    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) this.compactIfPossible()
     else this.refresh()
   }
 

@@ -244,6 +244,17 @@ export interface BuildSource {
  * rename), merging `previous` (which covers up to `source.from`) with the lines after it.
  */
 export function buildIndex(file: string, previous: RecordIndex | undefined, source: BuildSource): void {
+  const made: string[] = []
+  try {
+    build(file, previous, source, made)
+  } catch (error) {
+    // A full disk, say: no temporary file is left behind; the record itself is untouched.
+    for (const f of made) rmSync(f, {force: true})
+    throw error
+  }
+}
+
+function build(file: string, previous: RecordIndex | undefined, source: BuildSource, made: string[]): void {
   let base: {index: RecordIndex; file?: string} | undefined = previous && {index: previous}
   let lines = source.lines
   let covered = source.from
@@ -253,6 +264,7 @@ export function buildIndex(file: string, previous: RecordIndex | undefined, sour
   let step = 0
   const flush = (last: boolean) => {
     const out = last ? `${file}.${process.pid}.tmp` : `${file}.${process.pid}.${step++}.tmp`
+    made.push(out)
     const counts = mergeInto(out, base?.index, chunk, source)
     chunk.clear()
     if (base?.file) {

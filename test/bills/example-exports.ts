@@ -1,6 +1,6 @@
 /**
  * The example exports under examples/exports/, found rather than listed: each folder's bill
- * files (a CSV with its expected bodies beside it), its map (the preset of the folder's name, or
+ * files (any file with its expected bodies beside it), its map (the preset of the folder's name, or
  * its map.yaml), and the import command its README gives for a file, as flags.
  */
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
@@ -31,8 +31,13 @@ export function exampleExports(): ExampleExport[] {
     const preset = existsSync(join(ROOT, 'maps', `${folder.name}.yaml`)) ? folder.name : undefined
     const commands = readmeCommands(dir)
     for (const file of readdirSync(dir).sort()) {
-      if (!file.endsWith('.csv')) continue
-      const expected = join(dir, file === 'bills.csv' ? 'expected.json' : file.replace(/\.csv$/, '.expected.json'))
+      // An export is any file with its expected bodies beside it: .csv, MYOB's .txt, Manager.io's
+      // .tsv, QuickBooks Desktop's .iif. Lookup files and a lines file have none.
+      if (file.endsWith('.json') || file.endsWith('.md') || file.endsWith('.yaml')) continue
+      const stem = file.replace(/\.[^.]+$/, '')
+      const own = join(dir, `${stem}.expected.json`)
+      // A folder's first example, bills.csv, may keep its bodies in plain expected.json.
+      const expected = existsSync(own) || stem !== 'bills' ? own : join(dir, 'expected.json')
       if (!existsSync(expected)) continue
       const command = commands.get(file)
       const mapFlag = command?.[command.indexOf('--map') + 1]

@@ -102,7 +102,10 @@ async function collect(file: string, map: BillMap): Promise<Field[]> {
   if (!fields) throw new InputError(`${file} is empty: expected a header row and rows of bills`)
   // A column that already holds bk ids needs no lookup.
   return fields.filter(
-    (f) => f.at.length > 1 || f.compute !== undefined || [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
+    (f) =>
+      f.at.length > 1 ||
+      f.compute !== undefined ||
+      [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
   )
 }
 

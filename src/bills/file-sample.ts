@@ -28,12 +28,18 @@ export interface FileSample {
   records: string[][]
   /** Whether the whole file fit in the sample. */
   complete: boolean
+  /** Read with `"` as a quote; false for a file that quotes nothing (IIF), told by a `"` inside a cell. */
+  quotes: boolean
 }
 
 const CANDIDATES = [',', ';', '\t'] as const
 
-/** Reads the start of `file`: its encoding, delimiter and preamble, then a sample of its records. */
-export async function sampleFile(file: string): Promise<FileSample> {
+/**
+ * Reads the start of `file`: its encoding, delimiter and preamble, then a sample of its records.
+ * A file that does not parse with quotes (a `"` inside a cell, as IIF writes them) is read again
+ * without; `quotes: false` asks for that reading from the start (a preset whose map says so).
+ */
+export async function sampleFile(file: string, quotes?: false): Promise<FileSample> {
   if (file === '-') throw new InputError('maps init needs a file: it reads the start of the file twice, stdin once')
   const head = await readHead(file)
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf
@@ -44,7 +50,24 @@ export async function sampleFile(file: string): Promise<FileSample> {
   const lines = text.split(/\r?\n/)
   const whole = head.length < SNIFF_BYTES ? lines : lines.slice(0, -1)
   const {delimiter, preambleLines} = shapeOf(whole.join('\n'))
-  const input = openCsv(file, 64 * 1024, {delimiter, encoding})
+  let read: {records: string[][]; complete: boolean}
+  try {
+    read = await readRecords(file, {delimiter, encoding, quote: quotes})
+  } catch (error) {
+    if (quotes === false) throw error
+    // Not CSV with quotes: a file that quotes nothing reads whole without them, else the first error stands.
+    read = await readRecords(file, {delimiter, encoding, quote: false}).catch(() => {
+      throw error
+    })
+    quotes = false
+  }
+  if (read.records.length <= preambleLines)
+    throw new InputError(`${file} is empty: expected a header row or rows of bills`)
+  return {file, encoding, ascii, delimiter, preambleLines, ...read, quotes: quotes ?? true}
+}
+
+async function readRecords(file: string, shape: {delimiter: string; encoding: Encoding; quote: false | undefined}) {
+  const input = openCsv(file, 64 * 1024, shape)
   const records: string[][] = []
   let complete = true
   try {
@@ -57,12 +80,11 @@ export async function sampleFile(file: string): Promise<FileSample> {
       records.push(record)
     }
   } catch (error) {
-    throw new InputError(`${file}: cannot be read as ${describe(delimiter)} CSV: ${(error as Error).message}`)
+    throw new InputError(`${file}: cannot be read as ${describe(shape.delimiter)} CSV: ${(error as Error).message}`)
   } finally {
     input.close()
   }
-  if (records.length <= preambleLines) throw new InputError(`${file} is empty: expected a header row or rows of bills`)
-  return {file, encoding, ascii, delimiter, preambleLines, records, complete}
+  return {records, complete}
 }
 
 export const describe = (delimiter: string) =>

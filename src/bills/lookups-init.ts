@@ -18,7 +18,9 @@ import {replacePrivateFile} from '../files/private-file.js'
 import {headerKey} from './columns.js'
 import type {BillMap} from './map-file.js'
 import {LOOKUP_FILES} from './map-init.js'
-import {openCsv} from './reader.js'
+import {compileComputed, computedText, RowFailure, type ComputedStep} from './computed-columns.js'
+import {parseDateAs, parseNumberAs} from './formats.js'
+import {openInput} from './structured-input.js'
 import {columnsForLayout, readFirstRow} from './translate.js'
 
 const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
@@ -42,6 +44,8 @@ interface Field {
   at: number[]
   /** Distinct keys in file order: the cells, trimmed. */
   keys: Map<string, string[]>
+  /** A field the map computes (`compute: vendor_id: …`): its value is the expression's. */
+  compute?: ComputedStep
 }
 
 /** Reads `file` as `map` reads it, and writes or updates a lookup file per looked-up field in `dir`. */
@@ -52,9 +56,12 @@ export async function initLookups(file: string, map: BillMap, dir: string): Prom
   return out
 }
 
-/** One pass over the export: the distinct values of each looked-up field. */
+/**
+ * One pass over the export as the import reads it (an IIF file's record types joined, a lines
+ * file joined, packed lines unpacked): the distinct values of each looked-up field.
+ */
 async function collect(file: string, map: BillMap): Promise<Field[]> {
-  const input = openCsv(file, 256 * 1024, {delimiter: map.delimiter, encoding: map.encoding})
+  const input = await openInput(file, 256 * 1024, map, {delimiter: map.delimiter, encoding: map.encoding})
   let fields: Field[] | undefined
   let cells: string[] = []
   let skipped = 0
@@ -79,7 +86,7 @@ async function collect(file: string, map: BillMap): Promise<Field[]> {
       if (filter.skip !== -1 && map.skip!.values.includes((record[filter.skip] ?? '').trim())) continue
       if (filter.rows !== -1 && !map.rows!.values.includes((record[filter.rows] ?? '').trim())) continue
       for (const f of fields) {
-        const parts = f.at.map((i) => (record[i] ?? '').trim())
+        const parts = f.compute ? [computedKey(f.compute, record)] : f.at.map((i) => (record[i] ?? '').trim())
         if (parts.every((p) => p === '')) continue
         const key = parts.join('\u0000')
         const id = map.caseInsensitiveLookups.includes(f.field) ? key.toLowerCase() : key
@@ -95,7 +102,10 @@ async function collect(file: string, map: BillMap): Promise<Field[]> {
   if (!fields) throw new InputError(`${file} is empty: expected a header row and rows of bills`)
   // A column that already holds bk ids needs no lookup.
   return fields.filter(
-    (f) => f.at.length > 1 || [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
+    (f) =>
+      f.at.length > 1 ||
+      f.compute !== undefined ||
+      [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
   )
 }
 
@@ -110,6 +120,7 @@ function lookedUp(map: BillMap, header: string[] | undefined, cells: string[], f
     })
     fields.push({field, columns: key, at, keys: new Map()})
   }
+  fields.push(...computedFields(map, header, cells))
   const columns = columnsForLayout(map, header)
   cells.forEach((cell, i) => {
     const target = columns.get(header ? headerKey(cell) : String(i + 1))
@@ -121,6 +132,44 @@ function lookedUp(map: BillMap, header: string[] | undefined, cells: string[], f
       `${map.source}: no column of ${file} feeds vendor_id, line_ledger_id or business_id: nothing to look up`,
     )
   return fields
+}
+
+/** The looked-up fields the map computes from other columns, each named by the columns it reads. */
+function computedFields(map: BillMap, header: string[] | undefined, cells: string[]): Field[] {
+  const rules = map.compute.filter((c) => c.target in ID_PREFIX && !map.lookupKeys.has(c.target))
+  if (rules.length === 0) return []
+  const numberFormat = map.numberFormat ?? '1234.56'
+  const steps = compileComputed(
+    {...map, compute: rules},
+    {
+      labels: cells,
+      column: (name) => {
+        const i = indexOf(map, header, cells, name)
+        return i === -1 ? undefined : i
+      },
+      number: (text) => parseNumberAs(text, numberFormat, {currencySymbols: map.currencySymbols}),
+      date: (text) =>
+        map.dateFormat ? parseDateAs(text.trim(), map.dateFormat) : {ok: false, reason: 'has no date format'},
+      currency: map.defaults.currency,
+    },
+  )
+  return steps.map((step) => ({
+    field: step.target,
+    columns: [`${step.target} (computed)`],
+    at: step.reads,
+    keys: new Map(),
+    compute: step,
+  }))
+}
+
+/** A computed lookup's value for one row: blank when the row cannot compute it (the import names that row). */
+function computedKey(step: ComputedStep, record: string[]): string {
+  try {
+    return computedText(step, step.run(record), undefined).trim()
+  } catch (error) {
+    if (error instanceof RowFailure) return ''
+    throw error
+  }
 }
 
 function indexOf(map: BillMap, header: string[] | undefined, cells: string[], name: string): number {

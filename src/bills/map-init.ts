@@ -9,7 +9,7 @@ import {headerKey} from './columns.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
-import {matchPresets, type NearestPreset, type PresetMatch} from './preset-match.js'
+import {matchPresets, readColumns, type NearestPreset, type PresetMatch} from './preset-match.js'
 import {presetDetails} from './presets.js'
 import {proposeColumns} from './column-proposals.js'
 import {starterMap} from './starter-map.js'
@@ -79,8 +79,12 @@ export interface MapInitFindings {
 /** Reads the start of `file` and says what it is. */
 export async function initMap(file: string): Promise<MapInitFindings> {
   const sample = await sampleFile(file)
-  const {match, nearest} = await matchPresets(sample)
-  if (match) return await presetFindings(sample, match)
+  const {match, others, nearest} = await matchPresets(sample)
+  if (match) {
+    const findings = await presetFindings(sample, match)
+    findings.notes.push(...(others ?? []).map((other) => otherMatch(match, other)))
+    return findings
+  }
   const header = looksLikeHeader(sample.records[sample.preambleLines]!)
   const rows = sample.records.slice(sample.preambleLines + (header ? 1 : 0))
   const names = header
@@ -149,7 +153,9 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   const cells = match.header ?? sample.records[map.skipLines]!.map((_, i) => String(i + 1))
   const targets = cells.map((c) => map.columns.get(headerKey(c)) ?? null)
   const profiles = cells.map((_, i) => profileColumn(match.rows, i))
-  const formats = formatsOf(profiles.map((p, i) => (targets[i] === null ? profileColumn([], 0) : p)))
+  // Formats are told from the columns the preset reads as dates and amounts only: a vendor id
+  // such as 1043 is not a number format.
+  const formats = formatsOf(profiles.map((p, i) => (formatTarget(targets[i]) ? p : profileColumn([], 0))))
   const decide: string[] = []
   const flags: string[] = []
   if (map.delimiter !== sample.delimiter)
@@ -160,7 +166,8 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
     flags.push(`--date-format ${f.value ?? `<${f.candidates.join('|')}>`}`)
     if (f.value === null) decide.push(`the date format: ${decideText(f)}`)
   }
-  if (!map.numberFormat && formats.numberFormat && formats.numberFormat.value !== '1234.56') {
+  const plainNumbers = formats.numberFormat?.value === '1234.56' && !map.needs.has('number-format')
+  if (!map.numberFormat && formats.numberFormat && !plainNumbers) {
     const f = formats.numberFormat
     flags.push(`--number-format ${f.value ?? `<${f.candidates.join('|')}>`}`)
     if (f.value === null) decide.push(`the number format: ${decideText(f)}`)
@@ -177,6 +184,17 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
     !map.compute.some((c) => c.target === 'currency')
   )
     flags.push('--currency <CODE>')
+  // What the preset needs and the sample could not tell (a lines file's number format): left for the user.
+  for (const flag of map.needs.keys())
+    if (!flag.startsWith('lookup ') && !flags.some((f) => f.startsWith(`--${flag} `)))
+      flags.push(`--${flag} <${flag.endsWith('format') ? 'FORMAT' : 'VALUE'}>`)
+  const notes: string[] = []
+  if (map.linesFile) {
+    flags.unshift('--lines-file <LINES.csv>')
+    notes.push(
+      `${match.name} reads the bills' lines from a second file, joined on ${map.linesFile.key}: pass it as --lines-file`,
+    )
+  }
   const details = await presetDetails(match.name)
   return {
     ...shapeOf(sample, match.headerRow),
@@ -200,10 +218,13 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
     lookups,
     fillDown: [],
     decide,
-    notes: [],
+    notes,
     map: null,
   }
 }
+
+const formatTarget = (target: string | null | undefined) =>
+  target != null && /_at$|amount|net|gross|tax|price|quantity|discount/.test(target)
 
 const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
 export const LOOKUP_FILES: Record<string, string> = {
@@ -229,10 +250,27 @@ function presetLookups(
     const prefix = t ? ID_PREFIX[t] : undefined
     if (!t || !prefix || out.some((l) => l.field === t)) return
     const values = new Set(rows.map((r) => (r[i] ?? '').trim()).filter((v) => v !== ''))
-    if ([...values].every((v) => v.startsWith(prefix))) return
+    // A column with no value in the sample (a lines file's, not read here) is looked up as the preset says.
+    if (values.size > 0 && [...values].every((v) => v.startsWith(prefix))) return
     out.push({field: t, columns: [cells[i]!], file: LOOKUP_FILES[t]!, distinct: values.size})
   })
   return out
+}
+
+/** A second preset that reads the file too: why the first was named, and the columns they read apart. */
+function otherMatch(chosen: PresetMatch, other: PresetMatch): string {
+  const mine = readColumns(chosen)
+  const theirs = readColumns(other)
+  const targetIn = (list: typeof mine, column: string) => list.find((r) => r.column === column)?.target ?? 'dropped'
+  const columns = [...new Set([...mine, ...theirs].map((r) => r.column))]
+  const apart = columns
+    .filter((c) => targetIn(mine, c) !== targetIn(theirs, c))
+    .map((c) => `${c}: ${targetIn(mine, c)} in ${chosen.name}, ${targetIn(theirs, c)} in ${other.name}`)
+  return (
+    `the preset ${other.name} reads this file too; ${chosen.name} is named as it reads ${mine.length} of its columns (${other.name} ${theirs.length})` +
+    (apart.length > 0 ? `. They read apart: ${apart.join('; ')}` : ', alike') +
+    `. To use ${other.name}: --map ${other.name}`
+  )
 }
 
 /** A path as one shell word, quoted only when it needs to be. */

@@ -11,8 +11,10 @@ import {looksLikeHeader} from './column-profile.js'
 import type {Lookup, Lookups} from './lookups.js'
 import {loadBillMap, withOverrides, type BillMap} from './map-file.js'
 import {presetNames} from './presets.js'
+import {LINES_PREFIX} from './record-structure.js'
+import {joinRecordTypes} from './record-types.js'
+import {sampleFile, type FileSample} from './file-sample.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
-import type {FileSample} from './file-sample.js'
 
 export interface PresetMatch {
   name: string
@@ -36,32 +38,59 @@ export interface NearestPreset {
   absent: string[]
 }
 
-/** The first preset that reads the file, else the nearest by shared headers (if any shares one). */
-export async function matchPresets(sample: FileSample): Promise<{match?: PresetMatch; nearest?: NearestPreset}> {
+/**
+ * Every preset that reads the file, the one named first: the one that reads the most of the
+ * file's columns (ties in name order). Without a match, the nearest by shared headers (if any
+ * shares one).
+ */
+export async function matchPresets(
+  sample: FileSample,
+): Promise<{match?: PresetMatch; others?: PresetMatch[]; nearest?: NearestPreset}> {
   let nearest: NearestPreset | undefined
+  let unquoted: FileSample | undefined
+  const matches: PresetMatch[] = []
   for (const name of presetNames()) {
     const map = await loadBillMap(name)
-    const match = tryPreset(name, map, sample)
-    if (match) return {match}
+    // A file that quotes nothing (IIF) is read as its preset reads it.
+    if (!map.quotes && sample.quotes) unquoted ??= await sampleFile(sample.file, false).catch(() => sample)
+    const match = tryPreset(name, map, !map.quotes && unquoted ? unquoted : sample)
+    if (match) matches.push(match)
     const near = nearness(name, map, sample)
     if (near && near.shared > (nearest?.shared ?? 0)) nearest = near
+  }
+  if (matches.length > 0) {
+    const [match, ...others] = matches.sort((a, b) => readColumns(b).length - readColumns(a).length)
+    return {match: match!, others}
   }
   return nearest ? {nearest} : {}
 }
 
+/** The file's columns a match reads (maps to a target), by the header as written or its position. */
+export function readColumns(match: PresetMatch): Array<{column: string; target: string}> {
+  const cells = match.header ?? (match.rows[0] ?? []).map((_, i) => String(i + 1))
+  return cells.flatMap((c) => {
+    const target = match.map.columns.get(headerKey(c))
+    return typeof target === 'string' ? [{column: c, target}] : []
+  })
+}
+
 function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch | undefined {
-  const preamble = sample.records.slice(0, map.skipLines)
-  const first = sample.records[map.skipLines]
+  const records = structured(map, sample)
+  if (!records) return undefined
+  const preamble = records.slice(0, map.skipLines)
+  const first = records[map.skipLines]
   if (!first) return undefined
   const read = readFirstRow(map, first)
   // A headerless reading fits only a file as wide as the fields the preset documents, whose
   // first row holds data: a header of names bk does not know is not a row of values.
   if (!read.header || read.isData) {
     if (read.isData && looksLikeHeader(first)) return undefined
+    // A first record of another width than the rows after it is a preamble (DATEV's EXTF record), not a row.
+    if (read.isData && sample.preambleLines > map.skipLines) return undefined
     const documented = map.fieldOrder?.length ?? Math.max(0, ...[...map.columns.keys()].map(Number).filter(Boolean))
     if (first.length > documented) return undefined
   }
-  const rows = sample.records.slice(map.skipLines + (read.isData ? 0 : 1))
+  const rows = records.slice(map.skipLines + (read.isData ? 0 : 1))
   for (const amounts of [undefined, 'net'] as const) {
     try {
       const checked = amounts ? withOverrides(map, {amounts}) : map
@@ -73,6 +102,44 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
     }
   }
   return undefined
+}
+
+/**
+ * The sample's records as the preset's import reads them: an IIF file's record types joined into
+ * one row per line under one header; a bills file whose lines are in a second file
+ * (`lines_file:`) with the lines file's mapped columns added to its header, as the join adds
+ * them. Undefined when the records do not have the preset's structure.
+ */
+function structured(map: BillMap, sample: FileSample): string[][] | undefined {
+  const preamble = sample.records.slice(0, map.skipLines)
+  let records = sample.records.slice(map.skipLines)
+  if (map.recordTypes) {
+    const types = map.recordTypes
+    // A sample cut short may end inside a bill: it is read up to the last bill it holds whole.
+    if (!sample.complete) {
+      const lastBill = records.findLastIndex((r) => (r[0] ?? '').trim() === types.bill)
+      if (lastBill > 0) records = records.slice(0, lastBill)
+    }
+    try {
+      const flat = joinRecordTypes(
+        sample.file,
+        records.map((cells, i) => ({line: map.skipLines + i + 1, cells})),
+        types,
+      )
+      return [...preamble, flat.header.cells, ...flat.bills.flat().map((r) => r.cells)]
+    } catch (error) {
+      if (error instanceof BkError) return undefined
+      throw error
+    }
+  }
+  if (map.linesFile) {
+    const [header, ...rows] = records
+    if (!header || !header.some((h) => headerKey(h) === headerKey(map.linesFile!.key))) return undefined
+    const prefix = `${LINES_PREFIX}.`
+    const lineColumns = [...map.spellings.values()].filter((s) => s.toLowerCase().startsWith(prefix))
+    return [...preamble, [...header, ...lineColumns], ...rows]
+  }
+  return sample.records
 }
 
 /** Empty lookups for the fields the preset keys by several columns: the translator wants one for each. */

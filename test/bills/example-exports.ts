@@ -1,6 +1,6 @@
 /**
  * The example exports under examples/exports/, found rather than listed: each folder's bill
- * files (a CSV with its expected bodies beside it), its map (the preset of the folder's name, or
+ * files (any file with its expected bodies beside it), its map (the preset of the folder's name, or
  * its map.yaml), and the import command its README gives for a file, as flags.
  */
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
@@ -31,8 +31,13 @@ export function exampleExports(): ExampleExport[] {
     const preset = existsSync(join(ROOT, 'maps', `${folder.name}.yaml`)) ? folder.name : undefined
     const commands = readmeCommands(dir)
     for (const file of readdirSync(dir).sort()) {
-      if (!file.endsWith('.csv')) continue
-      const expected = join(dir, file === 'bills.csv' ? 'expected.json' : file.replace(/\.csv$/, '.expected.json'))
+      // An export is any file with its expected bodies beside it: .csv, MYOB's .txt, Manager.io's
+      // .tsv, QuickBooks Desktop's .iif. Lookup files and a lines file have none.
+      if (file.endsWith('.json') || file.endsWith('.md') || file.endsWith('.yaml')) continue
+      const stem = file.replace(/\.[^.]+$/, '')
+      const own = join(dir, `${stem}.expected.json`)
+      // A folder's first example, bills.csv, may keep its bodies in plain expected.json.
+      const expected = existsSync(own) || stem !== 'bills' ? own : join(dir, 'expected.json')
       if (!existsSync(expected)) continue
       const command = commands.get(file)
       const mapFlag = command?.[command.indexOf('--map') + 1]
@@ -61,7 +66,11 @@ function readmeCommands(dir: string): Map<string, string[]> {
   for (const block of blocks) {
     const text = block.replace(/^```sh\n|```$/g, '').replace(/\\\n\s*/g, ' ')
     for (const line of text.split('\n')) {
-      const words = line.trim().split(/\s+/)
+      // Shell quoting as the README writes it ('--delimiter ';'): the word without its quotes.
+      const words = line
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/^'(.*)'$/, '$1'))
       if (words[0] !== 'bk' || words[1] !== 'bills' || words[2] !== 'import') continue
       const abs = words.map((w) =>
         w.replace(/(^|=)(examples\/exports\/)/, (_m, pre: string) => `${pre}${ROOT}/examples/exports/`),
@@ -77,19 +86,6 @@ function withoutMap(words: string[]): string[] {
   const i = words.indexOf('--map')
   return i === -1 ? words : [...words.slice(0, i), ...words.slice(i + 2)]
 }
-
-/**
- * Layouts maps init and lookups init do not read yet, each with why: the tests leave them out, and
- * docs/bills.md ("A first map") says so. NetSuite's account-numbers layout carries an A/P account
- * column beside the lines file's, which maps init does not tell apart; DATEV's creditor-konto
- * layout looks its accounts up from a computed column, which lookups init does not follow, and
- * with its header renamed its rows read as GnuCash's headerless layout.
- */
-export const NOT_READ_YET: Record<string, string> = {
-  'netsuite/account-numbers.csv': 'an A/P account column beside the lines file',
-  'datev/creditor-konto.csv': 'its lookups are computed columns',
-}
-export const readYet = (e: ExampleExport) => !(`${e.folder}/${e.file}` in NOT_READ_YET)
 
 /** The value of a flag in a list of words. */
 export function flagValue(flags: readonly string[], name: string): string | undefined {

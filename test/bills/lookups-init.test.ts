@@ -12,7 +12,7 @@ import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
 
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {exampleExports, flagValue, readYet} from './example-exports.js'
+import {exampleExports, flagValue} from './example-exports.js'
 
 interface Written {
   field: string
@@ -26,13 +26,15 @@ interface Written {
 const readCsv = (file: string) => parse(readFileSync(file, 'utf8'), {bom: true}) as string[][]
 
 /** Examples whose README imports them with lookup files. */
-const EXAMPLES = exampleExports().filter((e) => e.flags?.includes('--lookup') && readYet(e))
+const EXAMPLES = exampleExports().filter((e) => e.flags?.includes('--lookup'))
 
 describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
   it('writes every value with an empty id; the dry run names only those still missing', async () => {
     const dir = tempDir('bk-lookups-init-')
     const flags = example.flags!
-    const shape = ['--delimiter', '--encoding'].flatMap((f) => (flagValue(flags, f) ? [f, flagValue(flags, f)!] : []))
+    const shape = ['--delimiter', '--encoding', '--lines-file'].flatMap((f) =>
+      flagValue(flags, f) ? [f, flagValue(flags, f)!] : [],
+    )
     const init = await runBk([
       'bills',
       'lookups',
@@ -112,6 +114,23 @@ describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
     const clean = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
     expect(clean.stderr).not.toContain('missing from lookups')
     expect(clean.code, clean.stderr).toBe(0)
+    // A second run keeps every filled id: nothing added, every file as the user left it.
+    const filled = written.map((w) => readFileSync(w.file, 'utf8'))
+    const again = await runBk([
+      'bills',
+      'lookups',
+      'init',
+      example.path,
+      '--map',
+      example.map,
+      '--dir',
+      dir,
+      '--json',
+      ...shape,
+    ])
+    expect(again.code, again.stderr).toBe(0)
+    for (const w of JSON.parse(again.stdout) as Written[]) expect(w).toMatchObject({added: 0, filled: w.values})
+    expect(written.map((w) => readFileSync(w.file, 'utf8'))).toEqual(filled)
   })
 })
 

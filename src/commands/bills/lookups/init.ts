@@ -33,12 +33,20 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
     }),
     delimiter: reading.delimiter,
     encoding: reading.encoding,
+    'lines-file': Flags.string({
+      summary: "The bills' lines, for a map that reads them from a second file (lines_file: in the map).",
+      helpValue: 'FILE.csv',
+    }),
   }
 
   async run(): Promise<LookupFileResult[]> {
     const {flags} = this
     const {loadBillMap, withOverrides} = await import('../../../bills/map-file.js')
-    const map = withOverrides(await loadBillMap(flags.map), {delimiter: flags.delimiter, encoding: flags.encoding})
+    const map = withOverrides(await loadBillMap(flags.map), {
+      delimiter: flags.delimiter,
+      encoding: flags.encoding,
+      linesFile: flags['lines-file'],
+    })
     const {initLookups} = await import('../../../bills/lookups-init.js')
     const results = await initLookups(this.args.file, map, flags.dir)
     if (!this.jsonEnabled()) {
@@ -48,8 +56,9 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
           `${r.file}: ${r.values} value${r.values === 1 ? '' : 's'} of ${r.columns.join(' + ')} (${r.added} added), ${toFill} without an id${toFill > 0 ? ': fill in the bk id of each' : ''}`,
         )
       }
+      const lines = flags['lines-file'] ? ` --lines-file ${flags['lines-file']}` : ''
       const args = results.map((r) => `--lookup ${r.field}=${r.file}`).join(' ')
-      this.log(`Then: bk bills import ${this.args.file} --map ${flags.map} ${args} --dry-run`)
+      this.log(`Then: bk bills import ${this.args.file}${lines} --map ${flags.map} ${args} --dry-run`)
     }
     return results
   }

@@ -6,7 +6,7 @@ import type {MapInitFindings} from '../../../bills/map-init.js'
 
 export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
   static override summary = 'Tell what an export is: the preset that reads it, or a starter map to finish.'
-  static override description = `Reads the header and the first rows of FILE (its delimiter and encoding told from its first bytes). When a preset reads the file, names it and prints the import command, with the flags the sample tells (--date-format, --number-format, --delimiter) and those it needs from you. Otherwise names the nearest preset and the headers that differ, and writes a commented starter map: every column with a proposed target or ~ (dropped), the date and number formats seen, the credit markers found and the lookups the map needs. A format the sample reads two ways (03/04/2025) is never guessed: the map marks it "# DECIDE:" and the import refuses the map until you resolve it. The map goes to stdout, or to --out (never over an existing file unless --force).`
+  static override description = `Reads the header and the first rows of FILE (its delimiter and encoding told from its first bytes). When a preset reads the file, names it and prints the import command, with the flags the sample tells (--date-format, --number-format, --delimiter) and those it needs from you. Otherwise names the nearest preset and the headers that differ, and writes a commented starter map: every column with a proposed target or ~ (dropped), the date and number formats seen, the credit markers found and the lookups the map needs. A format the sample reads two ways (03/04/2025) is never guessed: the map marks it "# DECIDE:" and the import refuses the map until you resolve it. The map goes to stdout, or to --out (never over an existing file unless --force); with --out, a file a preset reads is refused with the import command, as no starter map is needed.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> export.csv',
@@ -27,6 +27,14 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
     const {initMap} = await import('../../../bills/map-init.js')
     const findings = await initMap(this.args.file)
     const {out, force} = this.flags
+    // A preset reads the file: a starter map would be a worse copy of it, so none is written.
+    if (findings.preset && out) {
+      const {InputError} = await import('../../../shared/errors.js')
+      const p = findings.preset
+      throw new InputError(`${findings.file} matches the preset ${p.name}: no starter map written to ${out}`, {
+        hint: `Import it with: ${p.command}\nTo change the preset, copy it: bk bills maps show ${p.name} > map.yaml, then import with --map map.yaml.`,
+      })
+    }
     if (findings.map !== null && out) {
       const {replacePrivateFile, writeNewPrivateFile} = await import('../../../files/private-file.js')
       if (force) await replacePrivateFile(out, findings.map)
@@ -38,6 +46,7 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
       const p = findings.preset
       process.stdout.write(`${findings.file} matches the preset ${p.name}. Import it with:\n  ${p.command}\n`)
       for (const d of findings.decide) process.stdout.write(`Decide: ${d}\n`)
+      for (const n of findings.notes) process.stdout.write(`Note: ${n}\n`)
       if (p.needs.length > 0)
         process.stdout.write(`What ${p.name} needs from you:\n${p.needs.map((n) => `  ${n}`).join('\n')}\n`)
       if (findings.lookups.length > 0)

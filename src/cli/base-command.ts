@@ -287,6 +287,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** A line for people, on stderr, never in --json output. */
+  /** A warning in bk's voice: one `Warning:` line on stderr, not oclif's indented ` ›   Warning:`. */
+  public override warn(input: string | Error): string | Error {
+    process.stderr.write(`Warning: ${typeof input === 'string' ? input : input.message}\n`)
+    return input
+  }
+
   protected note(line: string): void {
     if (!this.jsonEnabled()) process.stderr.write(line + '\n')
   }

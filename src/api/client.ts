@@ -358,18 +358,20 @@ export class BkClient {
         connection.route,
         trustedCa().files.find((f) => f.variable === 'BK_CA_FILE')?.file,
       )
-      if (failure)
-        return {
-          kind: 'connection-error',
-          error: new NetworkSetupError(failure.message, failure.code, failure.hint, error),
-        }
+      if (failure) {
+        const setup = new NetworkSetupError(failure.message, failure.code, failure.hint, error)
+        setup.origin = origin
+        return {kind: 'connection-error', error: setup}
+      }
       const message = neverOpened
         ? `Could not connect to ${origin} (${code}) for ${what}`
         : TIMEOUTS.has(code)
           ? `No answer from ${origin} within ${timeout} ms for ${what}`
           : `The connection to ${origin} broke during ${what} (${code || (error as Error).message})`
       const Err = TIMEOUTS.has(code) ? ApiTimeoutError : ApiConnectionError
-      return {kind: 'connection-error', error: new Err(message, !neverOpened, error)}
+      const failed = new Err(message, !neverOpened, error)
+      failed.origin = origin
+      return {kind: 'connection-error', error: failed}
     }
   }
 

@@ -40,6 +40,8 @@ export class ServiceUnavailableError extends ApiError {}
 export class ApiConnectionError extends BkError {
   /** False when the connection never opened: the service cannot have acted on the request. */
   readonly maybeSent: boolean
+  /** The origin the request went to, to word the hint with (src/cli/connection-hint.ts). */
+  origin: string | undefined
   constructor(message: string, maybeSent: boolean, cause?: unknown) {
     super(message, {
       exitCode: ExitCode.unavailable,

@@ -16,7 +16,9 @@ export function validateBaseUrl(value: string, origin = 'base URL'): string {
   try {
     url = new URL(value)
   } catch {
-    throw new InputError(`Invalid ${origin} "${value}": expected an absolute URL such as https://api.example.com`)
+    throw new InputError(`Invalid ${origin} "${value}": expected an absolute URL such as https://api.example.com`, {
+      hint: `${fixOf(origin)}; \`bk doctor\` shows where each setting comes from.`,
+    })
   }
   if (url.username || url.password) {
     // Credentials in a URL end up in profiles, traces and messages; bk authenticates otherwise.
@@ -31,9 +33,15 @@ export function validateBaseUrl(value: string, origin = 'base URL'): string {
   throw new InputError(
     `Refusing ${origin} "${value}": only https is allowed, except for loopback addresses (the emulator)`,
     {
-      hint: 'Use an https:// URL, or http://127.0.0.1:PORT for the local emulator.',
+      hint: `${fixOf(origin)}, or http://127.0.0.1:PORT for the local emulator; \`bk doctor\` shows where each setting comes from.`,
     },
   )
+}
+
+/** What to change: the variable that set the URL, else the URL given. */
+function fixOf(origin: string): string {
+  if (origin === 'base URL') return 'Give an https:// URL'
+  return origin.startsWith('--') ? `Give ${origin} an https:// URL` : `Set ${origin} to an https:// URL`
 }
 
 export function defaultBaseUrl(env: Environment): string | undefined {

@@ -21,6 +21,7 @@ import type {CsvInput} from './reader.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
 import {shapeOf} from './scan.js'
 import {openInput} from './structured-input.js'
+import {counted} from '../shared/counts.js'
 
 /** An import run's open files; `close` closes each once, and returns the first failure. */
 export interface OpenRun {
@@ -231,7 +232,7 @@ async function prepareResumeLog(
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
       const changed = changedSince(options.file, state.header)
       throw new InputError(
-        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${created} bill${created === 1 ? '' : 's'} created${changed ? `, and the file has changed since (${changed})` : ''}. Refusing to import it again, which could create them twice`,
+        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${counted(created, 'bill')} created${changed ? `, and the file has changed since (${changed})` : ''}. Refusing to import it again, which could create them twice`,
         {
           code: 'journal_exists',
           hint: changed

@@ -8,6 +8,7 @@
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
 import type {Flattened, ReadRecord} from './record-structure.js'
+import {counted} from '../shared/counts.js'
 
 const CELL_LINES = /\r\n|\n|\r/
 
@@ -51,7 +52,7 @@ function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: numbe
       continue
     }
     throw new InputError(
-      `${label}:${row.line}: column ${header.cells[i]} holds ${stripped(values)} line${stripped(values) === 1 ? '' : 's'} (${JSON.stringify(row.cells[i])}), but column ${header.cells[widest]} holds ${count}`,
+      `${label}:${row.line}: column ${header.cells[i]} holds ${counted(stripped(values), 'line')} (${JSON.stringify(row.cells[i])}), but column ${header.cells[widest]} holds ${count}`,
       {
         hint: 'Each packed cell of a row holds one value per line of the bill, one per line of the cell: the same count in each (or none).',
       },

@@ -10,6 +10,7 @@ import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
 import {csvErrorMessage, type CsvInput} from './reader.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
+import {counted} from '../shared/counts.js'
 
 export interface ImportProgress {
   rows: number
@@ -143,7 +144,7 @@ export async function scan(
             : undefined
           : {
               line,
-              message: `has ${record.length} column${record.length === 1 ? '' : 's'}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
+              message: `has ${counted(record.length, 'column')}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
             }
       let done: BillDraft | undefined
       if (translator) {

@@ -7,6 +7,7 @@
  * YAML reads as double-quoted scalars.
  */
 import {decideText, type MapInitFindings} from './map-init.js'
+import {counted} from '../shared/counts.js'
 
 const q = (text: string) => JSON.stringify(text)
 const list = (items: readonly string[]) => `[${items.map(q).join(', ')}]`
@@ -15,7 +16,7 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
   const out: string[] = []
   const file = f.file
   out.push(
-    `# A starter map for ${file}, written by bk bills maps init from its first ${f.sampledRows} row${f.sampledRows === 1 ? '' : 's'}${f.wholeFile ? ' (the whole file)' : ''}.`,
+    `# A starter map for ${file}, written by bk bills maps init from its first ${counted(f.sampledRows, 'row')}${f.wholeFile ? ' (the whole file)' : ''}.`,
     '# Check each line against the file. Resolve every DECIDE: the import refuses this map until',
     '# each is resolved. Then write the lookups and try it without sending anything:',
     `#   bk bills lookups init ${file} --map THIS.yaml`,
@@ -24,7 +25,7 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
   if (f.nearest) {
     const n = f.nearest
     out.push(
-      `# The nearest preset is ${n.name} (${n.shared} header${n.shared === 1 ? '' : 's'} in common); bk bills maps show ${n.name} prints it.`,
+      `# The nearest preset is ${n.name} (${counted(n.shared, 'header')} in common); bk bills maps show ${n.name} prints it.`,
     )
     if (n.unknown.length > 0) out.push(`#   not in ${n.name}: ${n.unknown.join(', ')}`)
     if (n.absent.length > 0) out.push(`#   in ${n.name}, not in this file: ${n.absent.join(', ')}`)
@@ -67,7 +68,7 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
     )
     for (const l of f.lookups)
       out.push(
-        `#   --lookup ${l.field}=${l.file}  (${l.columns.map(q).join(' + ')}: ${l.distinct} value${l.distinct === 1 ? '' : 's'} in the sample)`,
+        `#   --lookup ${l.field}=${l.file}  (${l.columns.map(q).join(' + ')}: ${counted(l.distinct, 'value')} in the sample)`,
       )
   }
   for (const n of f.notes) out.push(`# Note: ${n}`)

@@ -276,9 +276,8 @@ function diskFullCause(error: unknown): NodeJS.ErrnoException | undefined {
  */
 function diskFullError(cause: NodeJS.ErrnoException, summary: ImportSummary, journaled: boolean): BkError {
   const where = cause.path ? ` writing ${cause.path}` : ''
-  const s = (n: number) => (n === 1 ? '' : 's')
   return new BkError(
-    `The disk is full (${cause.code}${where}): ${summary.created} bill${s(summary.created)} created, ${summary.unconfirmed} unconfirmed, ${summary.failed} failed, ${summary.notSent} not sent`,
+    `The disk is full (${cause.code}${where}): ${counted(summary.created, 'bill')} created, ${formatCount(summary.unconfirmed)} unconfirmed, ${formatCount(summary.failed)} failed, ${formatCount(summary.notSent)} not sent`,
     {
       code: 'disk_full',
       exitCode: ExitCode.diskFull,

@@ -5,6 +5,7 @@
  */
 import {annotationPath, ciEnvironment, type CiEnvironment} from './environment.js'
 import {workflowCommand} from './workflow-commands.js'
+import {counted} from '../shared/counts.js'
 
 /**
  * GitHub shows at most 10 error and 10 warning annotations per step (GitHub REST docs, "Check
@@ -67,7 +68,7 @@ export class Annotator {
     if (this.omitted === 0) return
     const counts = (['error', 'warning'] as const)
       .filter((level) => this.more[level] > 0)
-      .map((level) => `${this.more[level]} more ${level}${this.more[level] === 1 ? '' : 's'}`)
+      .map((level) => counted(this.more[level], `more ${level}`))
       .join(' and ')
     this.write(
       workflowCommand(

@@ -287,6 +287,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** A line for people, on stderr, never in --json output. */
+  /** A warning in bk's voice: one `Warning:` line on stderr, not oclif's indented ` ›   Warning:`. */
+  public override warn(input: string | Error): string | Error {
+    process.stderr.write(`Warning: ${typeof input === 'string' ? input : input.message}\n`)
+    return input
+  }
+
   protected note(line: string): void {
     if (!this.jsonEnabled()) process.stderr.write(line + '\n')
   }
@@ -304,8 +310,25 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       else process.stderr.write(`${error.message}.\n`)
       throw new Errors.ExitError(ExitCode.ok)
     }
-    await this.report(error, err)
+    await this.report(await this.withConnectionHint(error), err)
     throw new Errors.ExitError(error.exitCode)
+  }
+
+  /** A connection failure to the base URL: the hint names it, what set it, and `bk doctor`. */
+  private async withConnectionHint(error: BkError): Promise<BkError> {
+    if (error.exitCode !== ExitCode.unavailable || !this.credentialsPromise) return error
+    const credentials = await this.credentialsPromise.catch(() => undefined)
+    if (!credentials) return error
+    const {connectionHint} = await import('./connection-hint.js')
+    const hint = connectionHint(error, credentials.baseUrl, credentials.origins.baseUrl)
+    if (!hint) return error
+    return new BkError(error.message, {
+      code: error.code,
+      exitCode: error.exitCode,
+      hint,
+      details: error.details,
+      cause: error.cause,
+    })
   }
 
   /**

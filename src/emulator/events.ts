@@ -100,8 +100,11 @@ function fill(state: EmulatorState, field: string, content: Record<string, unkno
   const businessId = typeof content.business_id === 'string' ? content.business_id : defaultBusiness(state)?.id
   switch (field) {
     case 'business_id':
+      // A created business is a new one, not the first seeded.
+      if (type === 'BUSINESS_CREATED') return state.newId(ID_PREFIX.business)
       return businessId ?? ID_PREFIX.business + randomBytes(6).toString('hex')
     case 'business_external_id':
+      if (type === 'BUSINESS_CREATED') return `ext-${String(content.business_id).slice(ID_PREFIX.business.length)}`
       return (businessId && state.businesses.get(businessId)?.external_id) ?? 'ext-' + randomBytes(4).toString('hex')
     case 'timestamp':
       return timestamp()
@@ -149,6 +152,7 @@ export function buildEventContent(state: EmulatorState, type: EventType, given: 
     })
   for (const [field, value] of Object.entries(input)) check(type, field, value)
   const content: Record<string, unknown> = {}
-  for (const field of fields) content[field] = field in input ? input[field] : fill(state, field, input, type)
+  for (const field of fields)
+    content[field] = field in input ? input[field] : fill(state, field, {...input, ...content}, type)
   return content
 }

@@ -102,3 +102,16 @@ export function styles(color: boolean): {bold: (s: string) => string; dim: (s: s
   if (!color) return {bold: (s) => s, dim: (s) => s}
   return {bold: (s) => `\u001B[1m${s}\u001B[22m`, dim: (s) => `\u001B[2m${s}\u001B[22m`}
 }
+
+/** `text` broken between words into lines of at most `width` columns (a longer word stays whole). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && displayWidth(`${line} ${word}`) > width) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  return [...lines, line]
+}

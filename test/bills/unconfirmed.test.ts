@@ -46,6 +46,29 @@ describe('bills unconfirmed', () => {
     )
     expect(listed.settled).toBeUndefined()
 
+    // For people: the one-line result first, and the list only with --verbose (on copies of the
+    // journal, settled into a record of their own, so the run below is untouched).
+    for (const verbose of [false, true]) {
+      const copy = join(dir, `copy-${verbose}.bk-journal`)
+      copyFileSync(`${file}.bk-journal`, copy)
+      const human = await runBk(
+        ['bills', 'unconfirmed', file, '--journal', copy, '--settle', ...(verbose ? ['--verbose'] : [])],
+        {configDir: join(dir, `config-${verbose}`)},
+      )
+      expect(human.code, human.stderr).toBe(0)
+      const result = `Settled ${COUNT} unconfirmed bills: ${createdBefore.size} exist (recorded as created), ${COUNT - createdBefore.size} were never created (the next --resume sends them).`
+      const lines = human.stdout.split('\n').filter(Boolean)
+      expect(lines[0]).toBe(result)
+      if (verbose) {
+        expect(lines).toHaveLength(1 + COUNT)
+        for (const number of createdBefore)
+          expect(lines).toContainEqual(expect.stringMatching(`^${number} .* exists: bil_`))
+      } else {
+        expect(lines).toEqual([result])
+        expect(human.stderr).toContain('--verbose lists each bill')
+      }
+    }
+
     const settled = parseJsonOutput<Listed>(
       await runBk(['bills', 'unconfirmed', file, '--settle', '--json'], {configDir}),
     )

@@ -49,6 +49,13 @@ describe('counts and plurals', () => {
     expect(result.stderr).not.toContain('0 of 0')
   })
 
+  it('a row of the wrong width: "has 1,001 columns", grouped as everywhere', async () => {
+    const wide = file('wide.csv', [HEADER, Array.from({length: 1001}, () => 'x').join(',')])
+    const result = await runBk(['bills', 'import', wide.path, '--dry-run'], {cwd: wide.dir})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('has 1,001 columns, but the header (line 1) has 4')
+  })
+
   it('the summary of an import: "1 bill in 1 row"', async () => {
     const one = file('bills.csv', [HEADER, ...billRows('SUM', 1)])
     const result = await runBk(['bills', 'import', one.path], {env: envFor(emulator), cwd: one.dir})

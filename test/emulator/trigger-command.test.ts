@@ -32,6 +32,44 @@ describe('bk emulator trigger', () => {
     expect(await activeOf('biz_demo_initech')).toBe(false)
   })
 
+  it('BUSINESS_CREATED creates the business it announces, new or as given', async () => {
+    const env = envFor(emulator)
+    const ids = async () => {
+      const list = await runBk(['businesses', 'list', '--json'], {env})
+      expect(list.code, list.stderr).toBe(0)
+      return parseJsonOutput<{data: Array<{id: string; external_id: string}>}>(list).data
+    }
+    const before = await ids()
+    // The profile's default business is not the one created.
+    const made = await runBk(['emulator', 'trigger', 'BUSINESS_CREATED', '--json'], {env})
+    expect(made.code, made.stderr).toBe(0)
+    const {content} = parseJsonOutput<{content: {business_id: string; business_external_id: string}}>(made)
+    expect(before.map((b) => b.id)).not.toContain(content.business_id)
+    expect(await ids()).toContainEqual(
+      expect.objectContaining({id: content.business_id, external_id: content.business_external_id}),
+    )
+    const given = await runBk(
+      [
+        'emulator',
+        'trigger',
+        'BUSINESS_CREATED',
+        '-f',
+        'business_id=biz_triggered',
+        '-f',
+        'business_external_id=ext-t',
+      ],
+      {env},
+    )
+    expect(given.code, given.stderr).toBe(0)
+    expect(await ids()).toContainEqual(expect.objectContaining({id: 'biz_triggered', external_id: 'ext-t'}))
+    // A business that exists cannot be created again: refused, nothing emitted.
+    const count = emulator.state.notifications.length
+    const again = await runBk(['emulator', 'trigger', 'BUSINESS_CREATED', '-f', 'business_id=biz_triggered'], {env})
+    expect(again.code).toBe(5)
+    expect(again.stderr).toContain('biz_triggered already exists')
+    expect(emulator.state.notifications).toHaveLength(count)
+  })
+
   it('emits the event with the fields given, the business given, and the rest filled in', async () => {
     const result = await runBk(
       ['emulator', 'trigger', 'TASK_REQUEST', '--field', 'task_types=["request_statement"]', '--json'],

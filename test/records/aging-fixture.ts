@@ -68,19 +68,45 @@ export const AGED_READ = INVOICES.length
 export const NOT_AGED = {void_or_draft: 2, nothing_outstanding: 2}
 
 export function addAgingBusiness(emulator: RunningEmulator): void {
+  addBusiness(emulator, AGING_BUSINESS, 'Aging Fixture Ltd', INVOICES)
+}
+
+/** A business whose customers have long ids and owe millions in every bucket: too wide for 80 columns. */
+export const WIDE_BUSINESS = 'biz_fixture_aging_wide'
+export const WIDE_CUSTOMERS = [
+  'cus_fixture_northwind_traders_international',
+  'cus_fixture_contoso_pharmaceuticals_emea',
+]
+/** Due dates in each bucket of the default --buckets, as of AS_OF: current, 1-30, 31-60, 61-90, 91+. */
+const WIDE_DUES = [
+  '2026-07-15T00:00:00Z',
+  '2026-06-20T00:00:00Z',
+  '2026-05-20T00:00:00Z',
+  '2026-04-20T00:00:00Z',
+].concat(['2026-01-20T00:00:00Z'])
+export const WIDE_AMOUNTS = ['1234567.89', '2345678.91', '3456789.12', '4567891.23', '5678912.34']
+
+export function addWideAgingBusiness(emulator: RunningEmulator): void {
+  const specs = WIDE_CUSTOMERS.flatMap((customer) =>
+    WIDE_DUES.map((due, k): Spec => ({customer, currency: 'USD', total: Number(WIDE_AMOUNTS[k]), due})),
+  )
+  addBusiness(emulator, WIDE_BUSINESS, 'Aging Wide Ltd', specs)
+}
+
+function addBusiness(emulator: RunningEmulator, businessId: string, name: string, invoices: Spec[]): void {
   const state = emulator.state
-  state.businesses.set(AGING_BUSINESS, {
-    id: AGING_BUSINESS,
-    external_id: 'ext-fixture-aging',
-    name: 'Aging Fixture Ltd',
+  state.businesses.set(businessId, {
+    id: businessId,
+    external_id: `ext-${businessId}`,
+    name,
     active: true,
     created_at: '2026-01-01T00:00:00Z',
   })
-  INVOICES.forEach((spec, k) => {
+  invoices.forEach((spec, k) => {
     const id = state.newId('inv_')
     const invoice = {
       id,
-      business_id: AGING_BUSINESS,
+      business_id: businessId,
       customer_id: spec.customer,
       number: `AGE-${k + 1}`,
       description: `Fixture ${k + 1}`,
@@ -98,6 +124,6 @@ export function addAgingBusiness(emulator: RunningEmulator): void {
       lines: [],
       payments: [],
     } as Invoice
-    state.invoices.add(AGING_BUSINESS, invoice)
+    state.invoices.add(businessId, invoice)
   })
 }

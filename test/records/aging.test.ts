@@ -17,6 +17,10 @@ import {
   EXPECTED_BY_CUSTOMER,
   EXPECTED_TOTALS,
   NOT_AGED,
+  addWideAgingBusiness,
+  WIDE_AMOUNTS,
+  WIDE_BUSINESS,
+  WIDE_CUSTOMERS,
 } from './aging-fixture.js'
 
 vi.setConfig({testTimeout: 240_000})
@@ -26,6 +30,7 @@ let env: Record<string, string | undefined>
 beforeAll(async () => {
   emulator = await start()
   addAgingBusiness(emulator)
+  addWideAgingBusiness(emulator)
   env = envFor(emulator, AGING_BUSINESS)
 })
 afterAll(() => emulator.close())
@@ -159,6 +164,23 @@ describe('bk invoices aging', () => {
     expect(screen).toMatch(/^cus_fixture_acme +USD .*750\.05$/m)
     expect(screen).toMatch(/^total +USD .*949\.90$/m)
   })
+
+  for (const columns of [80, 50]) {
+    it(`with --by customer on ${columns} columns, long ids and millions: nothing cut, nothing wider`, async () => {
+      const wide = envFor(emulator, WIDE_BUSINESS)
+      const res = await runBkTty(['invoices', 'aging', '--as-of', AS_OF, '--by', 'customer'], {env: wide, columns})
+      expect(res.code, res.stdout).toBe(0)
+      const screen = plain(res.stdout)
+      expect(screen).not.toContain('…')
+      for (const line of screen.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns)
+      const words = screen.split(/\s+/)
+      for (const customer of WIDE_CUSTOMERS) expect(words).toContain(customer)
+      // Each customer owes each amount once; its total and the currency's are whole too.
+      for (const amount of WIDE_AMOUNTS) expect(words.filter((w) => w === amount)).toHaveLength(2)
+      expect(words.filter((w) => w === '17283839.49')).toHaveLength(2)
+      expect(words).toContain('34567678.98')
+    })
+  }
 
   it('NO_COLOR=1 on a terminal: no escape codes at all', async () => {
     const colored = await runBkTty(['invoices', 'aging', '--as-of', AS_OF], {env, columns: 80})

@@ -348,7 +348,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const unconfirmed = outcomes.filter((o) => o.kind === 'unconfirmed').length
     if (created + unconfirmed === 0) return
     await this.confirm(
-      `discard the journal ${journalFile} and send again ${created} bill${created === 1 ? '' : 's'} it records as created and ${unconfirmed} unconfirmed (each would exist twice)?`,
+      `discard the journal ${journalFile} and send again ${counted(created, 'bill')} it records as created and ${unconfirmed} unconfirmed (each would exist twice)?`,
       yes,
     )
   }

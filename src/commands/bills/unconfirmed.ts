@@ -5,6 +5,7 @@ import {isLoopback} from '../../auth/base-url.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import {describeKey} from '../../bills/bill-key.js'
+import {counted, formatCount} from '../../shared/counts.js'
 import type {ServiceBill, Settlement, UnconfirmedBill} from '../../bills/settle.js'
 
 export interface BillsUnconfirmedResult {
@@ -18,7 +19,7 @@ export default class BillsUnconfirmed extends BaseCommand<typeof BillsUnconfirme
   static override summary = 'List the bills of an import whose outcome is unknown, and settle them.'
   static override description = `Reads the import journal of FILE (or --journal) and lists its unconfirmed bills: sent, but the answer never told whether they were created. bk never sends them again by itself.
 
-With --settle, against the bundled emulator (a loopback base URL), bk asks the emulator which of them exist: those are recorded as created (skipped by --resume), the others as never created, so the next --resume sends them. The spec has no bill lookup, so against the service check each bill yourself (docs/bills.md, "Resolving unconfirmed bills").`
+With --settle, against the bundled emulator (a loopback base URL), bk asks the emulator which of them exist: those are recorded as created (skipped by --resume), the others as never created, so the next --resume sends them. It prints the result in one line; --verbose lists each bill after it, and --json gives every bill. The spec has no bill lookup, so against the service check each bill yourself (docs/bills.md, "Resolving unconfirmed bills").`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> bills.csv',
@@ -34,6 +35,10 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     settle: Flags.boolean({
       summary:
         'Ask the emulator which unconfirmed bills exist, and record the answer in the journal and the record of created bills.',
+    }),
+    verbose: Flags.boolean({
+      summary: 'With --settle, list each bill and what was found, after the result.',
+      dependsOn: ['settle'],
     }),
     record: Flags.string({
       summary: 'Folder of the records of created bills [default: $BK_STATE_DIR/created-bills, or the config folder].',
@@ -119,16 +124,25 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
   }
 
   private print(result: BillsUnconfirmedResult): void {
-    for (const bill of result.unconfirmed) this.log(`${describeKey(bill.key)}  ${bill.reason}`)
-    if (result.settled) {
-      const {created, absent} = result.settled
-      this.note(
-        `Settled: ${created.length} exist (recorded as created), ${absent.length} were never created (the next --resume sends them).`,
-      )
-    } else {
-      this.note(
-        `${result.unconfirmed.length} unconfirmed bill${result.unconfirmed.length === 1 ? '' : 's'} in ${result.journal}.`,
-      )
+    const {settled} = result
+    if (!settled) {
+      for (const bill of result.unconfirmed) this.log(`${describeKey(bill.key)}  ${bill.reason}`)
+      this.note(`${counted(result.unconfirmed.length, 'unconfirmed bill')} in ${result.journal}.`)
+      return
+    }
+    // The result first: a long list of bills would push it out of sight.
+    const {created, absent} = settled
+    this.log(
+      `Settled ${counted(created.length + absent.length, 'unconfirmed bill')}: ${formatCount(created.length)} ${created.length === 1 ? 'exists' : 'exist'} (recorded as created), ${formatCount(absent.length)} ${absent.length === 1 ? 'was' : 'were'} never created (the next --resume sends ${absent.length === 1 ? 'it' : 'them'}).`,
+    )
+    if (!this.flags.verbose) {
+      this.note('--verbose lists each bill and what was found; --json gives them all to scripts.')
+      return
+    }
+    const ids = new Map(created.map((c) => [c.number, c.id]))
+    for (const bill of result.unconfirmed) {
+      const id = ids.get(bill.number)
+      this.log(`${describeKey(bill.key)}  ${id ? `exists: ${id}` : 'never created'}`)
     }
   }
 }

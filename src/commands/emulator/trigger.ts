@@ -16,7 +16,7 @@ export interface EmulatorTriggerResult {
 export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger> {
   static override summary = 'Make the running emulator emit a webhook event (like `stripe trigger`).'
   static override description =
-    "Emits one event of the spec's table from the emulator at the base URL, which signs and delivers it to its --webhook-url and records it for `bk webhooks replay`. Fields not given with --field are filled with plausible values (docs/emulator.md lists them); the business is the one given with --business or the default one. Works only against the bundled emulator (a loopback base URL)."
+    "Emits one event of the spec's table from the emulator at the base URL, which signs and delivers it to its --webhook-url and records it for `bk webhooks replay`. Fields not given with --field are filled with plausible values (docs/emulator.md lists them); the business is the one given with --business or the default one. The business events change the emulator as the spec says: BUSINESS_CREATED creates a new business (or the one --business names), BUSINESS_ACTIVATED and BUSINESS_DEACTIVATED make it active or inactive. Works only against the bundled emulator (a loopback base URL)."
   static override examples = [
     '<%= config.bin %> <%= command.id %> RECEIPT_MATCHED',
     '<%= config.bin %> <%= command.id %> TASK_REQUEST --field task_types=\'["request_statement"]\'',
@@ -54,7 +54,8 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
         },
       )
     }
-    const business = credentials.businessId
+    // BUSINESS_CREATED makes a new business: only a --business given names it, never the default.
+    const business = type === 'BUSINESS_CREATED' ? flags.business : credentials.businessId
     if (business && (EVENT_FIELDS[type] as readonly string[]).includes('business_id')) content.business_id ??= business
     // An emulator-only route that takes no token: a plain client, not a session (no secret read).
     const {BkClient} = await import('../../api/client.js')

@@ -1,13 +1,37 @@
 /**
  * POST /_emulator/events {type, content?}: emits any event of the spec's table on demand, as
  * `stripe trigger` does. Missing content fields are filled with plausible values. The business
- * events the spec ties to a transition make it: a triggered BUSINESS_ACTIVATED leaves its business
- * active, BUSINESS_DEACTIVATED inactive (as the spec's table says), so that `businesses list`
- * agrees with the event a listener just received. Other events change no state.
+ * events make the change the spec ties them to: a triggered BUSINESS_CREATED creates its business
+ * (new, or the id given), BUSINESS_ACTIVATED leaves its business active, BUSINESS_DEACTIVATED
+ * inactive, so that `businesses list` agrees with the event a listener just received. Other
+ * events change no state.
  */
 import {EVENT_TYPES, buildEventContent, isEventType} from '../events.js'
 import {HttpError, ok, parseJsonObject} from '../http.js'
 import type {EmulatorContext} from './context.js'
+import type {EmulatorState} from '../state.js'
+
+/** The business a BUSINESS_CREATED announces; one that exists already is a conflict. */
+function createBusiness(state: EmulatorState, content: Record<string, unknown>): void {
+  const id = String(content.business_id)
+  const externalId = String(content.business_external_id)
+  if (state.businesses.has(id))
+    throw new HttpError(409, `Business ${id} already exists`, {field: 'content.business_id', value: id})
+  const taken = [...state.businesses.values()].find((b) => b.external_id === externalId)
+  if (taken)
+    throw new HttpError(409, `external_id ${externalId} is already used by ${taken.id}`, {
+      field: 'content.business_external_id',
+      business_id: taken.id,
+    })
+  const at = String(content.timestamp)
+  state.businesses.set(id, {
+    id,
+    external_id: externalId,
+    name: `Business ${state.businesses.size + 1}`,
+    active: true,
+    created_at: at,
+  })
+}
 
 export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/_emulator/events', () => ok({data: EVENT_TYPES}))
@@ -22,6 +46,7 @@ export function register({router, state}: EmulatorContext): void {
       })
     }
     const filled = buildEventContent(state, type, content)
+    if (type === 'BUSINESS_CREATED') createBusiness(state, filled)
     const business = state.businesses.get(String(filled.business_id))
     if (business && type === 'BUSINESS_ACTIVATED') business.active = true
     if (business && type === 'BUSINESS_DEACTIVATED') business.active = false

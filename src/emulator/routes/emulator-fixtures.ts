@@ -8,6 +8,7 @@
 import {applyFixtures, FixtureError, formatPath} from '../fixtures.js'
 import {HttpError, ok, parseJsonBody} from '../http.js'
 import type {EmulatorContext} from './context.js'
+import {counted} from '../../shared/counts.js'
 
 export function register({router, state}: EmulatorContext): void {
   router.add('POST', '/_emulator/fixtures', (ctx) => {
@@ -19,7 +20,7 @@ export function register({router, state}: EmulatorContext): void {
       const problems = error.problems.map((p) => ({path: formatPath(p.path), message: p.message}))
       throw new HttpError(
         422,
-        `The fixtures were not added: ${problems.length} problem${problems.length === 1 ? '' : 's'}, the first: ${problems[0]?.path}: ${problems[0]?.message}`,
+        `The fixtures were not added: ${counted(problems.length, 'problem')}, the first: ${problems[0]?.path}: ${problems[0]?.message}`,
         {problems},
       )
     }

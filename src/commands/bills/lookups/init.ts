@@ -4,6 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../../cli/base-command.js'
 import {billReadingFlags} from '../../../cli/flags.js'
 import type {LookupFileResult} from '../../../bills/lookups-init.js'
+import {counted} from '../../../shared/counts.js'
 
 const reading = billReadingFlags()
 
@@ -53,7 +54,7 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
       for (const r of results) {
         const toFill = r.values - r.filled
         this.log(
-          `${r.file}: ${r.values} value${r.values === 1 ? '' : 's'} of ${r.columns.join(' + ')} (${r.added} added), ${toFill} without an id${toFill > 0 ? ': fill in the bk id of each' : ''}`,
+          `${r.file}: ${counted(r.values, 'value')} of ${r.columns.join(' + ')} (${r.added} added), ${toFill} without an id${toFill > 0 ? ': fill in the bk id of each' : ''}`,
         )
       }
       const lines = flags['lines-file'] ? ` --lines-file ${flags['lines-file']}` : ''

@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../../cli/base-command.js'
 import type {MapInitFindings} from '../../../bills/map-init.js'
+import {counted} from '../../../shared/counts.js'
 
 export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
   static override summary = 'Tell what an export is: the preset that reads it, or a starter map to finish.'
@@ -56,7 +57,7 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
     const n = findings.nearest
     say(
       n
-        ? `No preset reads ${findings.file}; the nearest is ${n.name} (${n.shared} header${n.shared === 1 ? '' : 's'} in common; not in it: ${n.unknown.join(', ') || 'none'}; in it, not in the file: ${n.absent.join(', ') || 'none'}).`
+        ? `No preset reads ${findings.file}; the nearest is ${n.name} (${counted(n.shared, 'header')} in common; not in it: ${n.unknown.join(', ') || 'none'}; in it, not in the file: ${n.absent.join(', ') || 'none'}).`
         : `No preset reads ${findings.file}, and none shares a header with it.`,
     )
     if (out) say(`Wrote a starter map to ${out}.`)

@@ -87,7 +87,7 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
     }
     if (caughtUp > 0)
       this.note(
-        `${caughtUp} bill${caughtUp === 1 ? '' : 's'} the journal records as created ${caughtUp === 1 ? 'was' : 'were'} missing from the record of created bills (bk stopped between the two writes): recorded now.`,
+        `${counted(caughtUp, 'bill')} the journal records as created ${caughtUp === 1 ? 'was' : 'were'} missing from the record of created bills (bk stopped between the two writes): recorded now.`,
       )
     if (!this.jsonEnabled()) this.print(result)
     return result

@@ -34,6 +34,7 @@ import {
 import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
 import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
+import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {
   checkComputeTargets,
   compileComputed,
@@ -551,7 +552,7 @@ export class ExportTranslator {
   }
 
   /** One record of the export as a row in bk's layout. */
-  translate(record: string[], line: number): TranslatedRow {
+  translate(record: string[], line: number, origin?: RowOrigin): TranslatedRow {
     const raw = record
     if (this.skipIndex !== -1 && this.map.skip!.values.includes((record[this.skipIndex] ?? '').trim()))
       return {row: {line, cells: record, raw}, errors: NO_ERRORS, skipped: true}
@@ -559,8 +560,14 @@ export class ExportTranslator {
     const out = new Array<string>(this.width).fill('')
     let errors: RowError[] | undefined
     let failed: Set<string> | undefined
+    const joined = origin?.lines
     const fail = (target: string, i: number, value: string, message: string) => {
-      ;(errors ??= []).push({line, column: i === -1 ? target : this.columnLabel(i, target), value, message})
+      // A value of the lines file is its own: that file's row, under the name its header gives.
+      const error =
+        joined && i >= joined.from
+          ? {file: joined.label, line: joined.record.line, column: this.columnLabel(i, target, joined.from)}
+          : {line, column: i === -1 ? target : this.columnLabel(i, target)}
+      ;(errors ??= []).push({...error, value, message})
       ;(failed ??= new Set()).add(target)
     }
     if (ambiguous) fail('number', this.numberSource, '', AMBIGUOUS_CONTINUATION)
@@ -1025,8 +1032,9 @@ export class ExportTranslator {
     return ok[0]!.d
   }
 
-  private columnLabel(i: number, target: string): string {
-    const label = this.labels[i]!
+  /** A column as messages name it; one joined from the lines file (`from` on) by that file's header. */
+  private columnLabel(i: number, target: string, from?: number): string {
+    const label = from === undefined ? this.labels[i]! : this.labels[i]!.slice(LINES_PREFIX.length + 1)
     return label === target ? label : `"${label}" (${target})`
   }
 }

@@ -176,8 +176,15 @@ describe('the side files of packed and record-type layouts hold the rows as read
     expect(JSON.parse(again.stdout)).toMatchObject({bills: 1, skipped: 1, invalid: 0})
   })
 
-  it('a packed bill: its one row, packed cells and all', async () => {
+  it('a packed bill: its one row, packed cells and all, not a row per line', async () => {
     const dir = copied('manager-io', 'batch-update.tsv')
+    const path = join(dir, 'batch-update.tsv')
+    // The credit note CN-7 gets a second line, packed in its cells.
+    const packed = '\tOffice expenses\tReturned toner cartridge\t1\t-64.99\t'
+    const twoLines =
+      '\t"Office expenses\nOffice expenses"\t"Returned toner cartridge\nReturned stapler"\t"1\n1"\t"-64.99\n-5.00"\t'
+    const source = readFileSync(path, 'utf8').replace(packed, twoLines)
+    writeFileSync(path, source)
     const flags = ['--date-format', 'YYYY-MM-DD', '--number-format', '1234.56', '--currency', 'GBP']
     const result = await runBk(
       ['bills', 'import', 'batch-update.tsv', '--map', 'manager-io', ...flags, ...lookups('manager-io')],
@@ -185,10 +192,10 @@ describe('the side files of packed and record-type layouts hold the rows as read
     )
     expect(result.code, result.stderr).toBe(6)
     const rejects = readFileSync(join(dir, 'batch-update.rejects.csv'), 'utf8')
-    const source = readFileSync(join(dir, 'batch-update.tsv'), 'utf8')
     const header = source.slice(0, source.search(/\r?\n/))
-    expect(rejects.startsWith(`${header}\terror`)).toBe(true)
-    expect(rejects).toContain('CN-7')
-    expect(existsSync(join(dir, 'batch-update.tsv'))).toBe(true)
+    expect(rejects.startsWith(`${header}\terror\n`)).toBe(true)
+    // One row for the bill, as read: its packed cells hold both lines.
+    expect(rejects).toContain('\t"Returned toner cartridge\nReturned stapler"\t"1\n1"\t"-64.99\n-5.00"\t')
+    expect(rejects.split('CN-7').length).toBe(2)
   })
 })

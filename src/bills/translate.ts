@@ -125,6 +125,8 @@ export class ExportTranslator {
   private readonly amountTexts = new Map<string, string>()
   /** The currency symbols and codes the current row's amount cells were written with. */
   private readonly marks: Array<{target: string; i: number; text: string; mark: string}> = []
+  /** The target of the expression being run, for the marks of the cells it reads. */
+  private computing = ''
   private readonly decimals = new Map<string, {text: string; value: Money}>()
   /** The map language's computed values, lookups keyed by several columns, and structure columns. */
   private computed: ComputedStep[] = []
@@ -365,7 +367,12 @@ export class ExportTranslator {
     const context = {
       labels: this.labels,
       column: (name: string) => this.columnIndex(cells, name),
-      number: (text: string) => this.number(text),
+      // A currency mark in a cell an expression reads is checked as a plain amount column's is.
+      number: (text: string, i: number) => {
+        const n = this.number(text)
+        if (n.mark) this.marks.push({target: this.computing, i, text, mark: n.mark})
+        return n
+      },
       date: (text: string) => this.date(text.trim()),
       currency: map.defaults.currency,
     }
@@ -720,6 +727,7 @@ export class ExportTranslator {
       }
       if (step.reads.some((i) => failed?.has(this.targets[i] ?? ''))) continue
       try {
+        this.computing = step.target
         const value = step.run(cells)
         const currency = out[this.at.currency] || this.map.defaults.currency
         const text = computedText(step, value, currency)

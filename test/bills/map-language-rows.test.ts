@@ -199,3 +199,33 @@ describe('the side files of packed and record-type layouts hold the rows as read
     expect(rejects.split('CN-7').length).toBe(2)
   })
 })
+
+describe('currency marks in cells a compute: expression reads', () => {
+  it('USD 5.00 read by an expression on a JPY bill is refused as a plain amount column would be', async () => {
+    const dir = tempDir('bk-lines-')
+    writeFileSync(
+      join(dir, 'bills.csv'),
+      'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' +
+        'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
+        'A-2,ven_demo_office,2026-02-04,JPY,ldg_demo_expenses,3,JPY 100\n',
+    )
+    writeFileSync(
+      join(dir, 'map.yaml'),
+      [
+        'date_format: YYYY-MM-DD',
+        'currency_symbols: true',
+        'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
+        'compute:',
+        '  line_amount: "[Qty] * [Price]"',
+        'ignore: all-others',
+      ].join('\n') + '\n',
+    )
+    const result = await runBk(['bills', 'import', 'bills.csv', '--map', 'map.yaml'], {env: env(), cwd: dir})
+    expect(result.code, result.stderr).toBe(2)
+    expect(billPosts()).toEqual([])
+    expect(result.stderr).toContain(
+      `bills.csv:2: column "Price" (line_amount): "USD 5.00" is written in USD, but the bill's currency is JPY`,
+    )
+    expect(result.stderr).not.toContain('bills.csv:3:')
+  })
+})

@@ -5,7 +5,7 @@
  * bill set aside for a documented reason is set aside with all its reasons. Through the real
  * binary into the emulator.
  */
-import {copyFileSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'

@@ -14,11 +14,12 @@ import {
 } from '../shared/bill-rules.js'
 import {parseIsoDatetime, toUtcText} from '../shared/datetime.js'
 import {parseJsonTree, type JsonNode} from '../shared/exact-json.js'
-import {Decimal} from '../shared/money.js'
+import {DECIMAL_TEXT, Decimal, type Money} from '../shared/money.js'
 import {amountNumber, amountProblem} from './amount.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
 import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
 import {NumberIndex} from './number-index.js'
+import type {RowOrigin} from './record-structure.js'
 
 export interface SourceRow {
   /** Physical line (1-based) where the record starts. */
@@ -31,9 +32,13 @@ export interface SourceRow {
   failed?: ReadonlySet<string> | undefined
   /** The row continues the bill before it, whatever its key says (a blank, filled-down number). */
   continuation?: boolean | undefined
+  /** A flattened row (packed cells, record types, a lines file): the rows as read, for the side files. */
+  origin?: RowOrigin | undefined
 }
 
 export interface RowError {
+  /** The file the line is in, when not the input (a value of the lines file). */
+  file?: string | undefined
   line: number
   /** The column as the file names it (and ours when the map renamed it). */
   column?: string | undefined
@@ -260,19 +265,31 @@ export class BillAssembler {
    * the service's rules (src/shared/bill-rules.ts, the emulator's too) on the bill as it would be sent.
    */
   private complete(bill: BillDraft): void {
-    if (bill.errors.length > 0) return
     const credit = this.options.negativeTotalCredit
     // With no negative line the total cannot be negative: most bills need no arithmetic here.
+    // A credit note is one whatever else is wrong with it (then set aside with every reason), as
+    // long as each amount was read.
     if (credit && bill.rows.some((row) => this.cell(row.cells, 'line_amount').trim().startsWith('-'))) {
-      let total = new Decimal(0)
-      for (const row of bill.rows) total = total.plus(new Decimal(this.cell(row.cells, 'line_amount').trim()))
-      if (total.isNegative() && !total.isZero()) {
+      const total = this.linesTotal(bill)
+      if (total?.isNegative() && !total.isZero()) {
         bill.errors.push(creditNote(bill.rows[0]!.line, this.label('line_amount'), total.toFixed(), credit.skip))
         return
       }
     }
+    if (bill.errors.length > 0) return
     for (const v of billValueViolations(bill.input, {businessId: this.options.businessId}))
       bill.errors.push(this.violationError(bill, v))
+  }
+
+  /** The sum of the bill's line amounts, or undefined when one of them is not a number. */
+  private linesTotal(bill: BillDraft): Money | undefined {
+    let total = new Decimal(0)
+    for (const row of bill.rows) {
+      const text = this.cell(row.cells, 'line_amount').trim()
+      if (row.failed?.has('line_amount') || !DECIMAL_TEXT.test(text)) return undefined
+      total = total.plus(new Decimal(text))
+    }
+    return total
   }
 
   /** A rule the bill breaks, said of the row and column it came from. */
@@ -463,5 +480,5 @@ export class BillAssembler {
 export function formatRowError(file: string, e: RowError): string {
   const value =
     e.value === undefined || e.value === '' ? '' : `"${e.value.length > 80 ? e.value.slice(0, 77) + '...' : e.value}" `
-  return `${file}:${e.line}: ${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
+  return `${e.file ?? file}:${e.line}: ${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
 }

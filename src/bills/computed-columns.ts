@@ -43,7 +43,7 @@ export interface ComputeContext {
   labels: string[]
   /** The index of a column the map names (header or position), or undefined. */
   column(name: string): number | undefined
-  number(text: string): Parsed<string>
+  number(text: string, column: number): Parsed<string>
   date(text: string): Parsed<string>
   currency: string | undefined
 }

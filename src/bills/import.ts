@@ -18,14 +18,14 @@ import {BatchSender, Batcher} from './batch-sender.js'
 import {readCreatedRecord, type CreatedRecord} from './created-record.js'
 import {heapGuard} from './heap-guard.js'
 import {openRun, type Held, type OpenRun} from './open-run.js'
-import {onlySkipped, progressTimer, scan, shapeOf, type ScanOptions, type Scanned} from './scan.js'
+import {isSetAside, progressTimer, scan, shapeOf, type ScanOptions, type Scanned} from './scan.js'
 import {openInput} from './structured-input.js'
 import {ImportTally, type ImportOutcome} from './tally.js'
 import type {OutcomeObserver} from './outputs.js'
 
 export type {ImportProgress, ScanOptions} from './scan.js'
 export type {ImportOutcome, ImportSummary} from './tally.js'
-export {onlySkipped} from './scan.js'
+export {isSetAside} from './scan.js'
 
 export interface DryRunOptions extends ScanOptions {
   /** The record of created bills to count the bills it knows, when the business is known. */
@@ -129,7 +129,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     // Bills die young but V8 lets the old generation grow to several times the live set.
     if (++bills % 1000 === 0) checkHeap()
     rows += bill.rows.length
-    if (onlySkipped(bill)) skipped++
+    if (isSetAside(bill)) skipped++
     else if (bill.errors.length > 0) {
       invalid++
       for (const e of bill.errors) if (!e.skip) record(e)
@@ -255,7 +255,16 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
       options,
       route,
       () => sender.stopped,
-      (h) => (run.outputs.header = h),
+      (h) => {
+        run.outputs.header = h
+        const {readHeader, linesHeader} = run.input
+        const linesPath = options.map?.linesFile?.path
+        if (readHeader)
+          run.outputs.read = {
+            header: readHeader,
+            lines: linesHeader && linesPath ? {header: linesHeader.record, path: linesPath} : undefined,
+          }
+      },
     )
     if (!sender.stopped && !scanned.fatal) await batcher.flush()
   } finally {
@@ -284,7 +293,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
 async function holdBackOpenBill(bill: BillDraft | undefined, tally: ImportTally): Promise<number> {
   if (!bill) return 0
   tally.read(bill)
-  if (onlySkipped(bill)) await tally.setAside(bill)
+  if (isSetAside(bill)) await tally.setAside(bill)
   else if (bill.errors.length > 0) await tally.invalid(bill)
   else {
     await tally.notSent([bill])
@@ -297,7 +306,7 @@ async function holdBackOpenBill(bill: BillDraft | undefined, tally: ImportTally)
 function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, batcher: Batcher) {
   return async (bill: BillDraft): Promise<void> => {
     tally.read(bill)
-    if (onlySkipped(bill)) return tally.setAside(bill)
+    if (isSetAside(bill)) return tally.setAside(bill)
     if (bill.errors.length > 0) return tally.invalid(bill)
     const outcome = run.previous?.outcomes.get(run.logKey(bill))
     if (outcome?.kind === 'created') return tally.createdBefore(bill, outcome.id, false)

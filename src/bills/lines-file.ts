@@ -7,20 +7,33 @@
  */
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
-import {LINES_PREFIX, fitTo, type Flattened, type ReadRecord} from './record-structure.js'
+import {LINES_PREFIX, fitTo, type FlatRow, type Flattened, type ReadRecord} from './record-structure.js'
 
 interface Side {
   label: string
   records: ReadRecord[]
 }
 
-export function joinLinesFile(bills: Side, lines: Side, join: {key: string; lineKey: string}): Flattened {
+export function joinLinesFile(
+  bills: Side,
+  lines: Side,
+  join: {key: string; lineKey: string},
+  aliasOf: ReadonlyMap<string, string>,
+): Flattened {
   if (lines.records.length === 0)
     throw new InputError(`${lines.label} (--lines-file) is empty: expected a header row and the bills' lines`)
   const [billHeader, ...billRows] = bills.records as [ReadRecord, ...ReadRecord[]]
   const [lineHeader, ...lineRows] = lines.records as [ReadRecord, ...ReadRecord[]]
-  const billKey = keyColumn(bills.label, billHeader, join.key, 'lines_file.key')
-  const lineKey = keyColumn(lines.label, lineHeader, join.lineKey, 'lines_file.line_key')
+  const billKey = keyColumn(bills.label, billHeader, join.key, 'lines_file.key', sameColumn(join.key, aliasOf))
+  const lineKey = keyColumn(
+    lines.label,
+    lineHeader,
+    join.lineKey,
+    'lines_file.line_key',
+    (h) =>
+      sameColumn(join.lineKey, aliasOf)(h) ||
+      sameColumn(`${LINES_PREFIX}.${join.lineKey}`, aliasOf)(`${LINES_PREFIX}.${h.trim()}`),
+  )
   const byKey = new Map<string, ReadRecord[]>()
   for (const row of lineRows) {
     const key = keyValue(lines.label, row, lineKey, lineHeader)
@@ -30,7 +43,7 @@ export function joinLinesFile(bills: Side, lines: Side, join: {key: string; line
     else byKey.set(key, [{line: row.line, cells}])
   }
   const seen = new Map<string, number>()
-  const out: ReadRecord[][] = []
+  const out: FlatRow[][] = []
   for (const row of billRows) {
     const key = keyValue(bills.label, row, billKey, billHeader)
     const earlier = seen.get(key)
@@ -46,7 +59,16 @@ export function joinLinesFile(bills: Side, lines: Side, join: {key: string; line
         {hint: 'Every bill needs at least one line: add its lines to the lines file, or remove the bill.'},
       )
     const billCells = fitTo(bills.label, row, billHeader.cells.length, `the header of ${bills.label}`)
-    out.push(group.map((l) => ({line: row.line, cells: [...billCells, ...l.cells]})))
+    // The side files hold the bill's row as read; each line's row goes to the lines file's own.
+    const records = [{...row, width: billHeader.cells.length}]
+    const from = billHeader.cells.length
+    out.push(
+      group.map((l) => ({
+        line: row.line,
+        cells: [...billCells, ...l.cells],
+        origin: {records, lines: {label: lines.label, record: l, from}},
+      })),
+    )
   }
   for (const [key, group] of byKey) {
     if (seen.has(key)) continue
@@ -59,11 +81,30 @@ export function joinLinesFile(bills: Side, lines: Side, join: {key: string; line
     line: billHeader.line,
     cells: [...billHeader.cells, ...lineHeader.cells.map((h) => `${LINES_PREFIX}.${h.trim()}`)],
   }
-  return {header, bills: out}
+  return {header, bills: out, readHeader: [billHeader], linesHeader: {label: lines.label, record: lineHeader}}
 }
 
-function keyColumn(label: string, header: ReadRecord, name: string, mapKey: string): number {
-  const i = header.cells.findIndex((h) => headerKey(h) === headerKey(name))
+/**
+ * A header cell that is the map's column `name`, compared as every column of a map is: by
+ * headerKey (case, spaces, a trailing `.`), or as one of its `aliases:`. The lines file's key
+ * answers to the bills file's aliases of the name and to the aliases of `lines.<name>`.
+ */
+function sameColumn(name: string, aliasOf: ReadonlyMap<string, string>): (cell: string) => boolean {
+  const want = headerKey(name)
+  return (cell) => {
+    const key = headerKey(cell)
+    return key === want || aliasOf.get(key) === want
+  }
+}
+
+function keyColumn(
+  label: string,
+  header: ReadRecord,
+  name: string,
+  mapKey: string,
+  matches: (cell: string) => boolean,
+): number {
+  const i = header.cells.findIndex(matches)
   if (i === -1)
     throw new InputError(
       `${label}:${header.line}: no column ${JSON.stringify(name)} (the map's ${mapKey}) in the header`,

@@ -16,7 +16,7 @@ import type {BillDraft} from './assemble.js'
 import {DEFAULT_KEY} from './bill-key.js'
 import {createdRecordPath, normaliseBaseUrl, openCreatedRecord, type CreatedRecord} from './created-record.js'
 import type {ImportOptions} from './import.js'
-import {ImportOutputs} from './outputs.js'
+import {ImportOutputs, linesSidePath} from './outputs.js'
 import type {CsvInput} from './reader.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
 import {shapeOf} from './scan.js'
@@ -70,7 +70,7 @@ export async function openRun(options: ImportOptions, held: Held): Promise<OpenR
   const record = held.record
   // These files always describe the latest run (a resumed run lists earlier outcomes again).
   // Only a plain file is removed: a path that names a device or a pipe is left in place.
-  const stale = [options.rejectsFile, options.unconfirmedFile, options.unsentFile].filter(
+  const stale = [options.rejectsFile, options.unconfirmedFile, options.unsentFile, ...linesSideFiles(options)].filter(
     (path): path is string => path !== undefined && existing.get(path)?.isFile() === true,
   )
   await Promise.all(stale.map((path) => rm(path, {force: true})))
@@ -276,6 +276,12 @@ async function prepareResumeLog(
   await writer.append({t: 'run', at: new Date().toISOString(), resume: Boolean(previous)})
   return {previous, writer, started}
 }
+/** With a lines file: its rejects, unconfirmed and unsent files, beside it (outputs.ts). */
+function linesSideFiles(options: ImportOptions): string[] {
+  const linesFile = options.map?.linesFile?.path
+  return linesFile ? (['rejects', 'unconfirmed', 'unsent'] as const).map((kind) => linesSidePath(linesFile, kind)) : []
+}
+
 /**
  * Output paths that collide (with the input or each other), and files that cannot be written, are
  * refused before anything is sent: a failure to record must not surface after bills were created.
@@ -288,6 +294,7 @@ async function checkOutputs(options: ImportOptions): Promise<Map<string, Stats |
     ['the unsent file', options.unsentFile],
     ['--results', options.resultsFile],
     ['--journal', options.journalFile],
+    ...linesSideFiles(options).map((path) => ["the lines file's side file", path] as const),
   ] as const
   for (const [flag, path] of outputs) {
     if (path && options.file !== '-' && resolve(path) === resolve(options.file))

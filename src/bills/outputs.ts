@@ -6,9 +6,11 @@
  * meant to be imported again, byte for byte.
  */
 import {createWriteStream} from 'node:fs'
+import {extname} from 'node:path'
 
 import {openPrivateFile, streamWriter, type StreamWriter} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
+import type {OriginalRecord, ReadRecord} from './record-structure.js'
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
 
@@ -53,41 +55,87 @@ export interface RowFormat {
   bom: boolean
 }
 
+/** How a flattened input (packed cells, record types, a lines file) was read: its rows go back out so. */
+export interface ReadShape {
+  /** The header rows as read (one, or one per record type). */
+  header: ReadRecord[]
+  /** The lines file's header, and the path of its side file of this kind. */
+  lines?: {header: ReadRecord; path: string} | undefined
+}
+
+/** The side file of `kind` for the lines file `path`: named after it, beside it (expenses.rejects.csv). */
+export function linesSidePath(path: string, kind: 'rejects' | 'unconfirmed' | 'unsent'): string {
+  return `${path.slice(0, path.length - extname(path).length)}.${kind}.csv`
+}
+
+const padded = (cells: readonly string[], width: number) =>
+  cells.length < width ? [...cells, ...Array.from({length: width - cells.length}, () => '')] : cells
+
 /**
  * Rejected or unconfirmed bills: the original header plus `error` (no header row when the input
- * has none), each row of the bill as read.
+ * has none), each row of the bill as read. A flattened input's bills go back out as the file has
+ * them: all of a bill's rows, under the header rows as read; their lines-file rows in a side file
+ * of the lines file, under its header (no reason column: the reasons name those rows).
  */
 export class RowFile {
   private readonly file: LazyFile
+  private readonly lines: LazyFile | undefined
   private readonly width: number
 
   constructor(
     path: string,
     header: string[] | undefined,
     private readonly format: RowFormat = {delimiter: ',', bom: false},
+    read?: ReadShape,
   ) {
     this.width = header?.length ?? 0
     const bom = format.bom ? '\uFEFF' : ''
-    this.file = new LazyFile(path, () => bom + (header ? csvLine([...header, 'error'], format.delimiter) : ''))
+    const line = (cells: readonly string[]) => csvLine(cells, format.delimiter)
+    const first = read
+      ? () => bom + read.header.map((h) => line([...h.cells, 'error'])).join('')
+      : () => bom + (header ? line([...header, 'error']) : '')
+    this.file = new LazyFile(path, first)
+    const lines = read?.lines
+    this.lines = lines && new LazyFile(lines.path, () => bom + line(lines.header.cells))
   }
 
   get path(): string | null {
     return this.file.written ? this.file.path : null
   }
 
+  /** The lines file's side file, when written. */
+  get linesPath(): string | null {
+    return this.lines?.written ? this.lines.path : null
+  }
+
   async add(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
+    if (bill.rows[0]?.origin) return this.addAsRead(bill, errorFor)
     let text = ''
     for (const row of bill.rows) {
-      const read = row.raw ?? row.cells
-      const cells =
-        read.length < this.width ? [...read, ...Array.from({length: this.width - read.length}, () => '')] : read
-      text += csvLine([...cells, errorFor(row.line)], this.format.delimiter)
+      text += csvLine([...padded(row.raw ?? row.cells, this.width), errorFor(row.line)], this.format.delimiter)
     }
     await this.file.write(text)
   }
 
-  close(): Promise<void> {
-    return this.file.close()
+  /** Each record of the bill once, in the file's order; its lines file rows to the side file. */
+  private async addAsRead(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
+    const records = new Set<OriginalRecord>()
+    const lines = new Set<ReadRecord>()
+    for (const row of bill.rows) {
+      for (const r of row.origin?.records ?? []) records.add(r)
+      if (row.origin?.lines) lines.add(row.origin.lines.record)
+    }
+    let text = ''
+    for (const r of records) text += csvLine([...padded(r.cells, r.width), errorFor(r.line)], this.format.delimiter)
+    await this.file.write(text)
+    if (!this.lines || lines.size === 0) return
+    let own = ''
+    for (const r of lines) own += csvLine(r.cells, this.format.delimiter)
+    await this.lines.write(own)
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.file.close(), this.lines?.close()])
   }
 }
 
@@ -144,6 +192,8 @@ export interface OutcomeObserver {
 export class ImportOutputs {
   /** The input's header row (undefined for a file without one), set once it is read. */
   header: string[] | undefined
+  /** A flattened input: how it was read (its header rows, its lines file's), set once it is read. */
+  read: {header: ReadRecord[]; lines?: {header: ReadRecord; path: string} | undefined} | undefined
   private rejects: RowFile | undefined
   private unconfirmed: RowFile | undefined
   private unsent: RowFile | undefined
@@ -157,16 +207,22 @@ export class ImportOutputs {
     this.results = paths.results ? new ResultsFile(paths.results) : undefined
   }
 
+  private rowFile(path: string, kind: 'rejects' | 'unconfirmed' | 'unsent'): RowFile {
+    const read = this.read
+    const lines = read?.lines && {header: read.lines.header, path: linesSidePath(read.lines.path, kind)}
+    return new RowFile(path, this.header, this.format, read && {header: read.header, lines})
+  }
+
   /** A bill not created: its rows, each with the reason for that row. */
   reject(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
-    this.rejects ??= new RowFile(this.paths.rejects, this.header, this.format)
+    this.rejects ??= this.rowFile(this.paths.rejects, 'rejects')
     this.observer?.rejected(bill, errorFor)
     return this.rejects.add(bill, errorFor)
   }
 
   /** A bill whose outcome bk cannot know: never sent again by bk. */
   leaveUnconfirmed(bill: BillDraft, reason: string): Promise<void> {
-    this.unconfirmed ??= new RowFile(this.paths.unconfirmed, this.header, this.format)
+    this.unconfirmed ??= this.rowFile(this.paths.unconfirmed, 'unconfirmed')
     this.observer?.unconfirmed(bill, reason)
     return this.unconfirmed.add(bill, () => reason)
   }
@@ -175,7 +231,7 @@ export class ImportOutputs {
   async leaveUnsent(bill: BillDraft, reason: string): Promise<void> {
     this.observer?.unsent?.(bill, reason)
     if (!this.paths.unsent) return
-    this.unsent ??= new RowFile(this.paths.unsent, this.header, this.format)
+    this.unsent ??= this.rowFile(this.paths.unsent, 'unsent')
     await this.unsent.add(bill, () => reason)
   }
 

@@ -7,7 +7,7 @@
  */
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
-import type {Flattened, ReadRecord} from './record-structure.js'
+import type {FlatRow, Flattened, ReadRecord, RowOrigin} from './record-structure.js'
 import {counted} from '../shared/counts.js'
 
 const CELL_LINES = /\r\n|\n|\r/
@@ -29,10 +29,10 @@ export function unpackLines(
       `${label}:${header.line}: none of the packed columns of the map (packed_lines:) is in the header`,
       {hint: `The header has: ${header.cells.join(', ')}.`},
     )
-  return {header, bills: rows.map((row) => unpackRow(label, header, row, at))}
+  return {header, bills: rows.map((row) => unpackRow(label, header, row, at)), readHeader: [header]}
 }
 
-function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: number[]): ReadRecord[] {
+function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: number[]): FlatRow[] {
   const parts = new Map<number, string[]>()
   for (const i of at) {
     const cell = row.cells[i] ?? ''
@@ -58,11 +58,18 @@ function unpackRow(label: string, header: ReadRecord, row: ReadRecord, at: numbe
       },
     )
   }
-  if (count <= 1) return [{line: row.line, cells: row.cells.map((c, i) => parts.get(i)?.[0] ?? c)}]
+  const origin = asRead(row, header)
+  if (count <= 1) return [{line: row.line, cells: row.cells.map((c, i) => parts.get(i)?.[0] ?? c), origin}]
   return Array.from({length: count}, (_, n) => ({
     line: row.line,
     cells: row.cells.map((c, i) => (at.includes(i) ? (parts.get(i)?.[n] ?? '') : c)),
+    origin,
   }))
+}
+
+/** A bill of one row: that row, as read, is what its side files hold. */
+function asRead(row: ReadRecord, header: ReadRecord): RowOrigin {
+  return {records: [{...row, width: header.cells.length}]}
 }
 
 /** Numbered column groups (`Line 1 Amount`, `Line 2 Amount` …): one row per group that holds a value. */
@@ -96,10 +103,12 @@ export function numberedLines(label: string, records: ReadRecord[], patterns: st
     const lines = numbers
       .map((n) => groups.get(n)!.map((i) => (i === -1 ? '' : (row.cells[i] ?? ''))))
       .filter((cells) => cells.some((c) => c.trim() !== ''))
+    const origin = asRead(row, header)
     return (lines.length > 0 ? lines : [patterns.map(() => '')]).map((cells) => ({
       line: row.line,
       cells: [...own, ...cells],
+      origin,
     }))
   })
-  return {header: out, bills}
+  return {header: out, bills, readHeader: [header]}
 }

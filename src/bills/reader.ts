@@ -10,6 +10,7 @@ import {parse, type Parser} from 'csv-parse'
 
 import {InputError} from '../shared/errors.js'
 import {unreadableBecause} from '../files/file-errors.js'
+import type {ReadRecord, RowOrigin} from './record-structure.js'
 
 export interface CsvInput {
   /** The name used in messages: the path as given, or `stdin`. */
@@ -28,6 +29,11 @@ export interface CsvInput {
    */
   marked: boolean
   close(): void
+  /** A flattened input (structured-input.ts): where the record last served was read. */
+  origin?: (() => RowOrigin | undefined) | undefined
+  /** A flattened input: its header rows as read, and its lines file's header (for the side files). */
+  readHeader?: ReadRecord[] | undefined
+  linesHeader?: {label: string; record: ReadRecord} | undefined
 }
 
 /** How the file is written: its delimiter and encoding (from the map, or bk's own: `,` and UTF-8). */

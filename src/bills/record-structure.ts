@@ -113,10 +113,35 @@ export interface ReadRecord {
   cells: string[]
 }
 
+/**
+ * Where a flattened row was read, for the side files and for messages: the side files hold the
+ * rows as read, so that the user fixes and imports again the file they have.
+ */
+export interface RowOrigin {
+  /** Every record of the row's bill as the file has it (a packed row; TRNS, SPL and ENDTRNS). */
+  records: OriginalRecord[]
+  /** A bill line joined from the lines file: its record, and the first joined column that is its. */
+  lines?: {label: string; record: ReadRecord; from: number} | undefined
+}
+
+/** A record as read, with the width of the header row it is under (IIF: each type's own). */
+export interface OriginalRecord extends ReadRecord {
+  width: number
+}
+
+/** A row as the scan will see it, and where it was read. */
+export interface FlatRow extends ReadRecord {
+  origin?: RowOrigin | undefined
+}
+
 /** A file's rows as the scan will see them: a header, then each bill's rows (one per line), bill by bill. */
 export interface Flattened {
   header: ReadRecord
-  bills: ReadRecord[][]
+  bills: FlatRow[][]
+  /** The header rows as read (one, or one per record type), for the side files. */
+  readHeader?: ReadRecord[] | undefined
+  /** The lines file's header, for its own side files. */
+  linesHeader?: {label: string; record: ReadRecord} | undefined
 }
 
 /** A record's cells padded to `width`; a non-blank cell past it is an error naming the file and line. */

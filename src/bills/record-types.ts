@@ -7,14 +7,32 @@
  * A type the map does not name is refused; the ones it lists in `skip` are dropped.
  */
 import {InputError} from '../shared/errors.js'
-import {fitTo, type Flattened, type ReadRecord, type RecordStructure} from './record-structure.js'
+import {IGNORED_COLUMN, headerKey} from './columns.js'
+import {
+  fitTo,
+  type FlatRow,
+  type Flattened,
+  type ReadRecord,
+  type RecordStructure,
+  type RowOrigin,
+} from './record-structure.js'
 
 type Types = NonNullable<RecordStructure['recordTypes']>
 
 export function joinRecordTypes(label: string, records: ReadRecord[], types: Types): Flattened {
   const headers = new Map<string, ReadRecord>()
-  const bills: ReadRecord[][] = []
-  let open: {bill: ReadRecord; lines: ReadRecord[]} | undefined
+  const bills: FlatRow[][] = []
+  let open: {bill: ReadRecord; lines: FlatRow[]; origin: RowOrigin} | undefined
+  // Types whose header row ends with bk's reason column: the width before it.
+  const reasonsAt = new Map<string, number>()
+  // The bill's records as read, each under its type's header width, for the side files.
+  // A row of a rejects file read again leaves its old reason behind.
+  const asRead = (row: ReadRecord) => {
+    const type = (row.cells[0] ?? '').trim()
+    const at = reasonsAt.get(type)
+    const cells = at === undefined ? row.cells : row.cells.slice(0, at)
+    return {line: row.line, cells, width: headers.get(type)?.cells.length ?? cells.length}
+  }
   const close = (at: number | undefined) => {
     if (!open) return
     if (open.lines.length === 0)
@@ -30,9 +48,10 @@ export function joinRecordTypes(label: string, records: ReadRecord[], types: Typ
       throw new InputError(
         `${label}:${row.line}: a ${type} record before the header row naming its columns (${types.headerPrefix}${type})`,
       )
+    const at = reasonsAt.get(type)
     return fitTo(
       label,
-      row,
+      at === undefined ? row : {line: row.line, cells: row.cells.slice(0, at)},
       header.cells.length,
       `the ${types.headerPrefix}${type} header (line ${header.line})`,
     ).slice(1)
@@ -40,22 +59,26 @@ export function joinRecordTypes(label: string, records: ReadRecord[], types: Typ
   for (const row of records) {
     const type = (row.cells[0] ?? '').trim()
     if (type.startsWith(types.headerPrefix)) {
-      headers.set(type.slice(types.headerPrefix.length), row)
+      const own = withoutReasons(row)
+      headers.set(type.slice(types.headerPrefix.length), own)
+      if (own !== row) reasonsAt.set(type.slice(types.headerPrefix.length), own.cells.length)
       continue
     }
     if (types.skip.includes(type)) continue
     if (type === types.bill) {
       close(row.line)
-      open = {bill: {line: row.line, cells: width(type, row)}, lines: []}
+      open = {bill: {line: row.line, cells: width(type, row)}, lines: [], origin: {records: [asRead(row)]}}
     } else if (type === types.line) {
       if (!open)
         throw new InputError(
           `${label}:${row.line}: a ${types.line} record outside a bill: it follows no ${types.bill} record`,
         )
-      open.lines.push({line: row.line, cells: [...open.bill.cells, ...width(type, row)]})
+      open.origin.records.push(asRead(row))
+      open.lines.push({line: row.line, cells: [...open.bill.cells, ...width(type, row)], origin: open.origin})
     } else if (type === types.end && types.end !== undefined) {
       if (!open)
         throw new InputError(`${label}:${row.line}: an ${types.end} record that closes no ${types.bill} record`)
+      open.origin.records.push(asRead(row))
       close(row.line)
     } else {
       const known = [types.bill, types.line, types.end, ...types.skip].filter(Boolean).join(', ')
@@ -79,5 +102,18 @@ export function joinRecordTypes(label: string, records: ReadRecord[], types: Typ
   }
   if (bills.length === 0) throw new InputError(`${label}: no ${types.bill} record: the file holds no bill`)
   const first = headers.get(types.bill)!
-  return {header: {line: first.line, cells: [...named(types.bill), ...named(types.line)]}, bills}
+  const readHeader = [...headers.entries()]
+    .filter(([type]) => type === types.bill || type === types.line || type === types.end)
+    .map(([, header]) => header)
+  return {header: {line: first.line, cells: [...named(types.bill), ...named(types.line)]}, bills, readHeader}
+}
+
+/**
+ * A header row without bk's reason column: the rejects file of an IIF import adds `error` to each
+ * type's header row, and the file imports again as it is (the column is read as no field).
+ */
+function withoutReasons(header: ReadRecord): ReadRecord {
+  const last = header.cells.length - 1
+  if (last < 1 || headerKey(header.cells[last]!) !== IGNORED_COLUMN) return header
+  return {line: header.line, cells: header.cells.slice(0, last)}
 }

@@ -148,8 +148,10 @@ export async function scan(
             }
       let done: BillDraft | undefined
       if (translator) {
-        const t = translator.translate(record, line)
+        const origin = input.origin?.()
+        const t = translator.translate(record, line, origin)
         if (t.skipped) continue
+        if (origin) t.row.origin = origin
         done = assembler.push(t.row, extra, t.errors)
       } else done = assembler.push({line, cells: record}, extra)
       if (done) {
@@ -182,9 +184,13 @@ export async function scan(
   return {rows, header, ...(translator ? {missing: translator.missing} : {})}
 }
 
-/** Only a skipped credit note keeps this bill back: it is set aside, not a fault of the file. */
-export function onlySkipped(bill: BillDraft): boolean {
-  return bill.errors.length > 0 && bill.errors.every((e) => e.skip)
+/**
+ * A bill set aside for a documented reason (a credit note with `credits: skip`, a voided status):
+ * not a fault of the file, whatever else is wrong with it. It goes to the rejects file with every
+ * reason, so that the user sees all of them at once; it is never sent either way.
+ */
+export function isSetAside(bill: BillDraft): boolean {
+  return bill.errors.some((e) => e.skip)
 }
 
 /** The CSV shape to open the input with. */

@@ -14,7 +14,7 @@ import {joinLinesFile} from './lines-file.js'
 import type {BillMap} from './map-file.js'
 import {numberedLines, unpackLines} from './packed-lines.js'
 import {openCsv, csvErrorMessage, type CsvInput} from './reader.js'
-import {hasStructure, type Flattened, type ReadRecord} from './record-structure.js'
+import {hasStructure, type FlatRow, type Flattened, type ReadRecord, type RowOrigin} from './record-structure.js'
 import {joinRecordTypes} from './record-types.js'
 
 /** Opens the import's input: as it streams, or (a map with a structure) read whole and flattened. */
@@ -31,7 +31,7 @@ export async function openInput(
     const preamble = records.splice(0, Math.min(map.skipLines, records.length))
     const flat = await flatten(input.label, records, map)
     guardMergedBills(input.label, flat, map)
-    return served(input, [...preamble, flat.header, ...flat.bills.flat()])
+    return served(input, [...preamble, flat.header, ...flat.bills.flat()], flat)
   } catch (error) {
     input.close()
     throw error
@@ -59,7 +59,7 @@ async function flatten(label: string, records: ReadRecord[], map: BillMap): Prom
   } finally {
     lines.close()
   }
-  return joinLinesFile({label, records}, {label: lines.label, records: lineRecords}, join)
+  return joinLinesFile({label, records}, {label: lines.label, records: lineRecords}, join, map.aliasOf)
 }
 
 /** Every record of a file with its line; a CSV error names the line its record starts on. */
@@ -109,12 +109,17 @@ function guardMergedBills(label: string, flat: Flattened, map: BillMap): void {
   }
 }
 
-/** The flattened rows as a CsvInput: the scan reads them as it reads a file, each at its own line. */
-function served(input: CsvInput, records: ReadRecord[]): CsvInput {
+/**
+ * The flattened rows as a CsvInput: the scan reads them as it reads a file, each at its own line,
+ * and asks where the current one was read (its bill's rows as read, its lines file row).
+ */
+function served(input: CsvInput, records: FlatRow[], flat: Flattened): CsvInput {
   let current = 1
+  let origin: RowOrigin | undefined
   async function* rows(): AsyncGenerator<string[]> {
     for (const r of records) {
       current = r.line
+      origin = r.origin
       yield r.cells
     }
   }
@@ -130,5 +135,8 @@ function served(input: CsvInput, records: ReadRecord[]): CsvInput {
     // Rows rebuilt from several records: each is looked at for unreadable cells, as it comes.
     marked: true,
     close: () => input.close(),
+    origin: () => origin,
+    readHeader: flat.readHeader,
+    linesHeader: flat.linesHeader,
   }
 }

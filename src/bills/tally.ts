@@ -121,11 +121,11 @@ export class ImportTally {
     this.summary.rows += bill.rows.length
   }
 
-  /** Only a skipped credit note keeps this bill back: set aside, not a fault of the file. */
+  /** A bill set aside for a documented reason (scan.ts isSetAside): every reason in the rejects file. */
   async setAside(bill: BillDraft): Promise<void> {
     const {label} = this.options
     this.summary.failed++
-    this.because(formatRowError(label, bill.errors[0]!))
+    this.because(formatRowError(label, bill.errors.find((e) => e.skip) ?? bill.errors[0]!))
     await this.write(() => this.outputs.reject(bill, () => bill.errors.map((e) => formatRowError(label, e)).join('; ')))
   }
 

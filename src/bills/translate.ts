@@ -34,6 +34,7 @@ import {
 import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
 import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
+import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {
   checkComputeTargets,
   compileComputed,
@@ -124,6 +125,8 @@ export class ExportTranslator {
   private readonly amountTexts = new Map<string, string>()
   /** The currency symbols and codes the current row's amount cells were written with. */
   private readonly marks: Array<{target: string; i: number; text: string; mark: string}> = []
+  /** The target of the expression being run, for the marks of the cells it reads. */
+  private computing = ''
   private readonly decimals = new Map<string, {text: string; value: Money}>()
   /** The map language's computed values, lookups keyed by several columns, and structure columns. */
   private computed: ComputedStep[] = []
@@ -364,7 +367,12 @@ export class ExportTranslator {
     const context = {
       labels: this.labels,
       column: (name: string) => this.columnIndex(cells, name),
-      number: (text: string) => this.number(text),
+      // A currency mark in a cell an expression reads is checked as a plain amount column's is.
+      number: (text: string, i: number) => {
+        const n = this.number(text)
+        if (n.mark) this.marks.push({target: this.computing, i, text, mark: n.mark})
+        return n
+      },
       date: (text: string) => this.date(text.trim()),
       currency: map.defaults.currency,
     }
@@ -551,7 +559,7 @@ export class ExportTranslator {
   }
 
   /** One record of the export as a row in bk's layout. */
-  translate(record: string[], line: number): TranslatedRow {
+  translate(record: string[], line: number, origin?: RowOrigin): TranslatedRow {
     const raw = record
     if (this.skipIndex !== -1 && this.map.skip!.values.includes((record[this.skipIndex] ?? '').trim()))
       return {row: {line, cells: record, raw}, errors: NO_ERRORS, skipped: true}
@@ -559,8 +567,14 @@ export class ExportTranslator {
     const out = new Array<string>(this.width).fill('')
     let errors: RowError[] | undefined
     let failed: Set<string> | undefined
+    const joined = origin?.lines
     const fail = (target: string, i: number, value: string, message: string) => {
-      ;(errors ??= []).push({line, column: i === -1 ? target : this.columnLabel(i, target), value, message})
+      // A value of the lines file is its own: that file's row, under the name its header gives.
+      const error =
+        joined && i >= joined.from
+          ? {file: joined.label, line: joined.record.line, column: this.columnLabel(i, target, joined.from)}
+          : {line, column: i === -1 ? target : this.columnLabel(i, target)}
+      ;(errors ??= []).push({...error, value, message})
       ;(failed ??= new Set()).add(target)
     }
     if (ambiguous) fail('number', this.numberSource, '', AMBIGUOUS_CONTINUATION)
@@ -713,6 +727,7 @@ export class ExportTranslator {
       }
       if (step.reads.some((i) => failed?.has(this.targets[i] ?? ''))) continue
       try {
+        this.computing = step.target
         const value = step.run(cells)
         const currency = out[this.at.currency] || this.map.defaults.currency
         const text = computedText(step, value, currency)
@@ -1025,8 +1040,9 @@ export class ExportTranslator {
     return ok[0]!.d
   }
 
-  private columnLabel(i: number, target: string): string {
-    const label = this.labels[i]!
+  /** A column as messages name it; one joined from the lines file (`from` on) by that file's header. */
+  private columnLabel(i: number, target: string, from?: number): string {
+    const label = from === undefined ? this.labels[i]! : this.labels[i]!.slice(LINES_PREFIX.length + 1)
     return label === target ? label : `"${label}" (${target})`
   }
 }

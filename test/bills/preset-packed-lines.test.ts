@@ -29,8 +29,11 @@ interface Layout {
   /** The second file (--lines-file), copied beside the first. */
   linesFile?: string
   flags: string[]
-  /** The credit note set aside: its number, the line each of its rows is read at, and the column named. */
-  credit?: {number: string; lines: number[]; column: string}
+  /**
+   * The credit note set aside: its number, the line each of its lines is read at, and the column
+   * named; for record types, the header rows and the bill's rows (TRNS, SPL…, ENDTRNS) as read.
+   */
+  credit?: {number: string; lines: number[]; column: string; asRead?: {headers: number; rows: number}}
 }
 
 const LAYOUTS: Layout[] = [
@@ -71,13 +74,13 @@ const LAYOUTS: Layout[] = [
     preset: 'quickbooks-desktop',
     file: 'bills.iif',
     flags: ['--currency', 'USD'],
-    credit: {number: 'CN-7', lines: [12], column: '"SPL.AMOUNT" (line_amount)'},
+    credit: {number: 'CN-7', lines: [12], column: '"SPL.AMOUNT" (line_amount)', asRead: {headers: 3, rows: 3}},
   },
   {
     preset: 'quickbooks-desktop',
     file: 'export.iif',
     flags: ['--currency', 'USD', '--date-format', 'M/D/YYYY'],
-    credit: {number: 'VC-15', lines: [17], column: '"SPL.AMOUNT" (line_amount)'},
+    credit: {number: 'VC-15', lines: [17], column: '"SPL.AMOUNT" (line_amount)', asRead: {headers: 3, rows: 3}},
   },
 ]
 
@@ -120,19 +123,21 @@ describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, line
     const out = JSON.parse(result.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
     expect(out).toMatchObject({failed: 1, created: expected.length, partial: {failed: 1, unconfirmed: 0}})
     expect(out.partial.reasons.join('\n')).toContain(CREDIT_REASON)
-    // The rejects file holds the credit note's rows as bk read them (one per line, under the
-    // joined header), each with the reason naming the file and the row it was read at.
+    // The rejects file holds the credit note's rows as the file has them (under its header rows;
+    // IIF: TRNS, SPL and ENDTRNS), each with the reason naming the file and the line it was read at.
     const rows = readFileSync(rejects, 'utf8')
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split(/\r?\n/)
-    expect(rows.length).toBe(1 + credit.lines.length)
-    expect(rows[0]!.endsWith('error')).toBe(true)
-    credit.lines.forEach((line, i) => {
-      expect(rows[1 + i]).toContain(credit.number)
-      expect(rows[1 + i]).toContain(`${file}:${line}: column ${credit.column.replace(/"/g, '""')}`)
-      expect(rows[1 + i]).toContain(CREDIT_REASON)
-    })
+    const {headers, rows: read} = credit.asRead ?? {headers: 1, rows: credit.lines.length}
+    expect(rows.length).toBe(headers + read)
+    for (const header of rows.slice(0, headers)) expect(header.endsWith('error')).toBe(true)
+    expect(rows[headers]).toContain(credit.number)
+    for (const row of rows.slice(headers)) {
+      for (const line of credit.lines)
+        expect(row).toContain(`${file}:${line}: column ${credit.column.replace(/"/g, '""')}`)
+      expect(row).toContain(CREDIT_REASON)
+    }
   })
 })
 

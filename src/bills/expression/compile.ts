@@ -50,7 +50,8 @@ export class RowFailure extends Error {
 export interface ExpressionContext {
   /** The index of a column named in brackets (a header, or a position when the file has none). */
   column(name: string): number | undefined
-  number(text: string): Parsed<string>
+  /** A cell as a number; `column` is where it was read (a currency mark there is checked against the bill's). */
+  number(text: string, column: number): Parsed<string>
   /** A date as the spec's UTC midnight datetime. */
   date(text: string): Parsed<string>
   /** Decimals of the currency's minor unit, for `round(x)` without places. */
@@ -206,7 +207,7 @@ class Compiler {
               text,
               `is empty: expected a number (write if(blank([${node.name}]), 0, [${node.name}]) to read a blank as 0)`,
             )
-          const n = context.number(text)
+          const n = context.number(text, index)
           if (!n.ok) throw new RowFailure(index, text, n.reason)
           return new Decimal(n.value)
         }

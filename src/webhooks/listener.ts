@@ -24,6 +24,7 @@
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {finished} from 'node:stream/promises'
 
 import {postThroughNetwork} from '../net/post.js'
 import type {PostResult} from '../shared/post-body.js'
@@ -35,6 +36,8 @@ import type {VerifiedAs} from './verify.js'
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../shared/spec.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** A body declared too long is still read (and dropped) before the 413, up to this many times the limit. */
+const DRAIN_FACTOR = 8
 /** Requests read, verified and forwarded at once; the memory bound is this times MAX_BODY_BYTES. */
 export const MAX_CONCURRENT = 16
 /**
@@ -196,7 +199,7 @@ function receiver(
     }
     const early = refuseEarly(req, maxBody)
     if (early) {
-      req.resume()
+      await drainDeclared(req, maxBody * DRAIN_FACTOR)
       return finish(early.status, early.refused)
     }
     const release = await gate.enter()
@@ -268,6 +271,23 @@ function refuseEarly(req: IncomingMessage, maxBody: number): Refusal | undefined
   if (Number.isFinite(declared) && declared > maxBody)
     return {status: 413, refused: `body larger than ${maxBody} bytes`}
   return undefined
+}
+
+/**
+ * Reads and drops the body of a request refused before reading it, when its declared length is
+ * within `bound`, so that the answer comes after the sender has written it all: answering (with
+ * `connection: close`) while the sender still writes makes it see a reset, not the 413. A longer
+ * declared body is answered at once, without reading it.
+ */
+async function drainDeclared(req: IncomingMessage, bound: number): Promise<void> {
+  req.resume()
+  const declared = Number(req.headers['content-length'])
+  if (!(declared > 0 && declared <= bound)) return
+  try {
+    await finished(req)
+  } catch {
+    // The sender went away: nobody to answer, and `respond` writes to a closed socket harmlessly.
+  }
 }
 
 /** Reads and checks one request, filling in its event: an accepted delivery, or a refusal. */

@@ -56,11 +56,17 @@ function startBk(args: string[], env: Record<string, string | undefined>, config
   return {child, done}
 }
 
-/** `bills unconfirmed --settle` then `--resume`, for each file, as a user recovers. */
+/**
+ * `bills unconfirmed --settle` for every file, then `--resume` of each, as a user recovers. Every
+ * run is settled before any resume: a bill one run left unconfirmed is skipped by the other run's
+ * resume (and counted unconfirmed) until its own run is settled.
+ */
 async function settleAndResume(files: string[], env: Record<string, string | undefined>, configDir: string) {
   for (const file of files) {
     const settled = await runBk(['bills', 'unconfirmed', file, '--settle'], {env, configDir})
     expect(settled.code, settled.stderr).toBe(0)
+  }
+  for (const file of files) {
     const resumed = await runBk(['bills', 'import', file, '--resume', '--batch-size', '20'], {env, configDir})
     expect(resumed.code, resumed.stderr).toBe(0)
   }

@@ -382,7 +382,6 @@ class FileRecord implements CreatedRecord {
       const lines = [...chosen.values()].map((e) => JSON.stringify({...line(e), at, ...input}) + '\n')
       const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
-      // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
       writeAll(this.appendFd, data)
       // On the thread pool, so that sending goes on meanwhile; resolved once the lines are on disk.
       await fdatasyncAsync(this.appendFd)

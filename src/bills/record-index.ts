@@ -6,9 +6,11 @@
  * Layout: 16-byte entries sorted by (hash high word, byte offset), one per bill line of the
  * record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line, u8 kind, u8 0.
  * Then the high word of every FENCE-th entry (kept in memory, so that a lookup is one positioned
- * read of a block), then the metadata as JSON, its length (u32) and MAGIC. A 64-bit hash of the
- * key finds candidates; the line is read to compare the key itself, so a collision costs a read,
- * never a wrong answer.
+ * read of a block), then a presence bitmap (kept in memory: one bit per value of the hash's top
+ * presenceBits(count) bits, set when an entry has it, so that most keys the record lacks, as every
+ * new bill of an import is, cost no read at all), then the metadata as JSON, its length (u32) and
+ * MAGIC. A 64-bit hash of the key finds candidates; the line is read to compare the key itself, so
+ * a collision costs a read, never a wrong answer.
  *
  * Trust: the metadata holds a fingerprint of the record (its header line and the 4 KB before
  * `covered`): an index of another record, of a rewritten one (`bills record --forget-before`
@@ -24,7 +26,7 @@ import {closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync, rmS
 
 import {openPrivateFile} from '../output/sink.js'
 
-const MAGIC = Buffer.from('BKRIDX1\n')
+const MAGIC = Buffer.from('BKRIDX2\n')
 const ENTRY = 16
 const FENCE = 256
 /** Bills sorted in memory at once while building (16 MB of sort keys at most). */
@@ -34,6 +36,13 @@ const PLACE = 2 ** 21
 const FINGERPRINT_SPAN = 4096
 /** Damaged line numbers kept in the metadata (the count is exact). */
 const DAMAGED_KEPT = 1000
+
+/** Bits of the presence bitmap's index: about 8 bits per entry (an eighth of them set), 2 MB at most. */
+function presenceBits(count: number): number {
+  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 8))))
+}
+
+const presenceBytes = (count: number) => 2 ** presenceBits(count) / 8
 
 export const enum Kind {
   created = 1,
@@ -119,7 +128,15 @@ export class RecordIndex {
     private readonly fd: number,
     readonly meta: IndexMeta,
     private readonly fences: Uint32Array,
-  ) {}
+    /** Undefined for an intermediate index of a build, which is only read whole. */
+    private readonly presence: Buffer | undefined,
+  ) {
+    this.shift = 32 - presenceBits(meta.count)
+  }
+
+  private readonly shift: number
+  /** Reused by every lookup: a block is read per lookup, and an allocation each cost more than the read. */
+  private block = Buffer.allocUnsafe(ENTRY * FENCE * 2)
 
   /** The index at `file` if it is whole and of this record as it is now; otherwise undefined. */
   static open(file: string, logFd: number, headerLine: string): RecordIndex | undefined {
@@ -139,14 +156,17 @@ export class RecordIndex {
       readSync(fd, metaBytes, 0, metaLength, size - 12 - metaLength)
       const meta = JSON.parse(metaBytes.toString('utf8')) as IndexMeta
       const fenceCount = Math.ceil(meta.count / FENCE)
-      if (size !== meta.count * ENTRY + fenceCount * 4 + metaLength + 12) throw new Error('torn index')
+      const presenceLength = presenceBytes(meta.count)
+      if (size !== meta.count * ENTRY + fenceCount * 4 + presenceLength + metaLength + 12) throw new Error('torn index')
       if (meta.covered > fstatSync(logFd).size || fingerprint(logFd, headerLine, meta.covered) !== meta.fingerprint)
         throw new Error('index of another record')
       const fenceBytes = Buffer.alloc(fenceCount * 4)
       readSync(fd, fenceBytes, 0, fenceBytes.length, meta.count * ENTRY)
       const fences = new Uint32Array(fenceCount)
       for (let i = 0; i < fenceCount; i++) fences[i] = fenceBytes.readUInt32BE(i * 4)
-      return new RecordIndex(fd, meta, fences)
+      const presence = Buffer.alloc(presenceLength)
+      readSync(fd, presence, 0, presenceLength, meta.count * ENTRY + fenceCount * 4)
+      return new RecordIndex(fd, meta, fences, presence)
     } catch {
       closeSync(fd)
       return undefined
@@ -166,20 +186,24 @@ export class RecordIndex {
       unconfirmed: 0,
       settled: 0,
     }
-    return new RecordIndex(openSync(file, 'r'), meta, new Uint32Array(0))
+    return new RecordIndex(openSync(file, 'r'), meta, new Uint32Array(0), undefined)
   }
 
   /** The lines whose key hashes as `key` does, in the record's order. */
   candidates(key: string): LineRef[] {
     const {hi, lo} = hashKey(key)
+    const bit = hi >>> this.shift
+    if (this.presence && ((this.presence[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return []
     // Blocks from the last fence below `hi` to the last fence at or below it hold every match.
     const last = lastAtOrBelow(this.fences, hi)
     if (last < 0) return []
     const first = Math.max(0, lastAtOrBelow(this.fences, hi - 1))
     const from = first * FENCE
     const to = Math.min(this.meta.count, (last + 1) * FENCE)
-    const bytes = Buffer.allocUnsafe((to - from) * ENTRY)
-    readSync(this.fd, bytes, 0, bytes.length, from * ENTRY)
+    const length = (to - from) * ENTRY
+    if (this.block.length < length) this.block = Buffer.allocUnsafe(length)
+    const bytes = this.block.subarray(0, length)
+    readSync(this.fd, bytes, 0, length, from * ENTRY)
     const found: LineRef[] = []
     for (let at = 0; at < bytes.length; at += ENTRY) {
       if (bytes.readUInt32BE(at) === hi && bytes.readUInt32BE(at + 4) === lo)
@@ -344,12 +368,12 @@ interface Counts {
 }
 
 /**
- * Writes the entries of `base` and `chunk` in order to `out` (with fences, without metadata), and
+ * Writes the entries of `base` and `chunk` in order to `out` (with fences and the presence bitmap, without metadata), and
  * counts the bills. The chunk's lines all come after the base's, so on equal hashes base goes first.
  */
 function mergeInto(out: string, base: RecordIndex | undefined, chunk: Chunk, source: BuildSource): Counts {
   const sorted = chunk.sortKeys.subarray(0, chunk.length).sort()
-  const writer = new EntryWriter(out)
+  const writer = new EntryWriter(out, (base?.meta.count ?? 0) + chunk.length)
   const counter = new Counter(source)
   const emit = (entry: Buffer) => {
     writer.write(entry)
@@ -385,20 +409,29 @@ function mergeInto(out: string, base: RecordIndex | undefined, chunk: Chunk, sou
   return {count: writer.count, ...counter.counts}
 }
 
-/** Writes entries through a buffer, then the fences; fdatasync'd at the end. */
+/** Writes `expected` entries through a buffer, then the fences and the presence bitmap. */
 class EntryWriter {
   private readonly fd: number
   private readonly buffer = Buffer.allocUnsafe(ENTRY * 4096)
   private used = 0
   private fences: number[] = []
+  private readonly presence: Buffer
+  private readonly shift: number
   count = 0
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly expected: number,
+  ) {
     this.fd = openPrivateFile('The index of the record of created bills', file, 'truncate')
+    this.presence = Buffer.alloc(presenceBytes(expected))
+    this.shift = 32 - presenceBits(expected)
   }
 
   write(entry: Buffer): void {
     if (this.count % FENCE === 0) this.fences.push(entry.readUInt32BE(0))
+    const bit = entry.readUInt32BE(0) >>> this.shift
+    this.presence[bit >>> 3] = (this.presence[bit >>> 3] as number) | (1 << (bit & 7))
     entry.copy(this.buffer, this.used)
     this.used += ENTRY
     this.count++
@@ -409,7 +442,9 @@ class EntryWriter {
     this.flush()
     const fences = Buffer.alloc(this.fences.length * 4)
     this.fences.forEach((f, i) => fences.writeUInt32BE(f, i * 4))
-    writeAll(this.fd, fences)
+    // Sized by the count announced: a merge that wrote another count is a bug, not a torn file.
+    if (this.count !== this.expected) throw new Error(`the index has ${this.count} entries, not ${this.expected}`)
+    writeAll(this.fd, Buffer.concat([fences, this.presence]))
     closeSync(this.fd)
   }
 

@@ -38,8 +38,8 @@ function numberOf(key: string, header: BillLogHeader): string {
 }
 
 export interface Settlement {
-  /** Unconfirmed bills the service holds, with their ids: recorded as created. */
-  created: Array<{number: string; id: string}>
+  /** Unconfirmed bills the service holds, with their keys and ids: recorded as created. */
+  created: Array<{number: string; key: string; id: string}>
   /** Unconfirmed bills the service does not hold: the next --resume sends them. */
   absent: string[]
 }
@@ -103,7 +103,7 @@ export async function settleUnconfirmed(
         settlement.absent.push(number)
         record.absent.push(key)
       } else {
-        settlement.created.push({number, id})
+        settlement.created.push({number, key, id})
         record.created.push([key, id])
       }
     }

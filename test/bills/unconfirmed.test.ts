@@ -8,7 +8,8 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {numberedBills} from '../helpers/bill-rows.js'
+import {DEMO_IDS} from '../../src/emulator/seed.js'
+import {billRow, billsCsv, numberedBills} from '../helpers/bill-rows.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {startSilentEmulator, type SilentEmulator} from '../helpers/silent-emulator.js'
 
@@ -90,5 +91,35 @@ describe('bills unconfirmed', () => {
       skipped: createdBefore.size,
     })
     silent.expectEachOnce('SETTLE', COUNT)
+  })
+
+  it("--verbose tells apart two vendors' bills of one number: only the one found exists", async () => {
+    const dir = tempDir('bk-unconfirmed-key-')
+    const file = join(dir, 'bills.csv')
+    const {office, cloud} = DEMO_IDS.vendors
+    writeFileSync(file, billsCsv([billRow('TWIN-1', {vendor: office}), billRow('TWIN-1', {vendor: cloud})]))
+    // Every request dropped before it is handled: both unconfirmed, neither created.
+    const before = await startSilentEmulator(5, ['reset-before'])
+    try {
+      const first = await runBk(['bills', 'import', file, '--batch-size', '1'], {env: before.env, configDir: dir})
+      expect(first.code, first.stderr).toBe(6)
+      expect(before.stored('TWIN')).toHaveLength(0)
+      // The office's bill is then created by another import (a record of its own, so it is sent).
+      before.emulator.options.faultRate = 0
+      const other = join(dir, 'other.csv')
+      writeFileSync(other, billsCsv([billRow('TWIN-1', {vendor: office})]))
+      const made = await runBk(['bills', 'import', other], {env: before.env, configDir: join(dir, 'other')})
+      expect(made.code, made.stderr).toBe(0)
+      const id = before.stored('TWIN')[0]?.id
+
+      const human = await runBk(['bills', 'unconfirmed', file, '--settle', '--verbose'], {configDir: dir})
+      expect(human.code, human.stderr).toBe(0)
+      const lines = human.stdout.split('\n').filter(Boolean)
+      expect(lines.slice(1).sort()).toEqual(
+        [`TWIN-1 (vendor ${office})  exists: ${id}`, `TWIN-1 (vendor ${cloud})  never created`].sort(),
+      )
+    } finally {
+      await before.emulator.close()
+    }
   })
 })

@@ -13,13 +13,17 @@ export interface SilentEmulator {
   /** The environment that points bk at it, as the demo business. */
   env: Record<string, string>
   /** The demo business's bills whose number starts with `prefix`. */
-  stored(prefix: string): Array<{number: unknown}>
+  stored(prefix: string): Array<{id: string; number: unknown}>
   /** Asserts that the bills PREFIX-1 … PREFIX-count each exist exactly once. */
   expectEachOnce(prefix: string, count: number): void
 }
 
-export async function startSilentEmulator(faultSeed: number): Promise<SilentEmulator> {
-  const emulator = await start({faultRate: 1, faultSeed, faultKinds: ['reset-before', 'reset-after']})
+/** Drops before or after handling, at random (`faultSeed`), unless `faultKinds` says only one. */
+export async function startSilentEmulator(
+  faultSeed: number,
+  faultKinds: ReadonlyArray<'reset-before' | 'reset-after'> = ['reset-before', 'reset-after'],
+): Promise<SilentEmulator> {
+  const emulator = await start({faultRate: 1, faultSeed, faultKinds})
   const token = `silent-token-${faultSeed}`
   emulator.state.tokens.set(token, {
     clientId: emulator.clientId,

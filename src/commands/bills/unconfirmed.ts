@@ -139,9 +139,10 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
       this.note('--verbose lists each bill and what was found; --json gives them all to scripts.')
       return
     }
-    const ids = new Map(created.map((c) => [c.number, c.id]))
+    // By key: two vendors' bills may share a number.
+    const ids = new Map(created.map((c) => [c.key, c.id]))
     for (const bill of result.unconfirmed) {
-      const id = ids.get(bill.number)
+      const id = ids.get(bill.key)
       this.log(`${describeKey(bill.key)}  ${id ? `exists: ${id}` : 'never created'}`)
     }
   }

@@ -127,28 +127,22 @@ describe('the silent wrongs of issue 27', () => {
   })
 
   it.each([
-    {
-      refused: 'a map that drops a discount column while computing the amount is refused, nothing sent',
-      map: ['  Quantity: quantity', '  Unit Price: unit_price', '  Discount (%): ~'],
-      error:
-        'map.yaml: "Discount (%)" (a discount) is dropped while the line amount is computed: a line would be sent without it',
-    },
-    {
-      refused: 'the same map refused when the discount is dropped by ignore: all-others',
-      map: ['  Quantity: quantity', '  Unit Price: unit_price', 'ignore: all-others'],
-      error: '"Discount (%)" (a discount) is dropped (ignore: all-others)',
-    },
-    {
-      refused: 'a discount declared but not read by the amount is refused',
-      map: [
-        '  Quantity: quantity',
-        '  Discount (%): discount',
-        'compute:',
-        '  line_amount: "[Quantity] * [Unit Price]"',
-      ],
-      error: '"Discount (%)" is declared as discount, but the line amount does not read it',
-    },
-  ])('$refused', async ({map, error}) => {
+    [
+      'a map that drops a discount column while computing the amount is refused, nothing sent',
+      ['  Quantity: quantity', '  Unit Price: unit_price', '  Discount (%): ~'],
+      'map.yaml: "Discount (%)" (a discount) is dropped while the line amount is computed: a line would be sent without it',
+    ],
+    [
+      'the same map refused when the discount is dropped by ignore: all-others',
+      ['  Quantity: quantity', '  Unit Price: unit_price', 'ignore: all-others'],
+      '"Discount (%)" (a discount) is dropped (ignore: all-others)',
+    ],
+    [
+      'a discount declared but not read by the amount is refused',
+      ['  Quantity: quantity', '  Discount (%): discount', 'compute:', '  line_amount: "[Quantity] * [Unit Price]"'],
+      '"Discount (%)" is declared as discount, but the line amount does not read it',
+    ],
+  ])('%s', async (_title, map, error) => {
     const result = await importFiles(discount(map))
     expect(result.stderr).toContain(error)
     expect(result.code).toBe(2)
@@ -193,18 +187,14 @@ describe('mistakes name the map or the row', () => {
   })
 
   it.each([
-    {mistake: 'a syntax error', map: files('"[Qty] * * [Price]"'), error: 'map.yaml:9:25: Expected'},
-    {
-      mistake: 'a column that is not in the file',
-      map: files('"[Qty] * [Prize]"', 'ignore: [Price]'),
-      error: 'map.yaml:9:25: [Prize] is not a column of bills.csv',
-    },
-    {
-      mistake: 'a type mistake',
-      map: files('"[Qty] * [Price] * \\"x\\""'),
-      error: /map\.yaml:9:\d+: expected a number, but this is a text/,
-    },
-  ])('$mistake names the map line and column', async ({map, error}) => {
+    ['a syntax error', files('"[Qty] * * [Price]"'), 'map.yaml:9:25: Expected'],
+    [
+      'a column that is not in the file',
+      files('"[Qty] * [Prize]"', 'ignore: [Price]'),
+      'map.yaml:9:25: [Prize] is not a column of bills.csv',
+    ],
+    ['a type mistake', files('"[Qty] * [Price] * \\"x\\""'), /map\.yaml:9:\d+: expected a number, but this is a text/],
+  ])('%s names the map line and column', async (_mistake, map, error) => {
     const result = await importFiles(map, ['--dry-run'])
     expect(result.stderr).toMatch(error)
     expect(result.code).toBe(2)

@@ -8,22 +8,19 @@
 // 3. peak RSS of bk importing 100,000 and 1,000,000 rows (target: flat, <= 150 MB).
 // The emulator runs as a child (`bk emulator start`); bk runs as a child too. Sizes can be
 // lowered with BENCH_DRYRUN_ROWS, BENCH_IMPORT_BILLS and BENCH_RSS_ROWS (comma-separated).
-import {spawn} from 'node:child_process'
 import {createWriteStream, mkdtempSync, rmSync} from 'node:fs'
 import {once} from 'node:events'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {URLSearchParams, fileURLToPath} from 'node:url'
+import {URLSearchParams} from 'node:url'
 
 import {parse} from 'csv-parse'
 import {Pool} from 'undici'
 
 import {startEmulatorProcess} from './lib/emulator.js'
-import {watchPeakRss} from './lib/peak-rss.js'
+import {runBkIn} from './lib/run-bk.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = join(root, 'bin', 'run.js')
 const dir = mkdtempSync(join(tmpdir(), 'bk-bench-bills-'))
 const DRY_ROWS = Number(process.env.BENCH_DRYRUN_ROWS ?? 1_000_000)
 const IMPORT_BILLS = Number(process.env.BENCH_IMPORT_BILLS ?? 40_000)
@@ -73,23 +70,7 @@ function writeFile(path, rows, linesPerBill) {
   })
 }
 
-function run(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: dir,
-      env: {...process.env, BK_CONFIG_DIR: dir, ...env},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const rss = watchPeakRss(child.pid)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    const started = performance.now()
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr, ms: performance.now() - started, peakMb: rss.stop()}))
-  })
-}
+const run = (args, env = {}) => runBkIn(dir, args, env)
 
 async function startEmulator(latency) {
   const info = await startEmulatorProcess(['--latency', String(latency)], {BK_CONFIG_DIR: dir})

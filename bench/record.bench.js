@@ -4,20 +4,16 @@
 // written directly in its format (src/bills/created-record.ts), which is much faster than
 // importing the bills. The first import over it is timed apart: it may build the record's index.
 // BENCH_RECORD_BILLS lowers the size; BENCH_RECORD_ROUNDS sets the rounds (default 5).
-import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {once} from 'node:events'
 import {createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {loadavg, tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {fileURLToPath} from 'node:url'
 
 import {startEmulatorProcess} from './lib/emulator.js'
-import {watchPeakRss} from './lib/peak-rss.js'
+import {runBkIn} from './lib/run-bk.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = join(root, 'bin', 'run.js')
 const dir = mkdtempSync(join(tmpdir(), 'bk-bench-record-'))
 const RECORDED = Number(process.env.BENCH_RECORD_BILLS ?? 3_000_000)
 const ROUNDS = Number(process.env.BENCH_RECORD_ROUNDS ?? 5)
@@ -25,23 +21,7 @@ const BUSINESS = 'biz_demo_acme'
 const VENDOR = 'ven_demo_office'
 const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id\n'
 
-function run(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: dir,
-      env: {...process.env, BK_CONFIG_DIR: dir, ...env},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const rss = watchPeakRss(child.pid)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    const started = performance.now()
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr, ms: performance.now() - started, peakMb: rss.stop()}))
-  })
-}
+const run = (args, env = {}) => runBkIn(dir, args, env)
 
 /** The record's file name, as src/bills/created-record.ts names it. */
 function recordFile(folder, baseUrl) {

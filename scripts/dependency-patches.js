@@ -149,6 +149,19 @@ else {
     buys: "oclif's modules require, when they load, every module they might use: loading its entry loads its help, themes, colour detection, TypeScript path mapping and performance hooks, with the built-in modules they need, on every start, help or not. Each such require() is made when its module is first used (lazyRequires in scripts/bundle.js).",
     edits: [{files: /^lib\/.*\.js$/, transform: 'lazyRequires'}],
   },
+  {
+    id: 'autocomplete-bash-once',
+    package: '@oclif/plugin-autocomplete',
+    version: '3.2.56',
+    buys: "Not time: the bash completion for a CLI whose topics are separated by spaces offers a topic once for each of its commands (`bk <TAB>` gave bills eight times, `bk bills <TAB>` maps three times), which a shell that lists or cycles the raw answers shows; every answer is now offered once (test/commands/completion.test.ts). The plugin's latest release still has it.",
+    edits: [
+      {
+        file: 'lib/autocomplete/bash-spaces.js',
+        from: 'COMPREPLY=($(compgen -W "$opts" -- "\\${cur}"))',
+        to: 'COMPREPLY=($(compgen -W "$opts" -- "\\${cur}" | LC_ALL=C sort -u))',
+      },
+    ],
+  },
 ]
 
 /**

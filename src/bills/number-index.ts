@@ -1,3 +1,5 @@
+import {hashKey} from './key-hash.js'
+
 /**
  * A compact set of bill numbers with the line each first appeared on, for telling a bill number
  * that reappears later in the file. A million bills take about 24 MB here (a Set of strings takes
@@ -5,6 +7,7 @@
  * number, not the number: two different numbers share a hash with odds of about 1 in 10^7 for a
  * file of 10^6 bills, and the only effect would be a spurious "reappears" error on that bill,
  * shown to the user and never a bill silently skipped.
+ * (0 marks an empty slot only in `lines`, so any hash value is fine.)
  */
 export class NumberIndex {
   private h1: Uint32Array
@@ -24,7 +27,7 @@ export class NumberIndex {
 
   /** The line a number was first added with, or 0 when it is new (then it is added with `line`). */
   addOrGet(number: string, line: number): number {
-    const [a, b] = hash(number)
+    const {hi: a, lo: b} = hashKey(number)
     let i = a & this.mask
     for (;;) {
       const l = this.lines[i]!
@@ -55,21 +58,4 @@ export class NumberIndex {
       this.lines[i] = lines[j]!
     }
   }
-}
-
-/** Two independent 32-bit hashes (FNV-1a and a multiply-xorshift) of a string. */
-function hash(s: string): [number, number] {
-  let a = 0x811c9dc5
-  let b = 0x9e3779b9 ^ s.length
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    a = Math.imul(a ^ c, 0x01000193)
-    b = Math.imul(b ^ c, 0x5bd1e995)
-    b ^= b >>> 15
-  }
-  a ^= a >>> 16
-  b = Math.imul(b ^ (b >>> 13), 0xc2b2ae35)
-  b ^= b >>> 16
-  // 0 marks an empty slot only in `lines`, so any hash value is fine.
-  return [a >>> 0, b >>> 0]
 }

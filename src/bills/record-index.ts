@@ -25,6 +25,7 @@ import {createHash} from 'node:crypto'
 import {closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync} from 'node:fs'
 
 import {openPrivateFile} from '../output/sink.js'
+import {hashKey} from './key-hash.js'
 
 const MAGIC = Buffer.from('BKRIDX2\n')
 const ENTRY = 16
@@ -92,27 +93,6 @@ export function replay(lines: readonly LineRef[]): KeyState {
     }
   }
   return state
-}
-
-/** A 64-bit hash of a key, as two 32-bit words (two multiplicative hashes, each finalised). */
-export function hashKey(key: string): {hi: number; lo: number} {
-  let a = 0x811c9dc5
-  let b = 0x9747b28c ^ key.length
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i)
-    a = Math.imul(a ^ c, 0x01000193)
-    b = Math.imul(b ^ c, 0x5bd1e995)
-    b ^= b >>> 15
-  }
-  return {hi: mix(a) >>> 0, lo: mix(b ^ 0x2545f491) >>> 0}
-}
-
-function mix(h: number): number {
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  return h ^ (h >>> 16)
 }
 
 /** The fingerprint of the record read through `logFd` up to `covered`. */

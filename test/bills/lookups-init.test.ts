@@ -35,18 +35,9 @@ describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
     const shape = ['--delimiter', '--encoding', '--lines-file'].flatMap((f) =>
       flagValue(flags, f) ? [f, flagValue(flags, f)!] : [],
     )
-    const init = await runBk([
-      'bills',
-      'lookups',
-      'init',
-      example.path,
-      '--map',
-      example.map,
-      '--dir',
-      dir,
-      '--json',
-      ...shape,
-    ])
+    const lookupsInit = () =>
+      runBk(['bills', 'lookups', 'init', example.path, '--map', example.map, '--dir', dir, '--json', ...shape])
+    const init = await lookupsInit()
     expect(init.code, init.stderr).toBe(0)
     const written = JSON.parse(init.stdout) as Written[]
     // One file per field the README looks up, each value once with an empty id.
@@ -65,69 +56,60 @@ describe.each(EXAMPLES)('bills lookups init $folder/$file', (example) => {
       expect(w).toMatchObject({added: w.values, filled: 0})
     }
     const ours = written.flatMap((w) => ['--lookup', `${w.field}=${w.file}`])
-    const rest = withoutLookups(flags)
-    // Fill every id from the example's own lookup files but one: the dry run names that one only.
+    const dryRun = (...extra: string[]) =>
+      runBk([
+        'bills',
+        'import',
+        example.path,
+        '--map',
+        example.map,
+        ...withoutLookups(flags),
+        ...ours,
+        '--dry-run',
+        ...extra,
+      ])
+    // The id of a row's values in the example's own lookup file for `field`.
     const caseless = caselessFields(example.map)
+    const idOf = (field: string) => {
+      const key = (r: string[]) => norm(r.slice(0, -1), caseless.includes(field))
+      const known = new Map(
+        readCsv(given.get(field)!)
+          .slice(1)
+          .map((r) => [key(r), r[r.length - 1]!]),
+      )
+      return (r: string[]) => known.get(key(r))
+    }
+    // Fill every id from the example's own lookup files but one: the dry run names that one only.
     const left = written[0]!
     let leftValue = ''
     for (const w of written) {
-      const known = new Map(
-        readCsv(given.get(w.field)!)
-          .slice(1)
-          .map((r) => [norm(r.slice(0, -1), caseless.includes(w.field)), r[r.length - 1]!]),
-      )
+      const idIn = idOf(w.field)
       const rows = readCsv(w.file)
       rows.slice(1).forEach((r, i) => {
-        const id = known.get(norm(r.slice(0, -1), caseless.includes(w.field)))
+        const id = idIn(r)
         expect(id, `${w.file}: ${r.join(',')} is not in the example's ${given.get(w.field)}`).toBeDefined()
         if (w === left && i === 0) leftValue = r.slice(0, -1).join(', ')
         else r[r.length - 1] = id!
       })
       writeFileSync(w.file, stringify(rows))
     }
-    const dry = await runBk([
-      'bills',
-      'import',
-      example.path,
-      '--map',
-      example.map,
-      ...rest,
-      ...ours,
-      '--dry-run',
-      '--json',
-    ])
+    const dry = await dryRun('--json')
     expect(dry.code).toBe(2)
     expect(missingOf(dry), dry.stdout).toEqual([{field: left.field, values: [leftValue]}])
-    const text = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
+    const text = await dryRun()
     expect(text.stderr).toContain(
       `${left.field}: 1 value missing from lookups: ${JSON.stringify(leftValue)} (fill in each id in ${left.file})`,
     )
     // Filled: the dry run names no missing value.
     const rows = readCsv(left.file)
-    const known = new Map(
-      readCsv(given.get(left.field)!)
-        .slice(1)
-        .map((r) => [norm(r.slice(0, -1), caseless.includes(left.field)), r[r.length - 1]!]),
-    )
-    rows[1]![rows[1]!.length - 1] = known.get(norm(rows[1]!.slice(0, -1), caseless.includes(left.field)))!
+    rows[1]![rows[1]!.length - 1] = idOf(left.field)(rows[1]!)!
     writeFileSync(left.file, stringify(rows))
-    const clean = await runBk(['bills', 'import', example.path, '--map', example.map, ...rest, ...ours, '--dry-run'])
+    const clean = await dryRun()
     expect(clean.stderr).not.toContain('missing from lookups')
     expect(clean.code, clean.stderr).toBe(0)
     // A second run keeps every filled id: nothing added, every file as the user left it.
     const filled = written.map((w) => readFileSync(w.file, 'utf8'))
-    const again = await runBk([
-      'bills',
-      'lookups',
-      'init',
-      example.path,
-      '--map',
-      example.map,
-      '--dir',
-      dir,
-      '--json',
-      ...shape,
-    ])
+    const again = await lookupsInit()
     expect(again.code, again.stderr).toBe(0)
     for (const w of JSON.parse(again.stdout) as Written[]) expect(w).toMatchObject({added: 0, filled: w.values})
     expect(written.map((w) => readFileSync(w.file, 'utf8'))).toEqual(filled)
@@ -138,7 +120,9 @@ describe('bills lookups init on a later export', () => {
   const example = EXAMPLES.find((e) => e.folder === 'xero' && e.file === 'bills.csv')!
   it('adds the new values and keeps every filled id as it was', async () => {
     const dir = tempDir('bk-lookups-later-')
-    const first = await runBk(['bills', 'lookups', 'init', example.path, '--map', 'xero', '--dir', dir, '--json'])
+    const lookupsInit = (file: string, ...extra: string[]) =>
+      runBk(['bills', 'lookups', 'init', file, '--map', 'xero', '--dir', dir, ...extra])
+    const first = await lookupsInit(example.path, '--json')
     expect(first.code, first.stderr).toBe(0)
     const vendors = join(dir, 'vendors.csv')
     const rows = readCsv(vendors)
@@ -152,7 +136,7 @@ describe('bills lookups init on a later export', () => {
     extra[1] = 'NEW-1'
     const later = join(dir, 'later.csv')
     writeFileSync(later, stringify([...source, extra]))
-    const second = await runBk(['bills', 'lookups', 'init', later, '--map', 'xero', '--dir', dir, '--json'])
+    const second = await lookupsInit(later, '--json')
     expect(second.code, second.stderr).toBe(0)
     const result = (JSON.parse(second.stdout) as Written[]).find((w) => w.field === 'vendor_id')!
     expect(result).toMatchObject({added: 1, filled: rows.length - 1, values: rows.length})
@@ -161,7 +145,7 @@ describe('bills lookups init on a later export', () => {
     expect(after.startsWith(before)).toBe(true)
     expect(readCsv(vendors).at(-1)).toEqual(['Brand New Supplier Ltd', ''])
     // A third run on the same export changes nothing.
-    await runBk(['bills', 'lookups', 'init', later, '--map', 'xero', '--dir', dir])
+    await lookupsInit(later)
     expect(readFileSync(vendors, 'utf8')).toBe(after)
   })
 })

@@ -5,58 +5,46 @@
  * number merged into the bill above, a dropped discount) are refused or done right; every mistake
  * of a map or a row is exit 2 naming file, line, column and value, with nothing sent.
  */
-import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
-
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {recordedEmulator} from '../helpers/recorded-emulator.js'
+import {example, exampleText, presetCases, type PresetCase} from '../helpers/preset-case.js'
 
-const BIZ = 'biz_demo_acme'
-const ex = (pkg: string, file: string) => join(ROOT, 'examples', 'exports', pkg, file)
-const lookups = (pkg: string) => [
-  ...['--lookup', `vendor_id=${ex(pkg, 'vendors.csv')}`],
-  ...['--lookup', `line_ledger_id=${ex(pkg, 'ledgers.csv')}`],
-]
+const {presetCase, billPosts} = presetCases()
 
-const recorded = recordedEmulator(BIZ)
-const {env, billPosts} = recorded
-const sent = () => billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
-
-/** Writes files into a folder of their own and imports `bills.csv` there with `args`. */
-async function importFiles(files: Record<string, string>, args: string[]) {
-  const dir = tempDir('bk-maplang-')
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
-  return runBk(['bills', 'import', 'bills.csv', ...args], {env: env(), cwd: dir})
+/** Writes `files` into a folder of their own and imports `bills.csv` there with map.yaml and `flags`. */
+const importFiles = (files: {'bills.csv': string; 'map.yaml': string}, flags: string[] = []) => {
+  const {'bills.csv': text, ...rest} = files
+  return presetCase({file: 'bills.csv', text, files: rest, map: 'map.yaml', flags})
 }
+
+/** An example's bills.csv imported with the example's map.yaml (examples/exports/<pkg>/). */
+const exampleImport = <T>(pkg: string) => presetCase<T>({preset: pkg, file: 'bills.csv', map: example(pkg, 'map.yaml')})
+
+/** `text` as bills.csv beside a copy of the example's map and lookup files, named as they are. */
+const exampleFiles = (pkg: string, text: string): PresetCase => ({
+  preset: pkg,
+  file: 'bills.csv',
+  text,
+  copy: ['map.yaml', 'vendors.csv', 'ledgers.csv'],
+  map: 'map.yaml',
+  lookups: null,
+  flags: ['--lookup', 'vendor_id=vendors.csv', '--lookup', 'line_ledger_id=ledgers.csv'],
+})
 
 describe.each(['myob', 'odoo', 'datev'])('bills import with examples/exports/%s/map.yaml', (pkg) => {
   it('sends exactly the bills the export means', async () => {
-    const dir = tempDir('bk-maplang-')
-    copyFileSync(ex(pkg, 'bills.csv'), join(dir, 'bills.csv'))
-    const result = await runBk(['bills', 'import', 'bills.csv', '--map', ex(pkg, 'map.yaml'), ...lookups(pkg)], {
-      env: env(),
-      cwd: dir,
-    })
+    const result = await exampleImport(pkg)
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(sent()).toEqual(JSON.parse(readFileSync(ex(pkg, 'expected.json'), 'utf8')))
+    expect(result.sent).toEqual(JSON.parse(exampleText(pkg, 'expected.json')))
   })
 })
 
 describe('the silent wrongs of issue 27', () => {
   it('two suppliers with one last name are two vendors (a lookup keyed by two columns)', async () => {
-    const dir = tempDir('bk-maplang-')
-    copyFileSync(ex('myob', 'bills.csv'), join(dir, 'bills.csv'))
-    const result = await runBk(['bills', 'import', 'bills.csv', '--map', ex('myob', 'map.yaml'), ...lookups('myob')], {
-      env: env(),
-      cwd: dir,
-    })
+    const result = await exampleImport<{number: string; vendor_id: string; lines: unknown[]}>('myob')
     expect(result.code).toBe(0)
-    const vendors = (sent() as Array<{number: string; vendor_id: string; lines: unknown[]}>).map(
-      (b) => `${b.number} ${b.vendor_id} ${b.lines.length}`,
-    )
+    const vendors = result.sent.map((b) => `${b.number} ${b.vendor_id} ${b.lines.length}`)
     expect(vendors).toEqual([
       'LN-2026-07 ven_demo_office 2',
       'LN-2026-07 ven_demo_travel 1',
@@ -65,15 +53,8 @@ describe('the silent wrongs of issue 27', () => {
   })
 
   it('a name pair missing from a two-column lookup is an error naming the row, nothing sent', async () => {
-    const csv = readFileSync(ex('myob', 'bills.csv'), 'utf8').replace('Nguyen,Tran,', 'Nguyen,Minh,')
-    const result = await importFiles(
-      {
-        'bills.csv': csv,
-        'map.yaml': readFileSync(ex('myob', 'map.yaml'), 'utf8'),
-        'vendors.csv': readFileSync(ex('myob', 'vendors.csv'), 'utf8'),
-        'ledgers.csv': readFileSync(ex('myob', 'ledgers.csv'), 'utf8'),
-      },
-      ['--map', 'map.yaml', '--lookup', 'vendor_id=vendors.csv', '--lookup', 'line_ledger_id=ledgers.csv'],
+    const result = await presetCase(
+      exampleFiles('myob', exampleText('myob', 'bills.csv').replace('Nguyen,Tran,', 'Nguyen,Minh,')),
     )
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(
@@ -105,7 +86,7 @@ describe('the silent wrongs of issue 27', () => {
   }
 
   it('a bill with a blank number is not merged into the bill above of the same vendor', async () => {
-    const result = await importFiles(blankNumber, ['--map', 'map.yaml'])
+    const result = await importFiles(blankNumber)
     expect(result.stderr).toContain(
       'bills.csv:4: column "Ref" (number): is empty on a row that repeats the bill above: a line of that bill, or a bill without a number?',
     )
@@ -119,7 +100,7 @@ describe('the silent wrongs of issue 27', () => {
       .map((l, i) => (l === '' ? l : `${i === 0 ? 'Line' : i === 2 ? 'L' : 'H'},${l}`))
       .join('\n')
     const map = `${blankNumber['map.yaml']}continuation: {column: Line, values: [L]}\nignore: [Line]\n`
-    const result = await importFiles({'bills.csv': csv, 'map.yaml': map}, ['--map', 'map.yaml'])
+    const result = await importFiles({'bills.csv': csv, 'map.yaml': map})
     // Row 4 starts a bill of its own, and a bill needs a number: refused, never merged.
     expect(result.stderr).toContain('bills.csv:4: column "Ref" (number): is empty')
     expect(result.code).toBe(2)
@@ -145,40 +126,27 @@ describe('the silent wrongs of issue 27', () => {
     ].join('\n'),
   })
 
-  it('a map that drops a discount column while computing the amount is refused, nothing sent', async () => {
-    const result = await importFiles(
-      discount(['  Quantity: quantity', '  Unit Price: unit_price', '  Discount (%): ~']),
-      ['--map', 'map.yaml'],
-    )
-    expect(result.stderr).toContain(
+  it.each([
+    [
+      'a map that drops a discount column while computing the amount is refused, nothing sent',
+      ['  Quantity: quantity', '  Unit Price: unit_price', '  Discount (%): ~'],
       'map.yaml: "Discount (%)" (a discount) is dropped while the line amount is computed: a line would be sent without it',
-    )
+    ],
+    [
+      'the same map refused when the discount is dropped by ignore: all-others',
+      ['  Quantity: quantity', '  Unit Price: unit_price', 'ignore: all-others'],
+      '"Discount (%)" (a discount) is dropped (ignore: all-others)',
+    ],
+    [
+      'a discount declared but not read by the amount is refused',
+      ['  Quantity: quantity', '  Discount (%): discount', 'compute:', '  line_amount: "[Quantity] * [Unit Price]"'],
+      '"Discount (%)" is declared as discount, but the line amount does not read it',
+    ],
+  ])('%s', async (_title, map, error) => {
+    const result = await importFiles(discount(map))
+    expect(result.stderr).toContain(error)
     expect(result.code).toBe(2)
     expect(billPosts()).toEqual([])
-  })
-
-  it('the same map refused when the discount is dropped by ignore: all-others', async () => {
-    const result = await importFiles(
-      discount(['  Quantity: quantity', '  Unit Price: unit_price', 'ignore: all-others']),
-      ['--map', 'map.yaml'],
-    )
-    expect(result.stderr).toContain('"Discount (%)" (a discount) is dropped (ignore: all-others)')
-    expect(result.code).toBe(2)
-    expect(billPosts()).toEqual([])
-  })
-
-  it('a discount declared but not read by the amount is refused', async () => {
-    const result = await importFiles(
-      discount([
-        '  Quantity: quantity',
-        '  Discount (%): discount',
-        'compute:',
-        '  line_amount: "[Quantity] * [Unit Price]"',
-      ]),
-      ['--map', 'map.yaml'],
-    )
-    expect(result.stderr).toContain('"Discount (%)" is declared as discount, but the line amount does not read it')
-    expect(result.code).toBe(2)
   })
 
   it('the discount applied by an expression: 3 × 10.00 × (1 − 10 / 100) = 27', async () => {
@@ -189,11 +157,10 @@ describe('the silent wrongs of issue 27', () => {
         'compute:',
         '  line_amount: "[Quantity] * [Unit Price] * (1 - [Discount (%)] / 100)"',
       ]),
-      ['--map', 'map.yaml'],
     )
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect((sent() as Array<{lines: Array<{amount: number}>}>)[0]!.lines[0]!.amount).toBe(27)
+    expect((result.sent as Array<{lines: Array<{amount: number}>}>)[0]!.lines[0]!.amount).toBe(27)
   })
 })
 
@@ -219,37 +186,33 @@ describe('mistakes name the map or the row', () => {
     ].join('\n'),
   })
 
-  it('a syntax error names the map line and column', async () => {
-    const result = await importFiles(files('"[Qty] * * [Price]"'), ['--map', 'map.yaml', '--dry-run'])
-    expect(result.stderr).toContain('map.yaml:9:25: Expected')
-    expect(result.code).toBe(2)
-  })
-
-  it('a column that is not in the file names the map line and column', async () => {
-    const result = await importFiles(files('"[Qty] * [Prize]"', 'ignore: [Price]'), ['--map', 'map.yaml', '--dry-run'])
-    expect(result.stderr).toContain('map.yaml:9:25: [Prize] is not a column of bills.csv')
-    expect(result.code).toBe(2)
-  })
-
-  it('a type mistake names the map line and column', async () => {
-    const result = await importFiles(files('"[Qty] * [Price] * \\"x\\""'), ['--map', 'map.yaml', '--dry-run'])
-    expect(result.stderr).toMatch(/map\.yaml:9:\d+: expected a number, but this is a text/)
+  it.each([
+    ['a syntax error', files('"[Qty] * * [Price]"'), 'map.yaml:9:25: Expected'],
+    [
+      'a column that is not in the file',
+      files('"[Qty] * [Prize]"', 'ignore: [Price]'),
+      'map.yaml:9:25: [Prize] is not a column of bills.csv',
+    ],
+    ['a type mistake', files('"[Qty] * [Price] * \\"x\\""'), /map\.yaml:9:\d+: expected a number, but this is a text/],
+  ])('%s names the map line and column', async (_mistake, map, error) => {
+    const result = await importFiles(map, ['--dry-run'])
+    expect(result.stderr).toMatch(error)
     expect(result.code).toBe(2)
   })
 
   it('a cell that is not a number names the row, column and value; nothing sent', async () => {
-    const result = await importFiles(files('"[Qty] * [Price]"'), ['--map', 'map.yaml'])
+    const result = await importFiles(files('"[Qty] * [Price]"'))
     expect(result.stderr).toContain('bills.csv:2: column "Price" (line_amount): "abc" is not a number')
     expect(result.code).toBe(2)
     expect(billPosts()).toEqual([])
   })
 
   it('a computed value with nowhere to go is an error of the map', async () => {
-    const result = await importFiles(files('"[Qty] * 2"', 'compute2: x'), ['--map', 'map.yaml', '--dry-run'])
+    const result = await importFiles(files('"[Qty] * 2"', 'compute2: x'), ['--dry-run'])
     expect(result.code).toBe(2)
     const nowhere = await importFiles(
       {...files('"[Qty] * 2"'), 'map.yaml': files('"[Qty] * 2"')['map.yaml'].replace('line_amount:', 'unit_price:')},
-      ['--map', 'map.yaml', '--dry-run'],
+      ['--dry-run'],
     )
     expect(nowhere.stderr).toContain('compute: "unit_price" has nowhere to go')
     expect(nowhere.code).toBe(2)
@@ -257,29 +220,23 @@ describe('mistakes name the map or the row', () => {
 })
 
 describe('file structure', () => {
-  const datev = (args: string[], map = readFileSync(ex('datev', 'map.yaml'), 'utf8')) =>
-    importFiles(
-      {
-        'bills.csv': readFileSync(ex('datev', 'bills.csv'), 'utf8'),
-        'map.yaml': map,
-        'vendors.csv': readFileSync(ex('datev', 'vendors.csv'), 'utf8'),
-        'ledgers.csv': readFileSync(ex('datev', 'ledgers.csv'), 'utf8'),
-      },
-      ['--map', 'map.yaml', '--lookup', 'vendor_id=vendors.csv', '--lookup', 'line_ledger_id=ledgers.csv', ...args],
-    )
+  /** The DATEV example with its map less `year_from:`. */
+  const datev = (flags: string[]) => {
+    const c = exampleFiles('datev', exampleText('datev', 'bills.csv'))
+    const map = exampleText('datev', 'map.yaml').replace(/^year_from:.*$/m, '')
+    return presetCase({...c, files: {...c.files, 'map.yaml': map}, flags: [...c.flags!, ...flags]})
+  }
 
   it('a date without a year and no year to take is an error, never a guess', async () => {
-    const map = readFileSync(ex('datev', 'map.yaml'), 'utf8').replace(/^year_from:.*$/m, '')
-    const result = await datev(['--dry-run'], map)
+    const result = await datev(['--dry-run'])
     expect(result.stderr).toContain('bills.csv:3: column "Belegdatum" (issued_at): "0502" has no year (DDMM)')
     expect(result.code).toBe(2)
   })
 
   it('--year gives the year of a DDMM date', async () => {
-    const map = readFileSync(ex('datev', 'map.yaml'), 'utf8').replace(/^year_from:.*$/m, '')
-    const result = await datev(['--year', '2027'], map)
+    const result = await datev(['--year', '2027'])
     expect(result.code).toBe(0)
-    const dates = (sent() as Array<{issued_at: string}>).map((b) => b.issued_at)
+    const dates = (result.sent as Array<{issued_at: string}>).map((b) => b.issued_at)
     expect(dates).toEqual(['2027-02-05T00:00:00Z', '2027-02-14T00:00:00Z', '2027-06-23T00:00:00Z'])
   })
 
@@ -297,13 +254,10 @@ describe('file structure', () => {
       'defaults: {currency: EUR}',
       '',
     ].join('\n')
-    const skipped = await importFiles(
-      {'bills.csv': csv, 'map.yaml': `${map}skip: {column: Type, values: [PAYMENT]}\n`},
-      ['--map', 'map.yaml'],
-    )
+    const skipped = await importFiles({'bills.csv': csv, 'map.yaml': `${map}skip: {column: Type, values: [PAYMENT]}\n`})
     expect(skipped.code).toBe(0)
-    expect((sent() as Array<{number: string}>).map((b) => b.number)).toEqual(['NW-1', 'CH-1'])
-    const refused = await importFiles({'bills.csv': csv, 'map.yaml': map}, ['--map', 'map.yaml', '--dry-run'])
+    expect((skipped.sent as Array<{number: string}>).map((b) => b.number)).toEqual(['NW-1', 'CH-1'])
+    const refused = await importFiles({'bills.csv': csv, 'map.yaml': map}, ['--dry-run'])
     expect(refused.stderr).toContain('bills.csv:3: column Type: "PAYMENT" is not a bill row')
     expect(refused.code).toBe(2)
   })

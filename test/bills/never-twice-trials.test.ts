@@ -5,7 +5,6 @@
  * of created bills equals the emulator's bills. Then a kill aimed at each gap between an import's
  * writes: `sending`, the service acting, `result`, the record's append.
  */
-import {spawn} from 'node:child_process'
 import {copyFileSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -13,7 +12,8 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {createdRecordPath} from '../../src/bills/created-record.js'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
-import {BIN, cleanEnv, runBk, tempDir, type BkResult} from '../helpers/bk.js'
+import {numberedBills} from '../helpers/bill-rows.js'
+import {runBk, startBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {gateProxy, type GateMode, type GateProxy} from '../helpers/gate-proxy.js'
 import {neverTwice, readRecordFolder} from '../helpers/never-twice.js'
@@ -21,7 +21,6 @@ import {whenFile} from '../helpers/wait.js'
 
 const BIZ = DEMO_IDS.business
 const VENDOR = DEMO_IDS.vendors.office
-const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 
 let emulator: RunningEmulator | undefined
 let proxy: GateProxy | undefined
@@ -32,29 +31,7 @@ afterEach(async () => {
   emulator = undefined
 })
 
-function rows(prefix: string, from: number, to: number): string {
-  const lines = [HEADER]
-  for (let i = from; i <= to; i++)
-    lines.push(
-      `${prefix}-${i},${VENDOR},Trial ${i},2026-03-01,2026-04-01T00:00:00Z,EUR,Paper,${i}.25,${DEMO_IDS.ledgers.expenses}`,
-    )
-  return lines.join('\n') + '\n'
-}
-
-function startBk(args: string[], env: Record<string, string | undefined>, configDir: string) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: cleanEnv({BK_CONFIG_DIR: configDir, ...env}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  const done = new Promise<BkResult>((resolve) =>
-    child.on('close', (code, signal) => resolve({code, signal, stdout, stderr})),
-  )
-  return {child, done}
-}
+const rows = (prefix: string, from: number, to: number) => numberedBills(prefix, from, to, '25')
 
 /**
  * `bills unconfirmed --settle` for every file, then `--resume` of each, as a user recovers. Every
@@ -70,6 +47,11 @@ async function settleAndResume(files: string[], env: Record<string, string | und
     const resumed = await runBk(['bills', 'import', file, '--resume', '--batch-size', '20'], {env, configDir})
     expect(resumed.code, resumed.stderr).toBe(0)
   }
+}
+
+/** Every row's bill held once by the emulator, and the record equal to what it holds. */
+function expectNeverTwice(em: RunningEmulator, prefix: string, count: number, folder: string) {
+  expect(neverTwice(em, BIZ, VENDOR, prefix, count, folder)).toEqual({duplicated: [], lost: [], mismatches: []})
 }
 
 function trialDir(prefix: string) {
@@ -97,7 +79,7 @@ describe('never twice: short trials', () => {
     for (const r of runs) expect([0, 6], r.stderr).toContain(r.code)
     emulator.options.faultRate = 0
     await settleAndResume(files, env, configDir)
-    expect(neverTwice(emulator, BIZ, VENDOR, prefix, 300, folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    expectNeverTwice(emulator, prefix, 300, folder)
   })
 
   it.each([
@@ -110,7 +92,7 @@ describe('never twice: short trials', () => {
     const file = join(dir, 'bills.csv')
     writeFileSync(file, rows(prefix, 1, 300))
     const env = envFor(emulator)
-    const run = startBk(['bills', 'import', file, '--batch-size', '20', '--concurrency', '2'], env, configDir)
+    const run = startBk(['bills', 'import', file, '--batch-size', '20', '--concurrency', '2'], {env, configDir})
     const ended = new AbortController()
     void run.done.then(() => ended.abort())
     await whenFile(
@@ -122,7 +104,7 @@ describe('never twice: short trials', () => {
     run.child.kill('SIGKILL')
     expect((await run.done).signal).toBe('SIGKILL')
     await settleAndResume([file], env, configDir)
-    expect(neverTwice(emulator, BIZ, VENDOR, prefix, 300, folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    expectNeverTwice(emulator, prefix, 300, folder)
   })
 })
 
@@ -143,12 +125,35 @@ async function killedAt(mode: GateMode, nth: number, until: (ctx: {file: string;
   writeFileSync(file, rows(prefix, 1, 10))
   const env = {...envFor(emulator), BK_BASE_URL: proxy.baseUrl}
   mkdirSync(folder, {recursive: true})
-  const run = startBk(['bills', 'import', file, '--batch-size', '5', '--concurrency', '1'], env, configDir)
+  const run = startBk(['bills', 'import', file, '--batch-size', '5', '--concurrency', '1'], {env, configDir})
   await until({file, folder})
   run.child.kill('SIGKILL')
   expect((await run.done).signal).toBe('SIGKILL')
   const journal = readFileSync(`${file}.bk-journal`, 'utf8')
   return {dir, configDir, folder, file, env, prefix, journal, em: emulator}
+}
+
+/** Settles and resumes a killed import, then checks each bill is held once. */
+async function recovered(t: Awaited<ReturnType<typeof killedAt>>) {
+  await settleAndResume([t.file], t.env, t.configDir)
+  expectNeverTwice(t.em, t.prefix, 10, t.folder)
+}
+
+/**
+ * Kills bk after batch 1's `result` while the record's lock is held by this test's (live)
+ * process, so the append waits behind it; batch 2 is kept from the service too, so that no
+ * request of the resume meets the gate. The lock is gone when this returns.
+ */
+async function killedAfterResult() {
+  let lock = ''
+  const t = await killedAt('drop', 2, async ({file, folder}) => {
+    lock = `${createdRecordPath(folder, proxy!.baseUrl, BIZ)}.lock`
+    writeFileSync(lock, `${process.pid}\n`)
+    await proxy!.gated
+    await whenFile(`${file}.bk-journal`, (text) => text.includes('{"t":"result","batch":1,'), 'the result')
+  })
+  rmSync(lock)
+  return t
 }
 
 const held = (em: RunningEmulator, prefix: string) =>
@@ -160,43 +165,24 @@ describe('kill -9 at each step between an import writes, then settle and resume'
     expect(t.journal).toContain('{"t":"sending","batch":1,')
     expect(t.journal).not.toContain('"t":"result"')
     expect(held(t.em, t.prefix)).toBe(0)
-    await settleAndResume([t.file], t.env, t.configDir)
-    expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    await recovered(t)
   })
 
   it('after the service acted, before `result`', async () => {
     const t = await killedAt('swallow', 1, () => proxy!.gated)
     expect(t.journal).not.toContain('"t":"result"')
     expect(held(t.em, t.prefix)).toBe(5)
-    await settleAndResume([t.file], t.env, t.configDir)
-    expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    await recovered(t)
   })
 
   it('after `result`, before the record of created bills has the batch', async () => {
-    let lock = ''
-    const t = await killedAt('drop', 2, async ({file, folder}) => {
-      // The record's lock, held by this test's (live) process: the append waits behind it.
-      lock = `${createdRecordPath(folder, proxy!.baseUrl, BIZ)}.lock`
-      writeFileSync(lock, `${process.pid}\n`)
-      // Batch 2 kept from the service too, so that no request of the resume meets the gate.
-      await proxy!.gated
-      await whenFile(`${file}.bk-journal`, (text) => text.includes('{"t":"result","batch":1,'), 'the result')
-    })
-    rmSync(lock)
+    const t = await killedAfterResult()
     expect(readRecordFolder(t.folder).created.size).toBe(0)
-    await settleAndResume([t.file], t.env, t.configDir)
-    expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    await recovered(t)
   })
 
   it('after `result`, settled, then a renamed copy imported instead of a resume', async () => {
-    let lock = ''
-    const t = await killedAt('drop', 2, async ({file, folder}) => {
-      lock = `${createdRecordPath(folder, proxy!.baseUrl, BIZ)}.lock`
-      writeFileSync(lock, `${process.pid}\n`)
-      await proxy!.gated
-      await whenFile(`${file}.bk-journal`, (text) => text.includes('{"t":"result","batch":1,'), 'the result')
-    })
-    rmSync(lock)
+    const t = await killedAfterResult()
     const settled = await runBk(['bills', 'unconfirmed', t.file, '--settle'], {env: t.env, configDir: t.configDir})
     expect(settled.code, settled.stderr).toBe(0)
     // The settlement brought the record level with the journal: the next export, under another
@@ -204,7 +190,7 @@ describe('kill -9 at each step between an import writes, then settle and resume'
     copyFileSync(t.file, join(t.dir, 'next-export.csv'))
     const copy = await runBk(['bills', 'import', join(t.dir, 'next-export.csv')], {env: t.env, configDir: t.configDir})
     expect(copy.code, copy.stderr).toBe(0)
-    expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    expectNeverTwice(t.em, t.prefix, 10, t.folder)
     expect(settled.stderr).toContain('5 bills the journal records as created were missing from the record')
   })
 
@@ -216,8 +202,7 @@ describe('kill -9 at each step between an import writes, then settle and resume'
     })
     expect(readRecordFolder(t.folder).created.size).toBe(5)
     expect(t.journal).toContain('{"t":"sending","batch":2,')
-    await settleAndResume([t.file], t.env, t.configDir)
-    expect(neverTwice(t.em, BIZ, VENDOR, t.prefix, 10, t.folder)).toEqual({duplicated: [], lost: [], mismatches: []})
+    await recovered(t)
   })
 })
 
@@ -237,10 +222,6 @@ describe('a kill while taking a lock', () => {
     utimesSync(lock, past, past)
     const run = await runBk(['bills', 'import', file], {env: envFor(emulator), configDir})
     expect(run.code, run.stderr).toBe(0)
-    expect(neverTwice(emulator, BIZ, VENDOR, 'EMPTYLOCK', 3, folder)).toEqual({
-      duplicated: [],
-      lost: [],
-      mismatches: [],
-    })
+    expectNeverTwice(emulator, 'EMPTYLOCK', 3, folder)
   })
 })

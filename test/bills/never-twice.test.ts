@@ -3,7 +3,6 @@
  * stdin twice), one import per environment and business at a time (a second run waits, then
  * gives up naming the first), and overlapping imports at once create each bill once.
  */
-import {spawn} from 'node:child_process'
 import {copyFileSync, mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -11,7 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {createdRecordPath} from '../../src/bills/created-record.js'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
-import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir, type BkResult} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, startBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {numberedBills} from '../helpers/bill-rows.js'
 import {whenOutput} from '../helpers/wait.js'
@@ -106,22 +105,6 @@ describe('the record of created bills guards every import', () => {
   })
 })
 
-/** Starts bk, collecting its output; `stderr()` so far. */
-function startBk(args: string[], env: Record<string, string | undefined>, configDir: string) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: cleanEnv({BK_CONFIG_DIR: configDir, ...env}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  const done = new Promise<BkResult>((resolve) =>
-    child.on('close', (code, signal) => resolve({code, signal, stdout, stderr})),
-  )
-  return {child, done, stderr: () => stderr}
-}
-
 describe('a resume resumes what was started', () => {
   it('refuses a resume under another bill key, naming both; says what changed in the input', async () => {
     const dir = tempDir('bk-twice-key-')
@@ -173,7 +156,7 @@ describe('one import per environment and business at a time', () => {
     expect(refused.stderr).toContain(`bk process ${process.pid}`)
     expect(counts('WAIT').size).toBe(0)
 
-    const waiting = startBk(['bills', 'import', join(dir, 'bills.csv'), '--resume', '--wait', '600'], env, configDir)
+    const waiting = startBk(['bills', 'import', join(dir, 'bills.csv'), '--resume', '--wait', '600'], {env, configDir})
     await whenOutput(waiting.child.stderr, () => waiting.stderr().includes('Waiting for'), 'the wait')
     expect(waiting.stderr()).toContain(`bk process ${process.pid}`)
     expect(counts('WAIT').size).toBe(0)

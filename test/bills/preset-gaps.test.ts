@@ -10,15 +10,11 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {runBk, tempDir} from '../helpers/bk.js'
+import {example as ex, lookups} from '../helpers/preset-case.js'
 import {recordedEmulator} from '../helpers/recorded-emulator.js'
 
 const BIZ = 'biz_demo_acme'
-const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
-const lookups = (preset: string) => [
-  ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
-  ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
-]
 
 const recorded = recordedEmulator(BIZ)
 const {env, billPosts} = recorded

@@ -6,21 +6,12 @@
  * must be exactly <layout>.expected.json, and a credit note is set aside into the rejects file with
  * its rows and the reason while the rest imports (exit 6, the `partial` shape).
  */
-import {copyFileSync, existsSync, readFileSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {recordedEmulator} from '../helpers/recorded-emulator.js'
-
-const BIZ = 'biz_demo_acme'
-const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
-const lookups = (preset: string) => [
-  ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
-  ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
-]
-const CREDIT_REASON = 'is a credit note: bk cannot create vendor credits through the API; enter it in the service'
+import {CREDIT_REASON, expectedBodies, presetCases} from '../helpers/preset-case.js'
 
 interface Layout {
   preset: string
@@ -86,43 +77,30 @@ const LAYOUTS: Layout[] = [
   },
 ]
 
-const recorded = recordedEmulator(BIZ)
-const {env, billPosts} = recorded
+const {presetCase} = presetCases()
 
 describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, flags, credit}) => {
   it('sends exactly the bills the layout means, and sets a credit note aside', async () => {
-    const dir = tempDir('bk-layout-')
-    copyFileSync(ex(preset, file), join(dir, file))
-    const result = await runBk(['bills', 'import', file, '--map', preset, ...flags, ...lookups(preset), '--json'], {
-      env: env(),
-      cwd: dir,
-    })
-    const expected = JSON.parse(readFileSync(ex(preset, file.replace(/\.csv$/, '.expected.json')), 'utf8')) as Array<{
-      number: string
-      vendor_id: string
-    }>
-    const sent = billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
-    expect(sent).toEqual(expected)
+    const run = await presetCase({preset, file, flags: [...flags, '--json']})
+    const expected = expectedBodies<{number: string; vendor_id: string}>(preset, file)
+    expect(run.sent).toEqual(expected)
     // One number under two vendors: two bills.
     const numbers = expected.map((b) => b.number)
     expect(new Set(numbers).size).toBeLessThan(numbers.length)
-    const rejects = join(dir, file.replace(/\.csv$/, '.rejects.csv'))
     if (!credit) {
-      expect(result.code, result.stderr).toBe(0)
-      expect(existsSync(rejects)).toBe(false)
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.rejects).toBeUndefined()
       return
     }
-    expect(result.code, result.stderr).toBe(6)
-    const out = JSON.parse(result.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
+    expect(run.code, run.stderr).toBe(6)
+    const out = JSON.parse(run.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
     expect(out).toMatchObject({failed: 1, created: expected.length, partial: {failed: 1, unconfirmed: 0}})
     expect(out.partial.reasons.join('\n')).toContain(CREDIT_REASON)
     // The rejects file holds the credit note's own rows, as written, with the reason.
-    const source = readFileSync(join(dir, file), 'utf8').split(/\r?\n/)
-    // A file read as Windows-1252 is answered with a BOM, so that a spreadsheet reads it as UTF-8.
-    const lines = readFileSync(rejects, 'utf8')
-      .replace(/^\uFEFF/, '')
-      .trimEnd()
-      .split(/\r?\n/)
+    const source = readFileSync(join(run.dir, file), 'utf8').split(/\r?\n/)
+    // A file read as Windows-1252 is answered with a BOM (dropped in `rejects`), so that a
+    // spreadsheet reads it as UTF-8.
+    const lines = run.rejects!
     const headerless = preset === 'sage50' && file === 'no-header.csv'
     expect(lines.length).toBe(1 + credit.lines.length)
     if (!headerless) expect(lines[0]).toBe(`${source[0]},error`)

@@ -5,24 +5,12 @@
  * exactly <layout>.expected.json, and the credit note in it is set aside into the rejects file
  * with its rows and the reason while the rest imports (exit 6, the `partial` shape).
  */
-import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {recordedEmulator} from '../helpers/recorded-emulator.js'
-
-const BIZ = 'biz_demo_acme'
-const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
-const lookups = (preset: string) => [
-  ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
-  ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
-]
-const CREDIT_REASON = 'is a credit note: bk cannot create vendor credits through the API; enter it in the service'
-const stem = (file: string) => file.replace(/\.[^.]+$/, '')
-// bk names the rejects file after the input, less a .csv extension only.
-const rejectsOf = (file: string) => `${file.replace(/\.[^.]+$/, '')}.rejects.csv`
+import {CREDIT_REASON, example, expectedBodies, exampleText, presetCases} from '../helpers/preset-case.js'
 
 interface Layout {
   preset: string
@@ -120,35 +108,24 @@ const LAYOUTS: Layout[] = [
   },
 ]
 
-const recorded = recordedEmulator(BIZ)
-const {env, billPosts} = recorded
+const {presetCase} = presetCases()
 
 describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, flags, credit, headerLine, encoding}) => {
   it('sends exactly the bills the layout means, and sets the credit note aside', async () => {
-    const dir = tempDir('bk-layout-')
-    copyFileSync(ex(preset, file), join(dir, file))
-    const result = await runBk(['bills', 'import', file, '--map', preset, ...flags, ...lookups(preset), '--json'], {
-      env: env(),
-      cwd: dir,
-    })
-    const expected = JSON.parse(readFileSync(ex(preset, `${stem(file)}.expected.json`), 'utf8')) as Array<{
-      number: string
-    }>
-    const sent = billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
-    expect(sent).toEqual(expected)
+    const run = await presetCase({preset, file, flags: [...flags, '--json']})
+    const expected = expectedBodies<{number: string}>(preset, file)
+    expect(run.sent).toEqual(expected)
     // One number under two vendors: two bills.
     const numbers = expected.map((b) => b.number)
     expect(new Set(numbers).size).toBeLessThan(numbers.length)
-    expect(result.code, result.stderr).toBe(6)
-    const out = JSON.parse(result.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
+    expect(run.code, run.stderr).toBe(6)
+    const out = JSON.parse(run.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
     expect(out).toMatchObject({failed: 1, created: expected.length, partial: {failed: 1, unconfirmed: 0}})
     expect(out.partial.reasons.join('\n')).toContain(CREDIT_REASON)
     // The rejects file holds the credit note's own rows, as written, with the reason.
-    const source = new TextDecoder(encoding ?? 'utf-8').decode(readFileSync(join(dir, file))).split(/\r?\n/)
-    const lines = readFileSync(join(dir, rejectsOf(file)), 'utf8')
-      .replace(/^\uFEFF/, '')
-      .trimEnd()
-      .split(/\r?\n/)
+    const source = new TextDecoder(encoding ?? 'utf-8').decode(readFileSync(join(run.dir, file))).split(/\r?\n/)
+    // bk names the rejects file after the input, less its extension.
+    const lines = run.rejects!
     expect(lines.length).toBe(1 + credit.lines.length)
     // The rejects file keeps the export's delimiter: its header row, then the reason's column.
     const delimiter = preset === 'myob' ? '\t' : preset === 'datev' ? ';' : ','
@@ -166,53 +143,37 @@ describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, flag
 
 describe('what the new presets refuse, naming the row', () => {
   it('MYOB: a purchase with freight, which bk cannot send as a line', async () => {
-    const dir = tempDir('bk-myob-freight-')
-    const rows = readFileSync(ex('myob', 'item-purchases.txt'), 'utf8').split('\r\n')
+    const rows = exampleText('myob', 'item-purchases.txt').split('\r\n')
     const header = rows[0]!.split('\t')
     const cells = rows[1]!.split('\t')
     cells[header.indexOf('Freight Amount')] = '$15.00'
     rows[1] = cells.join('\t')
-    writeFileSync(join(dir, 'purchases.txt'), rows.join('\r\n'))
-    const result = await runBk(
-      [
-        'bills',
-        'import',
-        'purchases.txt',
-        '--map',
-        'myob',
-        ...MYOB,
-        '--amounts',
-        'net',
-        ...lookups('myob'),
-        '--dry-run',
-      ],
-      {cwd: dir},
-    )
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stderr).toContain(
+    const run = await presetCase({
+      preset: 'myob',
+      file: 'purchases.txt',
+      text: rows.join('\r\n'),
+      flags: [...MYOB, '--amounts', 'net', '--dry-run'],
+    })
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr).toContain(
       'purchases.txt:2: column "Freight Amount" (bill_charge): "$15.00" is a charge on the bill',
     )
   })
 
   it('DATEV: a creditor account missing from the vendor lookup, wherever the booking puts it', async () => {
-    const dir = tempDir('bk-datev-lookup-')
-    copyFileSync(ex('datev', 'creditor-konto.csv'), join(dir, 'stapel.csv'))
-    writeFileSync(join(dir, 'vendors.csv'), 'Kreditor,vendor_id\n70001,ven_demo_office\n70002,ven_demo_cloud\n')
-    const result = await runBk(
-      [
-        ...['bills', 'import', 'stapel.csv', '--map', 'datev', '--currency', 'EUR'],
-        ...[
-          '--lookup',
-          'vendor_id=vendors.csv',
-          '--lookup',
-          `line_ledger_id=${ex('datev', 'ledgers.csv')}`,
-          '--dry-run',
-        ],
+    const run = await presetCase({
+      preset: 'datev',
+      file: 'stapel.csv',
+      from: 'creditor-konto.csv',
+      files: {'vendors.csv': 'Kreditor,vendor_id\n70001,ven_demo_office\n70002,ven_demo_cloud\n'},
+      lookups: null,
+      flags: [
+        ...['--currency', 'EUR', '--lookup', 'vendor_id=vendors.csv'],
+        ...['--lookup', `line_ledger_id=${example('datev', 'ledgers.csv')}`, '--dry-run'],
       ],
-      {cwd: dir},
-    )
-    expect(result.code, result.stderr).toBe(2)
+    })
+    expect(run.code, run.stderr).toBe(2)
     // Row 6 books the creditor 70003 in Konto, against the expense account 4660 in Gegenkonto.
-    expect(result.stderr).toContain('"70003" is not in the lookup file vendors.csv (compute: vendor_id)')
+    expect(run.stderr).toContain('"70003" is not in the lookup file vendors.csv (compute: vendor_id)')
   })
 })

@@ -7,21 +7,9 @@
  * aside into the rejects file with the reason. Every structural mismatch is exit 2, naming the
  * file, the row and the value, with nothing sent.
  */
-import {copyFileSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
-
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
-import {recordedEmulator} from '../helpers/recorded-emulator.js'
-
-const BIZ = 'biz_demo_acme'
-const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
-const lookups = (preset: string) => [
-  ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
-  ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
-]
-const CREDIT_REASON = 'is a credit note: bk cannot create vendor credits through the API; enter it in the service'
+import {CREDIT_REASON, expectedBodies, exampleText, presetCases, type PresetCase} from '../helpers/preset-case.js'
 
 interface Layout {
   preset: string
@@ -84,51 +72,30 @@ const LAYOUTS: Layout[] = [
   },
 ]
 
-const recorded = recordedEmulator(BIZ)
-const {env, billPosts} = recorded
-const sentBodies = () => billPosts().flatMap((r) => JSON.parse(r.body) as unknown[])
-
-function copied(preset: string, ...files: string[]): string {
-  const dir = tempDir('bk-structured-')
-  for (const f of files) copyFileSync(ex(preset, f), join(dir, f))
-  return dir
-}
+const {presetCase, billPosts} = presetCases()
 
 describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, linesFile, flags, credit}) => {
   it('sends exactly the bills the layout means, and sets a credit note aside', async () => {
-    const dir = copied(preset, file, ...(linesFile ? [linesFile] : []))
-    const result = await runBk(
-      [
-        'bills',
-        'import',
-        file,
-        '--map',
-        preset,
-        ...(linesFile ? ['--lines-file', linesFile] : []),
-        ...flags,
-        ...lookups(preset),
-        '--json',
-      ],
-      {env: env(), cwd: dir},
-    )
-    const expected = JSON.parse(readFileSync(ex(preset, file.replace(/\.\w+$/, '.expected.json')), 'utf8')) as unknown[]
-    expect(sentBodies()).toEqual(expected)
-    const rejects = join(dir, `${file.replace(/\.[^.]+$/, '')}.rejects.csv`)
+    const run = await presetCase({
+      preset,
+      file,
+      ...(linesFile ? {copy: [linesFile]} : {}),
+      flags: [...(linesFile ? ['--lines-file', linesFile] : []), ...flags, '--json'],
+    })
+    const expected = expectedBodies(preset, file)
+    expect(run.sent).toEqual(expected)
     if (!credit) {
-      expect(result.code, result.stderr).toBe(0)
-      expect(existsSync(rejects)).toBe(false)
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.rejects).toBeUndefined()
       return
     }
-    expect(result.code, result.stderr).toBe(6)
-    const out = JSON.parse(result.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
+    expect(run.code, run.stderr).toBe(6)
+    const out = JSON.parse(run.stdout) as {failed: number; created: number; partial: {reasons: string[]}}
     expect(out).toMatchObject({failed: 1, created: expected.length, partial: {failed: 1, unconfirmed: 0}})
     expect(out.partial.reasons.join('\n')).toContain(CREDIT_REASON)
     // The rejects file holds the credit note's rows as the file has them (under its header rows;
     // IIF: TRNS, SPL and ENDTRNS), each with the reason naming the file and the line it was read at.
-    const rows = readFileSync(rejects, 'utf8')
-      .replace(/^\uFEFF/, '')
-      .trimEnd()
-      .split(/\r?\n/)
+    const rows = run.rejects!
     const {headers, rows: read} = credit.asRead ?? {headers: 1, rows: credit.lines.length}
     expect(rows.length).toBe(headers + read)
     for (const header of rows.slice(0, headers)) expect(header.endsWith('error')).toBe(true)
@@ -141,125 +108,119 @@ describe.each(LAYOUTS)('bills import --map $preset, $file', ({preset, file, line
   })
 })
 
-/** Runs an import of `file` (in `dir`) expected to stop before sending: exit 2, nothing posted. */
-async function refused(dir: string, args: string[]): Promise<string> {
-  const result = await runBk(['bills', 'import', ...args], {env: env(), cwd: dir})
-  expect(result.code, result.stderr).toBe(2)
+/** Runs an import expected to stop before sending: exit 2, nothing posted; gives its stderr. */
+async function refused(c: PresetCase): Promise<string> {
+  const run = await presetCase(c)
+  expect(run.code, run.stderr).toBe(2)
   expect(billPosts()).toEqual([])
-  return result.stderr
+  return run.stderr
 }
 
 describe('structural mismatches stop the import with nothing sent', () => {
-  const manager = ['--map', 'manager-io', '--date-format', 'YYYY-MM-DD', '--number-format', '1234.56']
-  const managerFlags = [...manager, '--currency', 'GBP', ...lookups('manager-io')]
+  const manager = ['--date-format', 'YYYY-MM-DD', '--number-format', '1234.56', '--currency', 'GBP']
+  const batchUpdate = (text: string) => ({preset: 'manager-io', file: 'batch-update.tsv', text, flags: manager})
 
   it('packed cells holding different counts of lines', async () => {
-    const dir = copied('manager-io', 'batch-update.tsv')
-    const path = join(dir, 'batch-update.tsv')
     // The Cloudy Hosting bill (line 9) gets a second account but still one amount.
-    writeFileSync(path, readFileSync(path, 'utf8').replace('\tSoftware\t', '\t"Software\nSoftware"\t'))
-    const stderr = await refused(dir, ['batch-update.tsv', ...managerFlags])
-    expect(stderr).toContain(
+    const text = exampleText('manager-io', 'batch-update.tsv').replace('\tSoftware\t', '\t"Software\nSoftware"\t')
+    expect(await refused(batchUpdate(text))).toContain(
       'batch-update.tsv:9: column Lines.Description holds 1 line ("Compute, February"), but column Lines.Account holds 2',
     )
   })
 
   it('two bills in a row under one vendor and number, which the scan would merge', async () => {
-    const dir = copied('manager-io', 'batch-update.tsv')
-    const path = join(dir, 'batch-update.tsv')
-    writeFileSync(path, readFileSync(path, 'utf8').replace('INV-1002', 'CN-7'))
-    const stderr = await refused(dir, ['batch-update.tsv', ...managerFlags])
-    expect(stderr).toContain(
+    const text = exampleText('manager-io', 'batch-update.tsv').replace('INV-1002', 'CN-7')
+    expect(await refused(batchUpdate(text))).toContain(
       'batch-update.tsv:18: a second bill with Reference "CN-7", Supplier "Northwind Office Supplies Ltd", right after the bill at line 17',
     )
   })
 
-  const netsuite = ['--map', 'netsuite', '--date-format', 'MM/DD/YYYY', '--number-format', '1,234.56']
-  const netsuiteFlags = [...netsuite, ...lookups('netsuite')]
+  const netsuite = ['--date-format', 'MM/DD/YYYY', '--number-format', '1,234.56']
+  /** NetSuite's bills.csv with `expenses` as its lines file. */
+  const withLines = (expenses: string) => ({
+    preset: 'netsuite',
+    file: 'bills.csv',
+    files: {'expenses.csv': expenses},
+    flags: ['--lines-file', 'expenses.csv', ...netsuite],
+  })
 
   it('a line whose bill is absent from the bills file', async () => {
-    const dir = copied('netsuite', 'bills.csv', 'expenses.csv')
-    const path = join(dir, 'expenses.csv')
-    writeFileSync(path, readFileSync(path, 'utf8') + 'VB-0009,Travel,10.00,Parking,,,\n')
-    const stderr = await refused(dir, ['bills.csv', '--lines-file', 'expenses.csv', ...netsuiteFlags])
-    expect(stderr).toContain(
+    const expenses = exampleText('netsuite', 'expenses.csv') + 'VB-0009,Travel,10.00,Parking,,,\n'
+    expect(await refused(withLines(expenses))).toContain(
       'expenses.csv:8: column External ID "VB-0009" names no bill in bills.csv (no row with column External ID "VB-0009")',
     )
   })
 
   it('a bill with no lines in the lines file', async () => {
-    const dir = copied('netsuite', 'bills.csv', 'expenses.csv')
-    const path = join(dir, 'expenses.csv')
-    writeFileSync(path, readFileSync(path, 'utf8').replace('VB-0002,', 'VB-0001,'))
-    const stderr = await refused(dir, ['bills.csv', '--lines-file', 'expenses.csv', ...netsuiteFlags])
-    expect(stderr).toContain(
+    const expenses = exampleText('netsuite', 'expenses.csv').replace('VB-0002,', 'VB-0001,')
+    expect(await refused(withLines(expenses))).toContain(
       'bills.csv:3: the bill with column External ID "VB-0002" has no lines in expenses.csv (no row with column External ID "VB-0002")',
     )
   })
 
   it('a lines map without --lines-file, and --lines-file with a map that has no lines file', async () => {
-    const dir = copied('netsuite', 'bills.csv')
-    expect(await refused(dir, ['bills.csv', ...netsuiteFlags])).toContain(
+    expect(await refused({preset: 'netsuite', file: 'bills.csv', flags: netsuite})).toContain(
       'reads the bill lines from a second file: pass it as --lines-file FILE',
     )
-    expect(await refused(dir, ['bills.csv', '--lines-file', 'bills.csv', ...managerFlags])).toContain(
+    const managerMap = {map: 'manager-io', lookups: 'manager-io', flags: ['--lines-file', 'bills.csv', ...manager]}
+    expect(await refused({preset: 'netsuite', file: 'bills.csv', ...managerMap})).toContain(
       '--lines-file bills.csv: preset manager-io',
     )
   })
 
-  const qbFlags = ['--map', 'quickbooks-desktop', '--currency', 'USD', ...lookups('quickbooks-desktop')]
-
   it('an IIF bill without lines, and a record type the map does not read', async () => {
-    const dir = copied('quickbooks-desktop', 'bills.iif')
-    const path = join(dir, 'bills.iif')
-    const text = readFileSync(path, 'utf8')
+    const iif = (text: string) => ({
+      preset: 'quickbooks-desktop',
+      file: 'bills.iif',
+      text,
+      flags: ['--currency', 'USD'],
+    })
+    const text = exampleText('quickbooks-desktop', 'bills.iif')
     const lines = text.split('\r\n')
     // Line 9 is the Cloudy Hosting bill's only SPL row.
-    writeFileSync(path, [...lines.slice(0, 8), ...lines.slice(9)].join('\r\n'))
-    expect(await refused(dir, ['bills.iif', ...qbFlags])).toContain(
+    expect(await refused(iif([...lines.slice(0, 8), ...lines.slice(9)].join('\r\n')))).toContain(
       'bills.iif:8: the TRNS record has no SPL record before line 9: a bill needs at least one line',
     )
-    writeFileSync(path, text.replace('ENDTRNS\r\nTRNS\t\tBILL\t2/4/26', 'ENDTRNS\r\nINVC\t\tBILL\t2/4/26'))
-    expect(await refused(dir, ['bills.iif', ...qbFlags])).toContain(
-      'bills.iif:8: the record type "INVC" is not one the map reads (TRNS, SPL, ENDTRNS, HDR',
-    )
+    expect(
+      await refused(iif(text.replace('ENDTRNS\r\nTRNS\t\tBILL\t2/4/26', 'ENDTRNS\r\nINVC\t\tBILL\t2/4/26'))),
+    ).toContain('bills.iif:8: the record type "INVC" is not one the map reads (TRNS, SPL, ENDTRNS, HDR')
   })
 })
 
 describe('numbered column groups (Line 1 Amount, Line 2 Amount …), one line per group that holds a value', () => {
   it('reads each group as a line, in the order of the numbers', async () => {
-    const dir = tempDir('bk-numbered-')
-    writeFileSync(
-      join(dir, 'bills.csv'),
-      [
-        'Invoice No,Supplier,Date,Line 1 Description,Line 1 Amount,Line 1 Account,Line 2 Description,Line 2 Amount,Line 2 Account,Line 10 Description,Line 10 Amount,Line 10 Account',
-        'A-1,Northwind,2026-02-03,Paper,12.50,OFF,Toner,129.98,OFF,,,',
-        'A-2,Cloudy,2026-02-04,Compute,1250.00,SW,,,,Backup,10.00,SW',
-      ].join('\n') + '\n',
-    )
-    writeFileSync(
-      join(dir, 'map.yaml'),
-      [
-        'date_format: YYYY-MM-DD',
-        'columns:',
-        '  Invoice No: number',
-        '  Supplier: vendor_id',
-        '  Date: issued_at',
-        '  "Line {n} Description": line_description',
-        '  "Line {n} Amount": line_amount',
-        '  "Line {n} Account": line_ledger_id',
-        'packed_lines:',
-        '  numbered: ["Line {n} Description", "Line {n} Amount", "Line {n} Account"]',
-        'defaults: {currency: GBP}',
-      ].join('\n') + '\n',
-    )
-    writeFileSync(join(dir, 'v.csv'), 'Supplier,vendor_id\nNorthwind,ven_demo_office\nCloudy,ven_demo_cloud\n')
-    writeFileSync(join(dir, 'l.csv'), 'Account,ledger_id\nOFF,ldg_demo_expenses\nSW,ldg_demo_software\n')
-    const args = ['bills.csv', '--map', 'map.yaml', '--lookup', 'vendor_id=v.csv', '--lookup', 'line_ledger_id=l.csv']
-    const result = await runBk(['bills', 'import', ...args], {env: env(), cwd: dir})
-    expect(result.code, result.stderr).toBe(0)
+    const bills = [
+      'Invoice No,Supplier,Date,Line 1 Description,Line 1 Amount,Line 1 Account,Line 2 Description,Line 2 Amount,Line 2 Account,Line 10 Description,Line 10 Amount,Line 10 Account',
+      'A-1,Northwind,2026-02-03,Paper,12.50,OFF,Toner,129.98,OFF,,,',
+      'A-2,Cloudy,2026-02-04,Compute,1250.00,SW,,,,Backup,10.00,SW',
+    ]
+    const map = [
+      'date_format: YYYY-MM-DD',
+      'columns:',
+      '  Invoice No: number',
+      '  Supplier: vendor_id',
+      '  Date: issued_at',
+      '  "Line {n} Description": line_description',
+      '  "Line {n} Amount": line_amount',
+      '  "Line {n} Account": line_ledger_id',
+      'packed_lines:',
+      '  numbered: ["Line {n} Description", "Line {n} Amount", "Line {n} Account"]',
+      'defaults: {currency: GBP}',
+    ]
+    const run = await presetCase({
+      file: 'bills.csv',
+      text: bills.join('\n') + '\n',
+      files: {
+        'map.yaml': map.join('\n') + '\n',
+        'v.csv': 'Supplier,vendor_id\nNorthwind,ven_demo_office\nCloudy,ven_demo_cloud\n',
+        'l.csv': 'Account,ledger_id\nOFF,ldg_demo_expenses\nSW,ldg_demo_software\n',
+      },
+      map: 'map.yaml',
+      flags: ['--lookup', 'vendor_id=v.csv', '--lookup', 'line_ledger_id=l.csv'],
+    })
+    expect(run.code, run.stderr).toBe(0)
     const line = (amount: number, ledger_id: string, description: string) => ({amount, ledger_id, description})
-    expect(sentBodies()).toEqual([
+    expect(run.sent).toEqual([
       {
         number: 'A-1',
         vendor_id: 'ven_demo_office',

@@ -11,20 +11,16 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {example as ex, lookups} from '../helpers/preset-case.js'
 import {recordedEmulator} from '../helpers/recorded-emulator.js'
 
 const BIZ = 'biz_demo_acme'
-const ex = (preset: string, file: string) => join(ROOT, 'examples', 'exports', preset, file)
 /** A fixture copied into a folder of its own: an import writes its journal beside the file it reads. */
 const fixture = (file: string) => {
   const copy = join(tempDir('bk-fixture-'), file)
   copyFileSync(join(ROOT, 'test', 'fixtures', 'exports', file), copy)
   return copy
 }
-const lookups = (preset: string) => [
-  ...['--lookup', `vendor_id=${ex(preset, 'vendors.csv')}`],
-  ...['--lookup', `line_ledger_id=${ex(preset, 'ledgers.csv')}`],
-]
 
 /** The command line each example's README documents, with its lookups. */
 const PRESETS: Record<string, string[]> = {

@@ -80,6 +80,20 @@ export function spawnBk(args: string[], options: RunOptions = {}): ChildProcessW
 }
 
 /**
+ * Starts bk as `spawnBk` does and collects its output as it comes: the child (to signal it),
+ * `stderr()` so far (to wait on a line), and `done`, its result once it has exited.
+ */
+export function startBk(
+  args: string[],
+  options: RunOptions = {},
+): {child: ChildProcessWithoutNullStreams; stderr: () => string; done: Promise<BkResult>} {
+  const child = spawnBk(args, options)
+  let stderr = ''
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return {child, stderr: () => stderr, done: collect(child, options)}
+}
+
+/**
  * Runs one shell command line through bash, as a user types it (pipes, quotes, `#` comments),
  * with a `bk` on PATH that runs bin/run.js: for examples written in the docs.
  */

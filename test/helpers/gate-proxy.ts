@@ -4,16 +4,15 @@
  * emulator (the service never acts), `swallow` forwards it and keeps the emulator's answer from
  * bk (the service acted; bk cannot know). Every other request passes through.
  */
-import {createServer, request, type IncomingMessage, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import type {IncomingMessage} from 'node:http'
+
+import {forward, loopbackServer, type LoopbackServer} from './loopback-proxy.js'
 
 export type GateMode = 'drop' | 'swallow'
 
-export interface GateProxy {
-  baseUrl: string
+export interface GateProxy extends LoopbackServer {
   /** Resolves once the gated request reached its point: held (drop), or answered by the emulator (swallow). */
   gated: Promise<void>
-  close(): Promise<void>
 }
 
 /** Gates the `nth` request (1-based) that `matches`, in `mode`. */
@@ -29,44 +28,15 @@ export async function gateProxy(
   const gated = new Promise<void>((resolve) => {
     reached = resolve
   })
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const gate = matches(req) && ++seen === nth
-      if (gate && mode === 'drop') return reached()
-      const out = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: {...req.headers, host: upstream.host},
-        },
-        (answer) => {
-          if (!gate) {
-            res.writeHead(answer.statusCode ?? 502, answer.headers)
-            answer.pipe(res)
-            return
-          }
-          // Read whole: the emulator has acted and answered; bk never hears it.
-          answer.resume()
-          answer.on('end', reached)
-        },
-      )
-      out.on('error', () => res.destroy())
-      out.end(Buffer.concat(chunks))
+  const server = await loopbackServer((req, body, res) => {
+    const gate = matches(req) && ++seen === nth
+    if (!gate) return forward(upstream, req, body, res)
+    if (mode === 'drop') return reached()
+    // Read whole: the emulator has acted and answered; bk never hears it.
+    forward(upstream, req, body, res, (answer) => {
+      answer.resume()
+      answer.on('end', reached)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    gated,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return {...server, gated}
 }

@@ -3,8 +3,7 @@
  * body exactly as bk sent them, then forwards it: tests see the bytes on the wire, and the
  * emulator still answers (and stores what it created).
  */
-import {createServer, request, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {forward, loopbackServer} from './loopback-proxy.js'
 
 export interface RecordedRequest {
   method: string
@@ -37,40 +36,18 @@ export async function recordingProxy(
   const released = new Promise<void>((resolve) => {
     release = resolve
   })
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => void forward())
-    const forward = async () => {
-      const body = Buffer.concat(chunks)
-      const recorded = {method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8')}
-      requests.push(recorded)
-      for (const w of waiters.splice(0)) {
-        if (w.holds(recorded)) w.resolve(recorded)
-        else waiters.push(w)
-      }
-      if (hold(recorded)) await released
-      const out = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: {...req.headers, host: upstream.host},
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        },
-      )
-      out.on('error', () => res.destroy())
-      out.end(body)
+  const server = await loopbackServer((req, body, res) => {
+    const recorded = {method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8')}
+    requests.push(recorded)
+    for (const w of waiters.splice(0)) {
+      if (w.holds(recorded)) w.resolve(recorded)
+      else waiters.push(w)
     }
+    if (!hold(recorded)) return forward(upstream, req, body, res)
+    void released.then(() => forward(upstream, req, body, res))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.baseUrl,
     requests,
     whenRequest: (holds) =>
       new Promise((resolve) => {
@@ -79,11 +56,9 @@ export async function recordingProxy(
         else waiters.push({holds, resolve})
       }),
     release,
-    close: () =>
-      new Promise<void>((resolve) => {
-        release()
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: () => {
+      release()
+      return server.close()
+    },
   }
 }

@@ -4,7 +4,7 @@
  * control character), translating, or assembling the bill (an amount, a ledger or an account id,
  * line metadata, a computed value). Through the real binary into the emulator: exit 2, nothing sent.
  */
-import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
+import {copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -151,5 +151,41 @@ describe('a value of the lines file is named by that file, its row and its colum
     stderr = await refused(dir, [...zero, '--lookup', `vendor_id=${ex('vendors.csv')}`])
     expect(stderr).toContain('expenses.csv:2: column line_amount: "0" divides by zero')
     expect(stderr).not.toContain('bills.csv:2:')
+  })
+})
+
+describe('the side files of a two-file import', () => {
+  /** The lines file in another folder (as the repository's examples are). */
+  function apart(): string {
+    const dir = files((t) => t)
+    mkdirSync(join(dir, 'lines'))
+    renameSync(join(dir, 'expenses.csv'), join(dir, 'lines', 'expenses.csv'))
+    return dir
+  }
+  const args = ['bills', 'import', 'bills.csv', '--lines-file', join('lines', 'expenses.csv'), ...NETSUITE, ...LOOKUPS]
+
+  it('are one set beside the bills file, named in the summary; nothing is written beside the lines file', async () => {
+    const dir = apart()
+    const result = await runBk(args, {env: env(), cwd: dir})
+    // VB-0004, a credit note, is set aside: its row, and its line in the lines file's side file.
+    expect(result.code, result.stderr).toBe(6)
+    expect(result.stdout).toContain(
+      'Failed bills (fix and import again): bills.rejects.csv, their lines bills.rejects.lines.csv',
+    )
+    expect(readdirSync(join(dir, 'lines'))).toEqual(['expenses.csv'])
+    expect(readFileSync(join(dir, 'bills.rejects.lines.csv'), 'utf8')).toBe(
+      'External ID,Account,Amount,Memo,Department,Class,Location\nVB-0004,Office Expenses,-64.99,Returned toner cartridge,,,\n',
+    )
+  })
+
+  it("--json names the lines file's side files", async () => {
+    const result = await runBk([...args, '--json'], {env: env(), cwd: apart()})
+    expect(result.code, result.stderr).toBe(6)
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      rejects_file: 'bills.rejects.csv',
+      lines_rejects_file: 'bills.rejects.lines.csv',
+      lines_unconfirmed_file: null,
+      lines_unsent_file: null,
+    })
   })
 })

@@ -117,7 +117,7 @@ describe('a lines file (--lines-file)', () => {
       /^VB-0004,1043,02\/10\/2026,,CN-7,Returned toner,USD,Accounts Payable,,Acme Bakery Inc\.,,"bills\.csv:5: /,
     )
     expect(rejects[1]).toContain(CREDIT_REASON)
-    expect(rowsOf(join(dir, 'expenses.rejects.csv'))).toEqual([
+    expect(rowsOf(join(dir, 'bills.rejects.lines.csv'))).toEqual([
       'External ID,Account,Amount,Memo,Department,Class,Location',
       'VB-0004,Office Expenses,-64.99,Returned toner cartridge,,,',
     ])
@@ -129,7 +129,7 @@ describe('a lines file (--lines-file)', () => {
         'bills.rejects.csv',
         '--dry-run',
         '--lines-file',
-        'expenses.rejects.csv',
+        'bills.rejects.lines.csv',
         ...args.slice(2),
         '--json',
       ],

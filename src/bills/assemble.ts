@@ -19,7 +19,7 @@ import {amountNumber, amountProblem} from './amount.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
 import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
 import {NumberIndex} from './number-index.js'
-import type {RowOrigin} from './record-structure.js'
+import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 
 export interface SourceRow {
   /** Physical line (1-based) where the record starts. */
@@ -167,6 +167,8 @@ export class BillAssembler {
   private readonly at: Record<Column, number>
   private readonly billCols: Array<{name: BillColumn; index: number}>
   private readonly labels: Array<string | undefined>
+  /** Each column as a lines file's header names it (`lines.Amount` is its `Amount`). */
+  private readonly linesLabels: Array<string | undefined>
   private readonly dateCache = {
     issued_at: {text: '', result: parseDatetime('')},
     due_at: {text: '', result: parseDatetime('')},
@@ -181,11 +183,29 @@ export class BillAssembler {
     this.keyColumns = options.key ?? DEFAULT_KEY
     this.at = layout.index
     this.billCols = BILL_COLUMNS.map((name) => ({name, index: layout.index[name]})).filter((c) => c.index !== -1)
-    this.labels = layout.header.map((h, i) => {
+    const named = (label: string, i: number) => {
       const ours = layout.names[i]
-      const label = h.trim()
       return ours === undefined ? undefined : label === ours ? ours : `"${label}" (${ours})`
-    })
+    }
+    this.labels = layout.header.map((h, i) => named(h.trim(), i))
+    const prefix = `${LINES_PREFIX}.`
+    this.linesLabels = layout.header.map((h, i) =>
+      named(h.trim().startsWith(prefix) ? h.trim().slice(prefix.length) : h.trim(), i),
+    )
+  }
+
+  /**
+   * Where a row's value of `column` was read, for its error: a value of a lines file (read from
+   * its columns, in whole or in part) is that file's row, under its own header; any other, the row.
+   */
+  private where(row: SourceRow, column: Column | `tag:${string}`): Pick<RowError, 'file' | 'line' | 'column'> {
+    const joined = row.origin?.lines
+    const i = column.startsWith('tag:')
+      ? (this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1)
+      : this.at[column as Column]
+    if (joined && i >= 0 && this.layout.sources?.[i]?.some((source) => source >= joined.from))
+      return {file: joined.label, line: joined.record.line, column: this.linesLabels[i] ?? column}
+    return {line: row.line, column: this.label(column)}
   }
 
   /** A bill key for people: `B-1 of ven_abc`, or the key's values joined. */
@@ -301,7 +321,7 @@ export class BillAssembler {
       : this.cell(source.cells, column as Column)
     // The row and column say where; an allocation's place within the cell is said too.
     const at = /^tags\.[^[]+\[/.test(v.path) ? ` (${v.path})` : ''
-    return {line: source.line, column: this.label(column), value, message: `${v.message}${at}`}
+    return {...this.where(source, column), value, message: `${v.message}${at}`}
   }
 
   private startBill(row: SourceRow, number: string, key: string): BillDraft {
@@ -311,7 +331,7 @@ export class BillAssembler {
     const input = {number, lines: []} as unknown as BillInput
     const bill: BillDraft = {number, key, rows: [row], errors, input}
     const err = (column: Column | `tag:${string}`, value: string, message: string) =>
-      errors.push({line, column: this.label(column), value, message})
+      errors.push({...this.where(row, column), value, message})
     if (number === '')
       err(
         'number',
@@ -428,8 +448,7 @@ export class BillAssembler {
         const a = this.cell(first.cells, name)
         const b = this.cell(row.cells, name)
         bill.errors.push({
-          line: row.line,
-          column: this.label(name),
+          ...this.where(row, name),
           value: b,
           message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`,
         })
@@ -451,9 +470,9 @@ export class BillAssembler {
   }
 
   private addLine(bill: BillDraft, row: SourceRow): void {
-    const {cells, line} = row
+    const {cells} = row
     const err = (column: Column, value: string, message: string) =>
-      bill.errors.push({line, column: this.label(column), value, message})
+      bill.errors.push({...this.where(row, column), value, message})
     const amount = this.cell(cells, 'line_amount').trim()
     const ap = row.failed?.has('line_amount') ? undefined : amountProblem(amount)
     const ledger = this.cell(cells, 'line_ledger_id').trim()

@@ -35,6 +35,8 @@ export interface ColumnLayout {
   defaults: Partial<Record<Column, string>>
   /** Our name of each header cell, or undefined for a column the map ignores. */
   names: Array<string | undefined>
+  /** With a map: the export's columns each of these is read from (a lines file's are its own rows'). */
+  sources?: ReadonlyArray<readonly number[]> | undefined
 }
 
 const TAG_PREFIX = /^tag:/i

@@ -206,7 +206,13 @@ function takeMark(s: string, mark: string | undefined): {rest: string; mark: str
   return {rest, mark: found}
 }
 
+/** Digits with an optional dot and digits: the same number in every format whose decimal mark is a dot. */
+const PLAIN_DOT = /^\d+(?:\.\d+)?$/
+const PLAIN_DIGITS = /^\d+$/
+
 function readNumber(text: string, format: NumberFormat, options: NumberOptions, hint: boolean): ParsedNumber {
+  // Most cells are plain: no sign, group, symbol or space, read as written (what the steps below give them).
+  if ((SEPARATORS[format].decimal === '.' ? PLAIN_DOT : PLAIN_DIGITS).test(text)) return {ok: true, value: text}
   const otherFormatHint = (t: string, f: NumberFormat) => (hint ? otherFormats(t, f) : '')
   let s = text.trim()
   const expected = `expected a number written ${format}${options.negativeParentheses ? ' (or (1234.56) for a negative)' : ''}`
@@ -307,17 +313,23 @@ function otherFormats(text: string, format: NumberFormat): string {
 }
 
 const minorUnits = new Map<string, number>()
+let lastCurrency: string | undefined
+let lastDigits = 2
 
 /**
  * The currency's minor unit (ISO 4217, from ICU's currency data through Intl): the decimals a
  * computed amount is rounded to. 2 for EUR, 0 for JPY, 3 for KWD.
  */
 export function minorUnit(currency: string): number {
+  // Called once per computed amount, nearly always with the currency of the row before.
+  if (currency === lastCurrency) return lastDigits
   let digits = minorUnits.get(currency)
   if (digits === undefined) {
     digits = new Intl.NumberFormat('en', {style: 'currency', currency}).resolvedOptions().maximumFractionDigits ?? 2
     minorUnits.set(currency, digits)
   }
+  lastCurrency = currency
+  lastDigits = digits
   return digits
 }
 

@@ -258,12 +258,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
       (h) => {
         run.outputs.header = h
         const {readHeader, linesHeader} = run.input
-        const linesPath = options.map?.linesFile?.path
-        if (readHeader)
-          run.outputs.read = {
-            header: readHeader,
-            lines: linesHeader && linesPath ? {header: linesHeader.record, path: linesPath} : undefined,
-          }
+        if (readHeader) run.outputs.read = {header: readHeader, lines: linesHeader && {header: linesHeader.record}}
       },
     )
     if (!sender.stopped && !scanned.fatal) await batcher.flush()

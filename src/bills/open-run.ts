@@ -276,10 +276,12 @@ async function prepareResumeLog(
   await writer.append({t: 'run', at: new Date().toISOString(), resume: Boolean(previous)})
   return {previous, writer, started}
 }
-/** With a lines file: its rejects, unconfirmed and unsent files, beside it (outputs.ts). */
+/** With a lines file: the side files of its rows, each beside the bills file's (outputs.ts). */
 function linesSideFiles(options: ImportOptions): string[] {
-  const linesFile = options.map?.linesFile?.path
-  return linesFile ? (['rejects', 'unconfirmed', 'unsent'] as const).map((kind) => linesSidePath(linesFile, kind)) : []
+  if (!options.map?.linesFile?.path) return []
+  return [options.rejectsFile, options.unconfirmedFile, options.unsentFile].flatMap((path) =>
+    path ? [linesSidePath(path)] : [],
+  )
 }
 
 /**

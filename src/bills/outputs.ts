@@ -59,13 +59,17 @@ export interface RowFormat {
 export interface ReadShape {
   /** The header rows as read (one, or one per record type). */
   header: ReadRecord[]
-  /** The lines file's header, and the path of its side file of this kind. */
-  lines?: {header: ReadRecord; path: string} | undefined
+  /** The lines file's header. */
+  lines?: {header: ReadRecord} | undefined
 }
 
-/** The side file of `kind` for the lines file `path`: named after it, beside it (expenses.rejects.csv). */
-export function linesSidePath(path: string, kind: 'rejects' | 'unconfirmed' | 'unsent'): string {
-  return `${path.slice(0, path.length - extname(path).length)}.${kind}.csv`
+/**
+ * A two-file import's side file for the lines file: one set with the bills file's, beside it and
+ * named after it (bills.rejects.csv and bills.rejects.lines.csv), wherever the lines file is.
+ */
+export function linesSidePath(sidePath: string): string {
+  const ext = extname(sidePath)
+  return `${sidePath.slice(0, sidePath.length - ext.length)}.lines${ext || '.csv'}`
 }
 
 const padded = (cells: readonly string[], width: number) =>
@@ -74,8 +78,9 @@ const padded = (cells: readonly string[], width: number) =>
 /**
  * Rejected or unconfirmed bills: the original header plus `error` (no header row when the input
  * has none), each row of the bill as read. A flattened input's bills go back out as the file has
- * them: all of a bill's rows, under the header rows as read; their lines-file rows in a side file
- * of the lines file, under its header (no reason column: the reasons name those rows).
+ * them: all of a bill's rows, under the header rows as read; their lines-file rows in this file's
+ * own lines side file (linesSidePath), under the lines file's header (no reason column: the
+ * reasons name those rows).
  */
 export class RowFile {
   private readonly file: LazyFile
@@ -96,7 +101,7 @@ export class RowFile {
       : () => bom + (header ? line([...header, 'error']) : '')
     this.file = new LazyFile(path, first)
     const lines = read?.lines
-    this.lines = lines && new LazyFile(lines.path, () => bom + line(lines.header.cells))
+    this.lines = lines && new LazyFile(linesSidePath(path), () => bom + line(lines.header.cells))
   }
 
   get path(): string | null {
@@ -193,7 +198,7 @@ export class ImportOutputs {
   /** The input's header row (undefined for a file without one), set once it is read. */
   header: string[] | undefined
   /** A flattened input: how it was read (its header rows, its lines file's), set once it is read. */
-  read: {header: ReadRecord[]; lines?: {header: ReadRecord; path: string} | undefined} | undefined
+  read: ReadShape | undefined
   private rejects: RowFile | undefined
   private unconfirmed: RowFile | undefined
   private unsent: RowFile | undefined
@@ -207,22 +212,20 @@ export class ImportOutputs {
     this.results = paths.results ? new ResultsFile(paths.results) : undefined
   }
 
-  private rowFile(path: string, kind: 'rejects' | 'unconfirmed' | 'unsent'): RowFile {
-    const read = this.read
-    const lines = read?.lines && {header: read.lines.header, path: linesSidePath(read.lines.path, kind)}
-    return new RowFile(path, this.header, this.format, read && {header: read.header, lines})
+  private rowFile(path: string): RowFile {
+    return new RowFile(path, this.header, this.format, this.read)
   }
 
   /** A bill not created: its rows, each with the reason for that row. */
   reject(bill: BillDraft, errorFor: (line: number) => string): Promise<void> {
-    this.rejects ??= this.rowFile(this.paths.rejects, 'rejects')
+    this.rejects ??= this.rowFile(this.paths.rejects)
     this.observer?.rejected(bill, errorFor)
     return this.rejects.add(bill, errorFor)
   }
 
   /** A bill whose outcome bk cannot know: never sent again by bk. */
   leaveUnconfirmed(bill: BillDraft, reason: string): Promise<void> {
-    this.unconfirmed ??= this.rowFile(this.paths.unconfirmed, 'unconfirmed')
+    this.unconfirmed ??= this.rowFile(this.paths.unconfirmed)
     this.observer?.unconfirmed(bill, reason)
     return this.unconfirmed.add(bill, () => reason)
   }
@@ -231,7 +234,7 @@ export class ImportOutputs {
   async leaveUnsent(bill: BillDraft, reason: string): Promise<void> {
     this.observer?.unsent?.(bill, reason)
     if (!this.paths.unsent) return
-    this.unsent ??= this.rowFile(this.paths.unsent, 'unsent')
+    this.unsent ??= this.rowFile(this.paths.unsent)
     await this.unsent.add(bill, () => reason)
   }
 
@@ -242,13 +245,10 @@ export class ImportOutputs {
     await this.results?.add(bill.number, id, bill.rows[0]!.line)
   }
 
-  /** The rejects and unconfirmed files, when written. */
-  get written(): {rejects: string | null; unconfirmed: string | null; unsent: string | null} {
-    return {
-      rejects: this.rejects?.path ?? null,
-      unconfirmed: this.unconfirmed?.path ?? null,
-      unsent: this.unsent?.path ?? null,
-    }
+  /** The rejects, unconfirmed and unsent files, and a lines file's side files, when written. */
+  get written(): Record<'rejects' | 'unconfirmed' | 'unsent', {path: string | null; lines: string | null}> {
+    const of = (file: RowFile | undefined) => ({path: file?.path ?? null, lines: file?.linesPath ?? null})
+    return {rejects: of(this.rejects), unconfirmed: of(this.unconfirmed), unsent: of(this.unsent)}
   }
 
   /** Closes every file, even when one fails; the promises settle independently. */

@@ -9,6 +9,7 @@ import {layoutFor} from './columns.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
 import {csvErrorMessage, type CsvInput} from './reader.js'
+import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 import {counted} from '../shared/counts.js'
 
@@ -63,7 +64,13 @@ function c1Reason(encoding: string | undefined): string {
  * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
  * character (a binary file, or a stray byte): importing it would send mangled text.
  */
-function unreadableCell(record: string[], header: string[], line: number, encoding?: string): RowError | undefined {
+function unreadableCell(
+  record: string[],
+  header: string[],
+  line: number,
+  encoding?: string,
+  joined?: RowOrigin['lines'],
+): RowError | undefined {
   for (let i = 0; i < record.length; i++) {
     const cell = record[i]!
     const m = UNREADABLE.exec(cell)
@@ -80,7 +87,13 @@ function unreadableCell(record: string[], header: string[], line: number, encodi
     // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
     const shown = (text: string) =>
       text.replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    return {line, column: shown(header[i]?.trim() || `column ${i + 1}`), value: shown(cell), message}
+    const name = header[i]?.trim() || `column ${i + 1}`
+    // A cell of a lines file is named by that file's row and its own header.
+    const where =
+      joined && i >= joined.from
+        ? {file: joined.label, line: joined.record.line, column: name.slice(LINES_PREFIX.length + 1)}
+        : {line, column: name}
+    return {...where, column: shown(where.column), value: shown(cell), message}
   }
   return undefined
 }
@@ -140,7 +153,7 @@ export async function scan(
       const extra: RowError | undefined =
         record.length === header.length
           ? input.marked
-            ? unreadableCell(record, header, line, map?.encoding)
+            ? unreadableCell(record, header, line, map?.encoding, input.origin?.()?.lines)
             : undefined
           : {
               line,

@@ -33,6 +33,10 @@ export interface ImportSummary {
   unconfirmedFile: string | null
   /** Bills read but not sent (the run stopped early), the rows as read: null when none. */
   unsentFile: string | null
+  /** A two-file import's lines of the bills in each of the three files above (`--lines-file` them with it). */
+  linesRejectsFile: string | null
+  linesUnconfirmedFile: string | null
+  linesUnsentFile: string | null
   resultsFile: string | null
   journalFile: string | null
   interrupted: boolean
@@ -108,6 +112,9 @@ export class ImportTally {
       rejectsFile: null,
       unconfirmedFile: null,
       unsentFile: null,
+      linesRejectsFile: null,
+      linesUnconfirmedFile: null,
+      linesUnsentFile: null,
       resultsFile: options.resultsFile ?? null,
       journalFile: options.journalFile ?? null,
       interrupted: false,
@@ -216,9 +223,13 @@ export class ImportTally {
       )
     summary.notSent = end.notSent
     summary.interrupted = end.interrupted
-    summary.rejectsFile = this.outputs.written.rejects
-    summary.unconfirmedFile = this.outputs.written.unconfirmed
-    summary.unsentFile = this.outputs.written.unsent
+    const {rejects, unconfirmed, unsent} = this.outputs.written
+    summary.rejectsFile = rejects.path
+    summary.unconfirmedFile = unconfirmed.path
+    summary.unsentFile = unsent.path
+    summary.linesRejectsFile = rejects.lines
+    summary.linesUnconfirmedFile = unconfirmed.lines
+    summary.linesUnsentFile = unsent.lines
     summary.durationMs = end.durationMs
     const journaled = summary.journalFile !== null
     let fatal =

@@ -232,7 +232,23 @@ export class ExportTranslator {
     const names = layoutLabels.map((_, i) =>
       i < KNOWN_COLUMNS.length ? KNOWN_COLUMNS[i] : `tag:${tags[i - KNOWN_COLUMNS.length]!.field}`,
     )
-    this.layout = {header: layoutLabels, index, tags, defaults, names}
+    this.layout = {header: layoutLabels, index, tags, defaults, names, sources: this.sourcesOf(fedBy)}
+  }
+
+  /** The file's columns each of bk's columns is read from: mapped, computed, looked up, or the amount's recipe. */
+  private sourcesOf(fedBy: ReadonlyMap<string, number>): number[][] {
+    const out = Array.from({length: this.width}, (): number[] => [])
+    const add = (target: string, columns: Iterable<number>) => {
+      const at = this.position.get(/^(line_)?metadata:/.test(target) ? target.slice(0, target.indexOf(':')) : target)
+      if (at !== undefined) out[at]!.push(...columns)
+    }
+    this.targets.forEach((t, i) => t !== null && add(t, [i]))
+    for (const step of this.computed) add(step.target, step.reads)
+    for (const step of this.keyed) add(step.target, step.columns)
+    if (this.recipe && this.recipe.kind !== 'direct') add('line_amount', this.source.values())
+    const issued = fedBy.get('issued_at')
+    if (this.map.dueDays !== undefined && issued !== undefined) add('due_at', [issued])
+    return out
   }
 
   /** Each column of the file to its target, or null when dropped; an unknown column is an error naming it. */
@@ -568,12 +584,15 @@ export class ExportTranslator {
     let errors: RowError[] | undefined
     let failed: Set<string> | undefined
     const joined = origin?.lines
-    const fail = (target: string, i: number, value: string, message: string) => {
+    // `read`: the column the value was read from, or (a computed value failing as a whole) the last it reads.
+    const fail = (target: string, i: number, value: string, message: string, read = i) => {
       // A value of the lines file is its own: that file's row, under the name its header gives.
+      const label =
+        i === -1 ? target : this.columnLabel(i, target, joined && i >= joined.from ? joined.from : undefined)
       const error =
-        joined && i >= joined.from
-          ? {file: joined.label, line: joined.record.line, column: this.columnLabel(i, target, joined.from)}
-          : {line, column: i === -1 ? target : this.columnLabel(i, target)}
+        joined && read >= joined.from
+          ? {file: joined.label, line: joined.record.line, column: label}
+          : {line, column: label}
       ;(errors ??= []).push({...error, value, message})
       ;(failed ??= new Set()).add(target)
     }
@@ -696,7 +715,7 @@ export class ExportTranslator {
   private applyLanguage(
     cells: readonly string[],
     out: string[],
-    fail: (target: string, i: number, value: string, message: string) => void,
+    fail: (target: string, i: number, value: string, message: string, read?: number) => void,
     failed: Set<string> | undefined,
     continues: boolean,
   ): void {
@@ -737,7 +756,8 @@ export class ExportTranslator {
       } catch (error) {
         if (!(error instanceof RowFailure)) throw error
         const i = error.column ?? -1
-        fail(step.target, i, error.value, i === -1 ? `${error.message} (compute: ${step.target})` : error.message)
+        const read = i === -1 ? Math.max(-1, ...step.reads) : i
+        fail(step.target, i, error.value, i === -1 ? `${error.message} (compute: ${step.target})` : error.message, read)
       }
     }
     for (const [meta, column] of [

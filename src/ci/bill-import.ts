@@ -149,7 +149,9 @@ export class BillImportReport {
     const state = s.interrupted ? 'interrupted' : fatal ? 'stopped' : 'done'
     const files: Array<[string, string | null]> = [
       ['Rejected bills (fix and import again)', s.rejectsFile],
+      ['Their lines (with --lines-file)', s.linesRejectsFile],
       ['Unconfirmed bills (check before importing again; never re-sent by bk)', s.unconfirmedFile],
+      ['Their lines (with --lines-file)', s.linesUnconfirmedFile],
       ['Created bill ids', s.resultsFile],
       ['Journal (for --resume)', s.journalFile],
       ['JUnit report', this.junitPath ?? null],

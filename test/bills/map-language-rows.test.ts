@@ -81,7 +81,7 @@ describe('a lines file (--lines-file)', () => {
       /^VB-0004,1043,02\/10\/2026,,CN-7,Returned toner,USD,Accounts Payable,,Acme Bakery Inc\.,,"bills\.csv:5: /,
     )
     expect(rejects[1]).toContain(CREDIT_REASON)
-    expect(rowsOf(join(result.dir, 'expenses.rejects.csv'))).toEqual([
+    expect(rowsOf(join(result.dir, 'bills.rejects.lines.csv'))).toEqual([
       'External ID,Account,Amount,Memo,Department,Class,Location',
       'VB-0004,Office Expenses,-64.99,Returned toner cartridge,,,',
     ])
@@ -90,7 +90,7 @@ describe('a lines file (--lines-file)', () => {
       preset: 'netsuite',
       file: 'bills.rejects.csv',
       dir: result.dir,
-      flags: ['--dry-run', '--lines-file', 'expenses.rejects.csv', ...netsuite, '--json'],
+      flags: ['--dry-run', '--lines-file', 'bills.rejects.lines.csv', ...netsuite, '--json'],
     })
     expect(again.stderr).not.toContain('no column')
     expect(JSON.parse(again.stdout)).toMatchObject({bills: 1, skipped: 1, invalid: 0})
@@ -176,5 +176,33 @@ describe('currency marks in cells a compute: expression reads', () => {
       `bills.csv:2: column "Price" (line_amount): "USD 5.00" is written in USD, but the bill's currency is JPY`,
     )
     expect(result.stderr).not.toContain('bills.csv:3:')
+  })
+
+  it('the same marked cell on every row is checked on every row (an expression keeps no marked cell)', async () => {
+    const dir = tempDir('bk-lines-')
+    writeFileSync(
+      join(dir, 'bills.csv'),
+      'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' +
+        'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
+        'A-2,ven_demo_office,2026-02-04,JPY,ldg_demo_expenses,2,USD 5.00\n',
+    )
+    writeFileSync(
+      join(dir, 'map.yaml'),
+      [
+        'date_format: YYYY-MM-DD',
+        'currency_symbols: true',
+        'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
+        'compute:',
+        '  line_amount: "[Qty] * [Price]"',
+        'ignore: all-others',
+      ].join('\n') + '\n',
+    )
+    const result = await runBk(['bills', 'import', 'bills.csv', '--map', 'map.yaml'], {env: env(), cwd: dir})
+    expect(result.code, result.stderr).toBe(2)
+    expect(billPosts()).toEqual([])
+    for (const line of [2, 3])
+      expect(result.stderr).toContain(
+        `bills.csv:${line}: column "Price" (line_amount): "USD 5.00" is written in USD, but the bill's currency is JPY`,
+      )
   })
 })

@@ -10,7 +10,7 @@
  */
 import {InputError} from '../../shared/errors.js'
 import {Decimal, type Money} from '../../shared/money.js'
-import {roundMoney, type Parsed} from '../formats.js'
+import {roundMoney, type Parsed, type ParsedNumber} from '../formats.js'
 import * as generated from './parser.generated.js'
 
 export type Node =
@@ -51,7 +51,7 @@ export interface ExpressionContext {
   /** The index of a column named in brackets (a header, or a position when the file has none). */
   column(name: string): number | undefined
   /** A cell as a number; `column` is where it was read (a currency mark there is checked against the bill's). */
-  number(text: string, column: number): Parsed<string>
+  number(text: string, column: number): ParsedNumber
   /** A date as the spec's UTC midnight datetime. */
   date(text: string): Parsed<string>
   /** Decimals of the currency's minor unit, for `round(x)` without places. */
@@ -198,9 +198,15 @@ class Compiler {
     switch (want) {
       case 'text':
         return (cells) => (cells[index] ?? '').trim()
-      case 'number':
+      case 'number': {
+        // Exports repeat a column's value from row to row (a quantity of 1, a tax of 0.00): the
+        // last cell read and its Decimal are kept, so that a repeat costs a comparison. A cell
+        // with a currency mark is read every time: reading it records the mark for its check.
+        let lastText: string | undefined
+        let lastValue: Money | undefined
         return (cells) => {
           const text = cells[index] ?? ''
+          if (text === lastText) return lastValue!
           if (text.trim() === '')
             throw new RowFailure(
               index,
@@ -209,8 +215,14 @@ class Compiler {
             )
           const n = context.number(text, index)
           if (!n.ok) throw new RowFailure(index, text, n.reason)
-          return new Decimal(n.value)
+          const value = new Decimal(n.value)
+          if (n.mark === undefined) {
+            lastText = text
+            lastValue = value
+          }
+          return value
         }
+      }
       case 'date':
         return (cells) => {
           const text = cells[index] ?? ''

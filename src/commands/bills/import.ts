@@ -359,12 +359,14 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     out(
       `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${n(s.created)} created, ${n(s.failed)} failed, ${n(s.unconfirmed)} unconfirmed, ${n(s.skipped)} skipped (created before${s.existing ? `; ${n(s.existing)} by an earlier import` : ''})${s.notSent ? `, ${n(s.notSent)} not sent` : ''}; ${counted(s.bills, 'bill')} in ${counted(s.rows, 'row')}, ${seconds} s.`,
     )
-    if (s.rejectsFile) out(`  Failed bills (fix and import again): ${s.rejectsFile}`)
+    // A two-file import's side files come in pairs: the bills, then their lines (for --lines-file).
+    const pair = (file: string, lines: string | null) => (lines ? `${file}, their lines ${lines}` : file)
+    if (s.rejectsFile) out(`  Failed bills (fix and import again): ${pair(s.rejectsFile, s.linesRejectsFile)}`)
     if (s.unconfirmedFile)
       out(
-        `  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${s.unconfirmedFile}`,
+        `  Unconfirmed bills (check whether they exist before importing them again; never re-sent by bk): ${pair(s.unconfirmedFile, s.linesUnconfirmedFile)}`,
       )
-    if (s.unsentFile) out(`  Bills read but not sent (the run stopped first): ${s.unsentFile}`)
+    if (s.unsentFile) out(`  Bills read but not sent (the run stopped first): ${pair(s.unsentFile, s.linesUnsentFile)}`)
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
     // --resume needs a journal: stdin without --journal has none, and a plain re-run would send again.
     if ((s.interrupted || s.notSent > 0) && s.journalFile)

@@ -179,25 +179,23 @@ describe('currency marks in cells a compute: expression reads', () => {
   })
 
   it('the same marked cell on every row is checked on every row (an expression keeps no marked cell)', async () => {
-    const dir = tempDir('bk-lines-')
-    writeFileSync(
-      join(dir, 'bills.csv'),
-      'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' +
+    const map = [
+      'date_format: YYYY-MM-DD',
+      'currency_symbols: true',
+      'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
+      'compute:',
+      '  line_amount: "[Qty] * [Price]"',
+      'ignore: all-others',
+    ]
+    const result = await presetCase({
+      file: 'bills.csv',
+      text:
+        'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' +
         'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
         'A-2,ven_demo_office,2026-02-04,JPY,ldg_demo_expenses,2,USD 5.00\n',
-    )
-    writeFileSync(
-      join(dir, 'map.yaml'),
-      [
-        'date_format: YYYY-MM-DD',
-        'currency_symbols: true',
-        'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
-        'compute:',
-        '  line_amount: "[Qty] * [Price]"',
-        'ignore: all-others',
-      ].join('\n') + '\n',
-    )
-    const result = await runBk(['bills', 'import', 'bills.csv', '--map', 'map.yaml'], {env: env(), cwd: dir})
+      files: {'map.yaml': map.join('\n') + '\n'},
+      map: 'map.yaml',
+    })
     expect(result.code, result.stderr).toBe(2)
     expect(billPosts()).toEqual([])
     for (const line of [2, 3])

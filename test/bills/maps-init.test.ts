@@ -5,8 +5,8 @@
  * bk has never seen, it writes a starter map that, after the edits it asks for (each DECIDE
  * resolved, the targets the test knows filled in), imports the file to exactly its expected bodies.
  */
-import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {basename, join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {stringify} from 'csv-stringify/sync'
@@ -91,7 +91,13 @@ describe.each(renamable)('bills maps init on $folder/$file with its header renam
     const undecided = /"DECIDE:/.test(starter.map!)
     const map = finishMap(starter.map!, example, names)
     writeFileSync(join(dir, 'map.yaml'), map)
-    const flags = example.flags!
+    // A lines file gets its side files (rejects) beside it: a copy, so the example stays as it is.
+    const flags = example.flags!.map((f, i, all) => {
+      if (all[i - 1] !== '--lines-file') return f
+      const copy = join(dir, basename(f))
+      copyFileSync(f, copy)
+      return copy
+    })
     if (undecided) {
       const refused = await runBk(['bills', 'import', file, '--map', out, ...flags, '--dry-run'], {env: recorded.env()})
       expect(refused.code).toBe(2)

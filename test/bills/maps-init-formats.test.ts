@@ -105,7 +105,7 @@ describe('bills maps init: a preset whose own format does not read the sample', 
     expect(found.preset?.name).toBe('quickbooks-desktop')
     expect(found.preset!.command).toContain(' --number-format 1.234,56')
     expect(found.notes).toContain(
-      `the preset's number format (1234.56) does not read "-142,51": the amounts read as 1.234,56, passed as --number-format`,
+      `the preset's number format (1234.56) does not read "12,53": the amounts read as 1.234,56, passed as --number-format`,
     )
     const {result, sent} = await runCommand(found.preset!.command, 'quickbooks-desktop', {'<CODE>': 'USD'})
     expect(result.code, result.stderr).toBe(6)

@@ -10,8 +10,11 @@ import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type Column
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
 import {matchPresets, readColumns, type NearestPreset, type PresetMatch} from './preset-match.js'
+import {presetFormats} from './preset-formats.js'
 import {presetDetails} from './presets.js'
 import {proposeColumns} from './column-proposals.js'
+import type {RecordStructure} from './record-structure.js'
+import {iifRecordTypes, joinSample} from './record-types-sample.js'
 import {starterMap} from './starter-map.js'
 
 /** A format as seen: the one format that reads the sample, or the several to decide between. */
@@ -53,6 +56,10 @@ export interface MapInitFindings {
   delimiter: string
   header: boolean
   skipLines: number
+  /** false: the file is read with a `"` as text (`quotes: false`): IIF, or a sample that reads only so. */
+  quotes: boolean
+  /** An IIF file's record types (`record_types:`), or null for a file with one header row. */
+  recordTypes: RecordStructure['recordTypes'] | null
   sampledRows: number
   wholeFile: boolean
   preset: {name: string; command: string; needs: string[]} | null
@@ -85,16 +92,16 @@ export async function initMap(file: string): Promise<MapInitFindings> {
     findings.notes.push(...(others ?? []).map((other) => otherMatch(match, other)))
     return findings
   }
-  const header = looksLikeHeader(sample.records[sample.preambleLines]!)
-  const rows = sample.records.slice(sample.preambleLines + (header ? 1 : 0))
-  const names = header
-    ? sample.records[sample.preambleLines]!.map((c, i) => c.replace(/^\uFEFF/, '').trim() || `column ${i + 1}`)
-    : sample.records[sample.preambleLines]!.map((_, i) => String(i + 1))
+  const layout = await layoutOf(sample)
+  const {header, names, rows} = layout
   const profiles = names.map((_, i) => profileColumn(rows, i))
   const formats = formatsOf(profiles)
   const proposal = proposeColumns(names, profiles, header)
   const findings: MapInitFindings = {
-    ...shapeOf(sample, header),
+    ...shapeOf(layout.sample, header),
+    ...(layout.recordTypes && {skipLines: 0, sampledRows: rows.length}),
+    quotes: layout.sample.quotes,
+    recordTypes: layout.recordTypes,
     preset: null,
     nearest: nearest ?? null,
     ...formats,
@@ -113,6 +120,27 @@ export function decideText(f: FormatFinding): string {
   return f.candidates.length > 0
     ? `${f.candidates.join(' or ')} (each reads ${f.examples.map((e) => JSON.stringify(e)).join(', ')} differently)`
     : `no one format reads every value (${f.examples.map((e) => JSON.stringify(e)).join(', ')})`
+}
+
+/**
+ * The file's columns and rows as a starter map reads them: an IIF file (its `!TRNS` and `!SPL`
+ * header rows) read without quotes and its record types joined, as the import will read it with
+ * the map's `record_types:`; any other file by its one header row, or by position without one.
+ */
+async function layoutOf(sample: FileSample) {
+  const recordTypes = iifRecordTypes(sample.records) ?? null
+  if (recordTypes) {
+    const unquoted = sample.quotes ? await sampleFile(sample.file, false).catch(() => undefined) : sample
+    const flat = unquoted && joinSample(unquoted, 0, recordTypes)
+    if (unquoted && flat) return {sample: unquoted, header: true, names: flat.header, rows: flat.rows, recordTypes}
+  }
+  const first = sample.records[sample.preambleLines]!
+  const header = looksLikeHeader(first)
+  const rows = sample.records.slice(sample.preambleLines + (header ? 1 : 0))
+  const names = header
+    ? first.map((c, i) => c.replace(/^\uFEFF/, '').trim() || `column ${i + 1}`)
+    : first.map((_, i) => String(i + 1))
+  return {sample, header, names, rows, recordTypes: null}
 }
 
 function shapeOf(sample: FileSample, header: boolean) {
@@ -155,23 +183,17 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   const profiles = cells.map((_, i) => profileColumn(match.rows, i))
   // Formats are told from the columns the preset reads as dates and amounts only: a vendor id
   // such as 1043 is not a number format.
-  const formats = formatsOf(profiles.map((p, i) => (formatTarget(targets[i]) ? p : profileColumn([], 0))))
+  const read = profiles.map((p, i) => (formatTarget(targets[i]) ? p : profileColumn([], 0)))
+  const formats = formatsOf(read)
   const decide: string[] = []
   const flags: string[] = []
   if (map.delimiter !== sample.delimiter)
     flags.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
   if (!sample.ascii && map.encoding !== sample.encoding) flags.push(`--encoding ${sample.encoding}`)
-  if (!map.dateFormat && formats.dateFormat) {
-    const f = formats.dateFormat
-    flags.push(`--date-format ${f.value ?? `<${f.candidates.join('|')}>`}`)
-    if (f.value === null) decide.push(`the date format: ${decideText(f)}`)
-  }
-  const plainNumbers = formats.numberFormat?.value === '1234.56' && !map.needs.has('number-format')
-  if (!map.numberFormat && formats.numberFormat && !plainNumbers) {
-    const f = formats.numberFormat
-    flags.push(`--number-format ${f.value ?? `<${f.candidates.join('|')}>`}`)
-    if (f.value === null) decide.push(`the number format: ${decideText(f)}`)
-  }
+  const checked = presetFormats(map, read, targets, formats)
+  flags.push(...checked.flags)
+  decide.push(...checked.decide)
+  if (checked.dateFormat) formats.dateFormat = checked.dateFormat
   if (match.needsAmounts) {
     flags.push('--amounts <net|gross>')
     decide.push('--amounts net or gross: the layout has amounts before and after tax')
@@ -188,7 +210,7 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   for (const flag of map.needs.keys())
     if (!flag.startsWith('lookup ') && !flags.some((f) => f.startsWith(`--${flag} `)))
       flags.push(`--${flag} <${flag.endsWith('format') ? 'FORMAT' : 'VALUE'}>`)
-  const notes: string[] = []
+  const notes = checked.notes
   if (map.linesFile) {
     flags.unshift('--lines-file <LINES.csv>')
     notes.push(
@@ -200,6 +222,8 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
     ...shapeOf(sample, match.headerRow),
     skipLines: map.skipLines,
     sampledRows: match.rows.length,
+    quotes: map.quotes,
+    recordTypes: map.recordTypes ?? null,
     preset: {
       name: match.name,
       command: [`bk bills import ${shellWord(sample.file)} --map ${match.name}`, ...flags].join(' '),

@@ -12,7 +12,7 @@ import type {Lookup, Lookups} from './lookups.js'
 import {loadBillMap, withOverrides, type BillMap} from './map-file.js'
 import {presetNames} from './presets.js'
 import {LINES_PREFIX} from './record-structure.js'
-import {joinRecordTypes} from './record-types.js'
+import {joinSample} from './record-types-sample.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 
@@ -112,25 +112,10 @@ function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch 
  */
 function structured(map: BillMap, sample: FileSample): string[][] | undefined {
   const preamble = sample.records.slice(0, map.skipLines)
-  let records = sample.records.slice(map.skipLines)
+  const records = sample.records.slice(map.skipLines)
   if (map.recordTypes) {
-    const types = map.recordTypes
-    // A sample cut short may end inside a bill: it is read up to the last bill it holds whole.
-    if (!sample.complete) {
-      const lastBill = records.findLastIndex((r) => (r[0] ?? '').trim() === types.bill)
-      if (lastBill > 0) records = records.slice(0, lastBill)
-    }
-    try {
-      const flat = joinRecordTypes(
-        sample.file,
-        records.map((cells, i) => ({line: map.skipLines + i + 1, cells})),
-        types,
-      )
-      return [...preamble, flat.header.cells, ...flat.bills.flat().map((r) => r.cells)]
-    } catch (error) {
-      if (error instanceof BkError) return undefined
-      throw error
-    }
+    const flat = joinSample(sample, map.skipLines, map.recordTypes)
+    return flat && [...preamble, flat.header, ...flat.rows]
   }
   if (map.linesFile) {
     const [header, ...rows] = records

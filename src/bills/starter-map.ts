@@ -32,6 +32,7 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
   }
   if (f.delimiter !== ',') out.push(`delimiter: ${f.delimiter === '\t' ? 'tab' : q(f.delimiter)}`)
   if (f.encoding !== 'utf-8') out.push(`encoding: ${f.encoding}`)
+  quoteLines(out, f)
   if (f.skipLines > 0) out.push(`skip_lines: ${f.skipLines}  # the lines before the header row`)
   if (!f.header) out.push('header: false  # the first row holds data: columns are named by position')
   formatLines(out, 'date_format', f.dateFormat, 'dates')
@@ -99,4 +100,27 @@ function creditLines(out: string[], f: MapInitFindings): void {
   if (c.negativeTotal)
     out.push('  negative_total: true  # negative amounts were seen: a bill totalling below zero is a credit')
   out.push('credits: skip')
+}
+
+/**
+ * `quotes: false` where the import needs it: an IIF file (the format quotes nothing, as the
+ * QuickBooks Desktop preset reads it), or a sample that reads only with a `"` as text. A sample
+ * with no `"` at all keeps the default: see docs/bills.md, "A first map".
+ */
+function quoteLines(out: string[], f: MapInitFindings): void {
+  if (!f.quotes)
+    out.push(
+      `quotes: false  # ${f.recordTypes ? 'IIF quotes nothing' : 'a " inside a cell: the file quotes nothing'}, so a " is text`,
+    )
+  const t = f.recordTypes
+  if (!t) return
+  out.push(
+    '# IIF (QuickBooks Desktop): each record type names its columns in its own header row (!TRNS,',
+    '# !SPL); a bill is a TRNS row, one SPL row per line, then ENDTRNS. Columns are TYPE.COLUMN.',
+    'record_types:',
+    `  bill: ${t.bill}`,
+    `  line: ${t.line}`,
+  )
+  if (t.end) out.push(`  end: ${t.end}`)
+  if (t.skip.length > 0) out.push(`  skip: [${t.skip.join(', ')}]  # list records, dropped without a word`)
 }

@@ -5,8 +5,8 @@
  * bk has never seen, it writes a starter map that, after the edits it asks for (each DECIDE
  * resolved, the targets the test knows filled in), imports the file to exactly its expected bodies.
  */
-import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {basename, join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {stringify} from 'csv-stringify/sync'
@@ -65,10 +65,10 @@ const recorded = recordedEmulator(BIZ)
 
 /**
  * An IIF file (record_types:) has a header row per record type, each starting with the type
- * (!TRNS, !SPL) the layout is read by: renaming them renames the structure, not a header, and a
- * starter map does not write record types (docs/bills.md, "A first map").
+ * (!TRNS, !SPL) the layout is read by: those markers are the format and are kept; the column
+ * names after them are renamed, and the starter map says record_types: and quotes: false.
  */
-const renamable = EXAMPLES.filter((e) => e.flags !== undefined && !e.file.endsWith('.iif'))
+const renamable = EXAMPLES.filter((e) => e.flags !== undefined)
 
 describe.each(renamable)('bills maps init on $folder/$file with its header renamed', (example) => {
   it('writes a map that, once its DECIDE lines are resolved and its targets filled, imports the file exactly', async () => {
@@ -78,6 +78,11 @@ describe.each(renamable)('bills maps init on $folder/$file with its header renam
     const {file, names} = renameHeader(example, original, dir)
     const starter = await mapsInit(file)
     expect(starter.preset).toBeNull()
+    // An IIF file is read by its record types, and quotes nothing (a memo may hold a bare ").
+    if (ownMap(example).record_types) {
+      expect(starter.map).toMatch(/^quotes: false\b/m)
+      expect(starter.map).toMatch(/^record_types:\n {2}bill: TRNS\n {2}line: SPL\n {2}end: ENDTRNS\n/m)
+    }
     const out = join(dir, 'starter.yaml')
     const written = await runBk(['bills', 'maps', 'init', file, '--out', out])
     expect(written.code, written.stderr).toBe(0)
@@ -86,7 +91,13 @@ describe.each(renamable)('bills maps init on $folder/$file with its header renam
     const undecided = /"DECIDE:/.test(starter.map!)
     const map = finishMap(starter.map!, example, names)
     writeFileSync(join(dir, 'map.yaml'), map)
-    const flags = example.flags!
+    // A lines file gets its side files (rejects) beside it: a copy, so the example stays as it is.
+    const flags = example.flags!.map((f, i, all) => {
+      if (all[i - 1] !== '--lines-file') return f
+      const copy = join(dir, basename(f))
+      copyFileSync(f, copy)
+      return copy
+    })
     if (undecided) {
       const refused = await runBk(['bills', 'import', file, '--map', out, ...flags, '--dry-run'], {env: recorded.env()})
       expect(refused.code).toBe(2)
@@ -107,11 +118,28 @@ function renameHeader(example: ExampleExport, found: Findings, dir: string) {
   const text = new TextDecoder(found.encoding).decode(readFileSync(example.path))
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
   const lines = text.split(/\r?\n/)
-  let seen = -1
-  const at = lines.findIndex((l) => l.trim() !== '' && ++seen === found.skip_lines)
-  const header = (parse(lines[at]!, {delimiter: found.delimiter, bom: true}) as string[][])[0]!
-  const names = new Map(header.map((h, i) => [h, `Q${i + 1}`]))
-  lines[at] = stringify([[...names.values()]], {delimiter: found.delimiter}).trimEnd()
+  const cells = (line: string) => (parse(line, {delimiter: found.delimiter, bom: true, quote: false}) as string[][])[0]!
+  const names = new Map<string, string>()
+  const types = ownMap(example).record_types as {bill: string; line: string} | undefined
+  if (types) {
+    // Each record type's header row keeps its marker (!TRNS); its columns are named TYPE.COLUMN.
+    lines.forEach((line, i) => {
+      const [marker, ...header] = cells(line || ' ')
+      const type = marker!.slice(1)
+      if (marker !== `!${types.bill}` && marker !== `!${types.line}`) return
+      const renamed = header.map((h) => {
+        names.set(`${type}.${h}`, `${type}.Q${names.size + 1}`)
+        return names.get(`${type}.${h}`)!.slice(type.length + 1)
+      })
+      lines[i] = [marker, ...renamed].join(found.delimiter)
+    })
+  } else {
+    let seen = -1
+    const at = lines.findIndex((l) => l.trim() !== '' && ++seen === found.skip_lines)
+    const header = (parse(lines[at]!, {delimiter: found.delimiter, bom: true}) as string[][])[0]!
+    for (const [i, h] of header.entries()) names.set(h, `Q${i + 1}`)
+    lines[at] = stringify([[...names.values()]], {delimiter: found.delimiter}).trimEnd()
+  }
   const file = join(dir, example.file)
   writeFileSync(file, lines.join(eol))
   return {file, names}

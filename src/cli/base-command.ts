@@ -11,6 +11,7 @@ import type * as Interfaces from '@oclif/core/interfaces'
 import {BkError, ExitCode, InputError, InterruptedError} from '../shared/errors.js'
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
+import {requestTimeoutMs} from '../net/request-timeout.js'
 import {isUsageError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
 import type {ResolvedCredentials} from '../auth/resolve.js'
@@ -183,10 +184,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.credentialsPromise
   }
 
-  /** What every HTTP client of this run is made with: the user agent, and --debug traces. */
-  protected get transportOptions(): {userAgent: string; debug: ((line: string) => void) | undefined} {
+  /**
+   * What every HTTP client of this run is made with: the user agent, the request timeout
+   * (BK_TIMEOUT, refused here when unreadable) and --debug traces.
+   */
+  protected get transportOptions(): {
+    userAgent: string
+    timeoutMs: number
+    debug: ((line: string) => void) | undefined
+  } {
     return {
       userAgent: this.config.userAgent,
+      timeoutMs: requestTimeoutMs(),
       debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined,
     }
   }

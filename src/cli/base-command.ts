@@ -319,7 +319,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       else process.stderr.write(`${error.message}.\n`)
       throw new Errors.ExitError(ExitCode.ok)
     }
-    await this.report(await this.withConnectionHint(error), err)
+    const {withFallbackHint} = await import('./fallback-hint.js')
+    await this.report(
+      withFallbackHint(await this.withConnectionHint(error), this.usageContext().id.split(':').join(' ')),
+      err,
+    )
     throw new Errors.ExitError(error.exitCode)
   }
 

@@ -87,6 +87,28 @@ describe('values of flags and arguments', () => {
   })
 })
 
+describe('names from a fixed list', () => {
+  it('--map with a mistyped preset: the preset meant, not a file that is not there', async () => {
+    const result = await runBk(['bills', 'import', 'examples/bills.csv', '--map', 'xer', '--dry-run'], {
+      env: envFor(emulator),
+    })
+    expect(result.code).toBe(2)
+    expect(twoLines(result)).toEqual({
+      error: 'Error: --map xer: no preset and no map file has that name',
+      hint: 'Hint: Did you mean --map xero? `bk bills maps` lists the presets; a map of your own is given as the path to its .yaml file.',
+    })
+  })
+
+  it('webhooks replay --status with a status that is not one: the values it takes', async () => {
+    const result = await runBk(['webhooks', 'replay', '--status', 'bogus'], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(twoLines(result)).toEqual({
+      error: 'Error: --status: "bogus" is not one of pending, sent, error',
+      hint: 'Hint: Give one or more of them, comma-separated: --status error.',
+    })
+  })
+})
+
 describe("the service's refusals", () => {
   it('an id the service does not know (404): check the id and the business', async () => {
     const result = await runBk(['transactions', 'get', 'txn_nope'], {env: envFor(emulator)})

@@ -20,6 +20,7 @@ import {trustedCa} from '../net/ca.js'
 import {connectionFor, type Connection} from '../net/dispatcher.js'
 import {networkFailure} from '../net/failure.js'
 import {isLoopbackHost} from '../net/proxy.js'
+import {DEFAULT_TIMEOUT_SECONDS, formatTimeout} from '../net/request-timeout.js'
 import {ApiConnectionError, ApiTimeoutError, errorFromResponse, NetworkSetupError, RedirectError} from './errors.js'
 import {redactHeaders, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
@@ -111,7 +112,13 @@ export class BkClient {
   constructor(options: ClientOptions) {
     this.baseUrl = new URL(options.baseUrl)
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '')
-    this.opts = {timeoutMs: 30_000, maxRetries: 3, retryBaseMs: 500, maxRetryAfterMs: 60_000, ...options}
+    this.opts = {
+      timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
+      maxRetries: 3,
+      retryBaseMs: 500,
+      maxRetryAfterMs: 60_000,
+      ...options,
+    }
     this.connection = connectionFor(this.baseUrl, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 10_000,
@@ -366,11 +373,12 @@ export class BkClient {
       const message = neverOpened
         ? `Could not connect to ${origin} (${code}) for ${what}`
         : TIMEOUTS.has(code)
-          ? `No answer from ${origin} within ${timeout} ms for ${what}`
+          ? `No answer from ${origin} within ${formatTimeout(timeout)} for ${what}`
           : `The connection to ${origin} broke during ${what} (${code || (error as Error).message})`
       const Err = TIMEOUTS.has(code) ? ApiTimeoutError : ApiConnectionError
       const failed = new Err(message, !neverOpened, error)
       failed.origin = origin
+      if (failed instanceof ApiTimeoutError) failed.timeoutMs = timeout
       return {kind: 'connection-error', error: failed}
     }
   }

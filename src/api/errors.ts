@@ -53,7 +53,10 @@ export class ApiConnectionError extends BkError {
   }
 }
 
-export class ApiTimeoutError extends ApiConnectionError {}
+export class ApiTimeoutError extends ApiConnectionError {
+  /** How long bk waited (BK_TIMEOUT), for the hint to say. */
+  timeoutMs: number | undefined
+}
 
 /**
  * The connection failed for a reason of the network's setup, not of the moment: a certificate

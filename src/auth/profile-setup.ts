@@ -72,14 +72,20 @@ export async function saveProfile(configDir: string, input: NewProfile): Promise
   }
 }
 
-export async function removeProfile(configDir: string, name: string): Promise<void> {
-  const profiles = new ProfileStore(configDir)
-  const profile = (await profiles.load()).profiles[name]
+/** Throws the error of an unknown profile unless `name` is one: before a prompt about it, too. */
+export async function requireProfile(configDir: string, name: string): Promise<Profile> {
+  const profile = (await new ProfileStore(configDir).load()).profiles[name]
   if (!profile)
     throw new ConfigError(`No profile named "${name}"`, {
       code: 'unknown_profile',
       hint: 'Run `bk profiles list` to see your profiles.',
     })
+  return profile
+}
+
+export async function removeProfile(configDir: string, name: string): Promise<void> {
+  const profiles = new ProfileStore(configDir)
+  const profile = await requireProfile(configDir, name)
   const store = openStore(profile.storage, configDir)
   try {
     await store.delete(secretKeys.clientSecret(name))

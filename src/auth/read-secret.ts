@@ -6,7 +6,11 @@ import {InputError} from '../shared/errors.js'
 export async function readClientSecret(options: {fromStdin: boolean; canPrompt: boolean}): Promise<string> {
   if (options.fromStdin) {
     const secret = (await text(process.stdin)).replace(/\r?\n$/, '')
-    if (!secret) throw new InputError('--client-secret-stdin was given but standard input was empty')
+    if (!secret)
+      throw new InputError('--client-secret-stdin was given but standard input was empty', {
+        code: 'secret_required',
+        hint: 'Pipe the secret in, e.g. `printf %s "$SECRET" | bk profiles add … --client-secret-stdin`.',
+      })
     return secret
   }
   if (!options.canPrompt) {

@@ -8,7 +8,7 @@ import {open} from 'node:fs/promises'
 import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../shared/errors.js'
-import {unreadableBecause} from '../files/file-errors.js'
+import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
 import {openCsv} from './reader.js'
 import type {Encoding} from './map-file.js'
 
@@ -101,7 +101,7 @@ async function readHead(file: string): Promise<Buffer> {
       await handle.close()
     }
   } catch (error) {
-    throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`)
+    throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`, {hint: unreadableHint(file, error)})
   }
 }
 

@@ -5,7 +5,7 @@
  * credit notes and the bill key. Checked with zod; every problem names file:line:column and the fix.
  * `--map NAME` reads a preset shipped in `maps/NAME.yaml`. docs/bills.md describes each key.
  */
-import {existsSync} from 'node:fs'
+import {existsSync, readdirSync} from 'node:fs'
 import {dirname, join, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -13,7 +13,7 @@ import {z} from 'zod'
 
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
-import {BILL_COLUMNS, headerKey, KNOWN_COLUMNS, type BillColumn, type Column} from './columns.js'
+import {BILL_COLUMNS, headerKey, KNOWN_COLUMNS, nearestName, type BillColumn, type Column} from './columns.js'
 import {
   NEGATIVE_FORMS,
   NUMBER_FORMATS,
@@ -338,6 +338,17 @@ function presetPath(name: string): string | undefined {
   return existsSync(path) ? path : undefined
 }
 
+function unknownPreset(spec: string): InputError {
+  const names = readdirSync(presetFolder())
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+  const near = nearestName(spec, names)
+  return new InputError(`--map ${spec}: no preset and no map file has that name`, {
+    code: 'unknown_map',
+    hint: `${near ? `Did you mean --map ${near}? ` : ''}\`bk bills maps\` lists the presets; a map of your own is given as the path to its .yaml file.`,
+  })
+}
+
 /** Reads `--map FILE.yaml` or `--map PRESET`. */
 export async function loadBillMap(spec: string): Promise<BillMap> {
   const preset = presetPath(spec)
@@ -346,12 +357,10 @@ export async function loadBillMap(spec: string): Promise<BillMap> {
   try {
     bytes = await readBoundedFile(file, 'the map file', SIZE_LIMITS.map)
   } catch (error) {
+    // A bare word that is neither a preset nor a file was most likely a preset's name, mistyped.
+    if (/^[a-z0-9-]+$/.test(spec) && !existsSync(spec)) throw unknownPreset(spec)
     if (error instanceof InputError) throw error
-    const bare = /^[a-z0-9-]+$/.test(spec)
-    throw new InputError(
-      `Cannot read the map file ${file}: ${unreadableBecause(error)}`,
-      bare ? {hint: `"${spec}" is not a preset either: \`bk bills maps\` lists them.`} : {},
-    )
+    throw new InputError(`Cannot read the map file ${file}: ${unreadableBecause(error)}`)
   }
   const label = preset ? `preset ${spec} (${file})` : file
   const map = await parseBillMap(decodeUtf8(bytes, file), label)

@@ -9,7 +9,7 @@ import {Transform, type Readable} from 'node:stream'
 import {parse, type Parser} from 'csv-parse'
 
 import {InputError} from '../shared/errors.js'
-import {unreadableBecause} from '../files/file-errors.js'
+import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
 import type {ReadRecord, RowOrigin} from './record-structure.js'
 
 export interface CsvInput {
@@ -84,11 +84,12 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
   } else {
     try {
       const stat = statSync(file)
-      if (stat.isDirectory()) throw new InputError(`${file} is a folder, not a CSV file`)
+      if (stat.isDirectory())
+        throw new InputError(`${file} is a folder, not a CSV file`, {hint: 'Name a CSV file in that folder.'})
       size = stat.size
     } catch (error) {
       if (error instanceof InputError) throw error
-      throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`)
+      throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`, {hint: unreadableHint(file, error)})
     }
     source = createReadStream(file, {highWaterMark: chunkBytes})
   }

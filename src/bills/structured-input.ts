@@ -10,6 +10,7 @@ import type {Parser} from 'csv-parse'
 
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
+import {checkDelimiter} from './delimiter-check.js'
 import {joinLinesFile} from './lines-file.js'
 import type {BillMap} from './map-file.js'
 import {numberedLines, unpackLines} from './packed-lines.js'
@@ -24,6 +25,7 @@ export async function openInput(
   map: BillMap | undefined,
   shape: {delimiter?: string; encoding?: BillMap['encoding']},
 ): Promise<CsvInput> {
+  if (map) await checkDelimiter(file, {...map, delimiter: shape.delimiter ?? map.delimiter})
   const input = openCsv(file, chunkBytes, {...shape, quote: map?.quotes === false ? false : undefined})
   if (!map || !hasStructure(map)) return input
   try {

@@ -11,6 +11,7 @@ import type * as Interfaces from '@oclif/core/interfaces'
 import {BkError, ExitCode, InputError, InterruptedError} from '../shared/errors.js'
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
+import {requestTimeoutMs} from '../net/request-timeout.js'
 import {isUsageError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
 import type {ResolvedCredentials} from '../auth/resolve.js'
@@ -183,10 +184,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.credentialsPromise
   }
 
-  /** What every HTTP client of this run is made with: the user agent, and --debug traces. */
-  protected get transportOptions(): {userAgent: string; debug: ((line: string) => void) | undefined} {
+  /**
+   * What every HTTP client of this run is made with: the user agent, the request timeout
+   * (BK_TIMEOUT, refused here when unreadable) and --debug traces.
+   */
+  protected get transportOptions(): {
+    userAgent: string
+    timeoutMs: number
+    debug: ((line: string) => void) | undefined
+  } {
     return {
       userAgent: this.config.userAgent,
+      timeoutMs: requestTimeoutMs(),
       debug: this.debugEnabled ? (line) => process.stderr.write(`[debug] ${line}\n`) : undefined,
     }
   }
@@ -310,7 +319,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       else process.stderr.write(`${error.message}.\n`)
       throw new Errors.ExitError(ExitCode.ok)
     }
-    await this.report(await this.withConnectionHint(error), err)
+    const {withFallbackHint} = await import('./fallback-hint.js')
+    await this.report(
+      withFallbackHint(await this.withConnectionHint(error), this.usageContext().id.split(':').join(' ')),
+      err,
+    )
     throw new Errors.ExitError(error.exitCode)
   }
 

@@ -7,6 +7,7 @@
 import {isLoopback} from '../auth/base-url.js'
 import {ApiConnectionError, ApiTimeoutError, NetworkSetupError} from '../api/errors.js'
 import {errorCode} from '../net/failure.js'
+import {formatTimeout} from '../net/request-timeout.js'
 import type {BkError} from '../shared/errors.js'
 
 const DOCTOR = '`bk doctor` checks each step'
@@ -27,6 +28,8 @@ export function connectionHint(error: BkError, baseUrl: string, origin: string |
   if (code === 'ECONNREFUSED' && isLoopback(url.hostname))
     return `Nothing listens at ${url.host}: start the emulator (\`bk emulator start --port ${url.port || 80}\`) or fix ${from}; ${DOCTOR}.`
   if (NO_HOST.has(code)) return `${url.hostname} does not resolve: check ${from} and this machine's DNS; ${DOCTOR}.`
+  if (error instanceof ApiTimeoutError && error.timeoutMs !== undefined)
+    return `${url.host} did not answer within ${formatTimeout(error.timeoutMs)}: if it is only slow, give it longer with BK_TIMEOUT (seconds, e.g. BK_TIMEOUT=${Math.max(60, (2 * error.timeoutMs) / 1000)}); else check ${from} and your network; ${DOCTOR}.`
   if (error instanceof ApiTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT')
     return `${url.host} did not answer in time: check ${from} and your network (a firewall may need a proxy: set HTTPS_PROXY); ${DOCTOR}.`
   return `Check ${from} and your network, then run the command again; ${DOCTOR}.`

@@ -12,7 +12,7 @@ import {isMap, isScalar, isSeq, type Document, type Node} from 'yaml'
 
 import {InputError} from '../shared/errors.js'
 import {STATE_FILE_LIMIT} from '../shared/state-file.js'
-import {unreadableBecause} from './file-errors.js'
+import {unreadableBecause, unreadableHint} from './file-errors.js'
 
 /** The size limits, in bytes, of the files bk reads whole. */
 export const SIZE_LIMITS = {
@@ -45,7 +45,9 @@ function megabytes(bytes: number): string {
  */
 export async function readBoundedFile(file: string, what: string, limit: number): Promise<Buffer> {
   const handle = await open(file, 'r').catch((error: unknown) => {
-    throw new InputError(`Cannot read ${what} ${file}: ${unreadableBecause(error)}`)
+    throw new InputError(`Cannot read ${what} ${file}: ${unreadableBecause(error)}`, {
+      hint: unreadableHint(file, error),
+    })
   })
   try {
     const stats = await handle.stat()
@@ -75,7 +77,9 @@ export function readBoundedFileSync(file: string, what: string, limit: number): 
   try {
     fd = openSync(file, 'r')
   } catch (error) {
-    throw new InputError(`Cannot read ${what} ${file}: ${unreadableBecause(error)}`)
+    throw new InputError(`Cannot read ${what} ${file}: ${unreadableBecause(error)}`, {
+      hint: unreadableHint(file, error),
+    })
   }
   try {
     const stats = fstatSync(fd)

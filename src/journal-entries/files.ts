@@ -9,7 +9,7 @@ import {InputError} from '../shared/errors.js'
 import {counted} from '../shared/counts.js'
 import {decodeUtf8Pieces} from '../files/utf8-stream.js'
 import {formatProblem, JournalEntriesReader, type LoadResult, type Problem} from './load.js'
-import {unreadableBecause} from '../files/file-errors.js'
+import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
 
 export const STDIN = '-'
 
@@ -77,7 +77,10 @@ async function* readPieces(path: string): AsyncGenerator<Buffer> {
       yield buffer.subarray(0, bytesRead)
     }
   } catch (error) {
-    throw new InputError(`Cannot read ${path}: ${unreadableBecause(error)}`, {code: 'unreadable_file'})
+    throw new InputError(`Cannot read ${path}: ${unreadableBecause(error)}`, {
+      code: 'unreadable_file',
+      hint: unreadableHint(path, error),
+    })
   } finally {
     await handle?.close()
   }

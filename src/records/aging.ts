@@ -106,7 +106,10 @@ export function parseAsOf(value: string | undefined, now: Date = new Date()): st
   if (value === undefined) return now.toISOString().slice(0, 10)
   const parsed = parseIsoDatetime(value)
   if (!parsed.ok)
-    throw new InputError(`--as-of "${value}" is not ${ISO_8601_EXPECTED}`, {details: {flag: '--as-of', value}})
+    throw new InputError(`--as-of "${value}" is not ${ISO_8601_EXPECTED}`, {
+      details: {flag: '--as-of', value},
+      hint: 'Give the day as YYYY-MM-DD: --as-of 2026-06-30.',
+    })
   return new Date(parsed.value.epochMs).toISOString().slice(0, 10)
 }
 

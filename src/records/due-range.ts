@@ -27,7 +27,11 @@ export function dueRange(from: string | undefined, to: string | undefined): DueR
 
 function instant(flag: string, text: string, endOfDay: boolean): number {
   const parsed = parseIsoDatetime(text)
-  if (!parsed.ok) throw new InputError(`${flag} "${text}" is not ${ISO_8601_EXPECTED}`, {details: {flag, value: text}})
+  if (!parsed.ok)
+    throw new InputError(`${flag} "${text}" is not ${ISO_8601_EXPECTED}`, {
+      details: {flag, value: text},
+      hint: `Give the day as YYYY-MM-DD: ${flag} 2026-03-01.`,
+    })
   const {epochMs, time} = parsed.value
   return time === undefined && endOfDay ? epochMs + 86_400_000 - 1 : epochMs
 }

@@ -9,6 +9,7 @@ export function checkPrefix(what: string, value: string, prefix: string): void {
   if (!isIdOf(value, prefix)) {
     throw new InputError(`Invalid ${what} "${value}": expected an id starting with ${prefix}`, {
       details: {value, expected: prefix},
+      hint: `Give the whole ${what} as the service wrote it: ${prefix} and what follows.`,
     })
   }
 }

@@ -15,6 +15,7 @@ import {join} from 'node:path'
 
 import {BkError, ConfigError, ExitCode, InputError} from '../shared/errors.js'
 import {validateBaseUrl} from '../auth/base-url.js'
+import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
 import {replacePrivateFile} from '../files/private-file.js'
 import {JWKS_PATH} from '../shared/spec.js'
 
@@ -259,9 +260,9 @@ export async function loadKeySet(options: LoadKeySetOptions): Promise<KeySet> {
     try {
       text = await readFile(options.jwks, 'utf8')
     } catch (error) {
-      throw new InputError(
-        `Cannot read --jwks file ${options.jwks}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      )
+      throw new InputError(`Cannot read --jwks file ${options.jwks}: ${unreadableBecause(error)}`, {
+        hint: unreadableHint(options.jwks, error),
+      })
     }
     return {
       ...keySetFromText(text, `--jwks file ${options.jwks}`),

@@ -128,6 +128,26 @@ describe('an export that does not read is refused whole: exit 2, row and column 
     expect(result.stderr).not.toContain('xero-ambiguous-date.csv:2')
   })
 
+  it('a comma-separated GnuCash file: one Error and a Hint naming --delimiter, before any row', async () => {
+    // GnuCash takes "," as well as the preset's ";": its own export, re-saved by a spreadsheet.
+    const file = join(tempDir('bk-gnucash-comma-'), 'bills.csv')
+    const rows = [
+      'R-1,03.02.2026,000017,,,,Desk lamps,pc,Expenses:Office Supplies,5,"23,45",,,,,,,,,,,',
+      'R-1,,,,,,Toner,pc,Expenses:Office Supplies,2,"64,99",,,,,,,,,,,',
+      'R-2,05.02.2026,000023,,,,Cloud server,ea,Expenses:Software,1,"1.250,00",,,,,,,,,,,',
+    ]
+    writeFileSync(file, rows.join('\n') + '\n')
+    for (const flags of [[], ['--dry-run']]) {
+      const result = await refused(
+        [file, ...PRESETS.gnucash!, ...lookups('gnucash'), ...flags],
+        `Error: ${file}:1: the line splits into 1 field at ";" (the delimiter of preset gnucash) but into 22 at ","\n`,
+        'Hint: The file is comma-separated: pass --delimiter , and run the command again.\n',
+      )
+      expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(2)
+      expect(result.stderr).not.toContain('RFC 4180')
+    }
+  })
+
   it('an impossible date', async () => {
     await refused(
       xero(fixture('xero-impossible-date.csv'), '--date-format', 'DD/MM/YYYY'),

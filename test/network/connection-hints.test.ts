@@ -8,19 +8,22 @@ import {createServer} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runBk, tempDir} from '../helpers/bk.js'
-import {start, type RunningEmulator} from '../helpers/emulator.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
 let tls: RunningEmulator
+/** Answers every request 1.5 s late: later than BK_TIMEOUT=0.5, sooner than BK_TIMEOUT=10. */
+let slow: RunningEmulator
 let closedPort: number
 beforeAll(async () => {
   tls = await start({tls: {}})
+  slow = await start({latencyMs: 1500})
   // A port that was free a moment ago: nothing listens there.
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   closedPort = (server.address() as {port: number}).port
   await new Promise((resolve) => server.close(resolve))
 })
-afterAll(() => tls.close())
+afterAll(() => Promise.all([tls.close(), slow.close()]))
 
 const TOKEN = {BK_ACCESS_TOKEN: 'tok_hint', BK_BUSINESS_ID: 'biz_demo_acme'}
 
@@ -97,4 +100,36 @@ describe('connection errors name the fix', () => {
     expect(hint).toContain('BK_BASE_URL')
     expect(hint).toContain('`bk doctor`')
   })
+})
+
+describe('BK_TIMEOUT: how long a request waits for its answer, in seconds', () => {
+  it('an answer later than BK_TIMEOUT: exit 7, the wait named, the hint says BK_TIMEOUT', async () => {
+    const res = await runBk(['businesses', 'list'], {env: {...envFor(slow), BK_TIMEOUT: '0.5'}})
+    expect(res.code, res.stderr).toBe(7)
+    const {error, hint} = lines(res.stderr)
+    expect(error).toMatch(/^Error: No answer from http:\/\/127\.0\.0\.1:\d+ within 0\.5 s for POST \/v0\/auth\/token$/)
+    expect(hint).toContain(`127.0.0.1:${new URL(slow.baseUrl).port} did not answer within 0.5 s`)
+    expect(hint).toContain('give it longer with BK_TIMEOUT (seconds, e.g. BK_TIMEOUT=60)')
+    expect(hint).toContain(`the base URL ${slow.baseUrl} (from BK_BASE_URL)`)
+    expect(hint).toContain('`bk doctor`')
+  })
+
+  it('a BK_TIMEOUT longer than the answer takes: the same command succeeds', async () => {
+    const res = await runBk(['businesses', 'list', '--json'], {env: {...envFor(slow), BK_TIMEOUT: '10'}})
+    expect(res.stderr).toBe('')
+    expect(res.code).toBe(0)
+  })
+
+  it.each(['abc', '0', '-5', '1e3', '90000'])(
+    'BK_TIMEOUT=%s: refused before any request, naming the value',
+    async (value) => {
+      const res = await runBk(['businesses', 'list'], {env: {...envFor(slow), BK_TIMEOUT: value}})
+      expect(res.code).toBe(2)
+      const {error, hint} = lines(res.stderr)
+      expect(error).toBe(
+        `Error: Invalid BK_TIMEOUT "${value}": expected a number of seconds greater than 0 and at most 86400`,
+      )
+      expect(hint).toBe('Hint: Set BK_TIMEOUT to seconds, e.g. BK_TIMEOUT=60, or unset it for the default (30).')
+    },
+  )
 })

@@ -64,7 +64,7 @@ export default class AuthLogin extends BaseCommand<typeof AuthLogin> {
 
     const {BkClient} = await import('../../api/client.js')
     const {Api} = await import('../../api/api.js')
-    const client = new BkClient({baseUrl, secrets: [clientSecret]})
+    const client = new BkClient({baseUrl, secrets: [clientSecret], ...this.transportOptions})
     try {
       process.stderr.write('Checking the credentials… ')
       await new Api(client).auth.token({clientId, clientSecret, businessId: business || undefined})

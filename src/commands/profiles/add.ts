@@ -4,6 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../cli/base-command.js'
 import {ENVIRONMENTS, type Profile} from '../../auth/profiles.js'
 import {BkError, ExitCode} from '../../shared/errors.js'
+import {requestTimeoutMs} from '../../net/request-timeout.js'
 
 export interface ProfilesAddResult {
   name: string
@@ -100,8 +101,8 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
       baseUrl: profile.baseUrl,
       secrets: [clientSecret],
       maxRetries: 0,
-      timeoutMs: 10_000,
       ...this.transportOptions,
+      timeoutMs: requestTimeoutMs(process.env, 10),
     })
     try {
       const {clientId, business, scope} = profile

@@ -10,8 +10,10 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static override flags = {yes: yesFlag()}
 
   async run(): Promise<{removed: string}> {
+    const {removeProfile, requireProfile} = await import('../../auth/profile-setup.js')
+    // Asking to remove a profile that is not there would be a question with no right answer.
+    await requireProfile(this.configDir, this.args.name)
     await this.confirm(`remove profile ${this.args.name} and its stored secret?`, this.flags.yes)
-    const {removeProfile} = await import('../../auth/profile-setup.js')
     await removeProfile(this.configDir, this.args.name)
     this.note(`Removed profile ${this.args.name}.`)
     return {removed: this.args.name}

@@ -42,6 +42,7 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     if (bad !== undefined)
       throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {
         details: {flag: '--status', value: bad},
+        hint: `Give one or more of them, comma-separated: --status ${REFUND_STATUSES[0]}.`,
       })
     const {checkOutputFlags, pagingOptions, runList} = await import('../../output/list-command.js')
     checkOutputFlags(flags, this.jqGiven, this.jsonEnabled())

@@ -54,7 +54,10 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
     const {flags} = this
     const status = splitList(flags.status)
     const bad = status?.find((s) => !(WEBHOOK_STATUSES as readonly string[]).includes(s))
-    if (bad !== undefined) throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`)
+    if (bad !== undefined)
+      throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`, {
+        hint: `Give one or more of them, comma-separated: --status ${WEBHOOK_STATUSES.at(-1)}.`,
+      })
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
     const ci = flags.junit === undefined ? undefined : await import('../../ci/webhook-replay.js')

@@ -73,9 +73,10 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
     try {
       return await readFile(file)
     } catch (error) {
-      throw new InputError(
-        `Cannot read --body file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      )
+      const {unreadableBecause, unreadableHint} = await import('../../files/file-errors.js')
+      throw new InputError(`Cannot read --body file ${file}: ${unreadableBecause(error)}`, {
+        hint: unreadableHint(file, error),
+      })
     }
   }
 }

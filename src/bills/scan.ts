@@ -132,6 +132,7 @@ export async function scan(
           businessId: options.businessId,
           key: map?.key,
           negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
+          cellsSearched: translator === undefined,
         })
         onHeader?.(first.header)
         if (!first.isData) continue

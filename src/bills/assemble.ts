@@ -273,8 +273,9 @@ export class BillAssembler {
   }
 
   /**
-   * Called by push on the bill it returns, and by finish: the checks that need every line, then
-   * the service's rules (src/shared/bill-rules.ts, the emulator's too) on the bill as it would be sent.
+   * Called by push on the bill it returns, and by finish: the checks that need every line; then,
+   * when nothing else is wrong, the service's rules its values broke (src/shared/bill-rules.ts, in
+   * the emulator's order), and the body's text finished.
    */
   private complete(bill: BillDraft): void {
     const credit = this.options.negativeTotalCredit

@@ -1,21 +1,26 @@
 /**
  * Rows to bills: checks each row, groups contiguous rows with the same bill number into one bill,
- * and builds the API's bill input. Every problem is a RowError naming the physical line, the
- * column, the value and what was expected. A bill with any error is never sent.
+ * and writes the bill's request body as JSON text while its rows arrive. Every problem is a
+ * RowError naming the physical line, the column, the value and what was expected. A bill with any
+ * error is never sent.
+ *
+ * Each cell is checked once, with the service's own rules for its value (src/shared/bill-rules.ts,
+ * the emulator's too), and converted once, into the text the body holds: no object tree is built
+ * and then walked by the rules or stringified (docs/performance.md, "Bill import: where a row
+ * goes"). test/bills/dry-run-parity.test.ts proves the emulator refuses exactly what this refuses.
  */
-import type {BillInput} from '../api/schemas/bill.js'
 import {
-  billValueViolations,
+  allocationTotalProblem,
   currencyProblem,
   idProblem,
   metadataProblem,
+  textProblem,
   yearProblem,
-  type BillViolation,
 } from '../shared/bill-rules.js'
 import {parseIsoDatetime, toUtcText} from '../shared/datetime.js'
 import {parseJsonTree, type JsonNode} from '../shared/exact-json.js'
 import {DECIMAL_TEXT, Decimal, type Money} from '../shared/money.js'
-import {amountNumber, amountProblem} from './amount.js'
+import {amountLiteral, amountProblem} from './amount.js'
 import {BILL_COLUMNS, type BillColumn, type Column, type ColumnLayout} from './columns.js'
 import {DEFAULT_KEY, describeKey, KEY_SEPARATOR} from './bill-key.js'
 import {NumberIndex} from './number-index.js'
@@ -54,7 +59,8 @@ export interface BillDraft {
   key: string
   rows: SourceRow[]
   errors: RowError[]
-  input: BillInput
+  /** The bill as the request body holds it, JSON text; '' for a bill with errors. */
+  json: string
 }
 
 export interface AssembleOptions {
@@ -64,6 +70,32 @@ export interface AssembleOptions {
   key?: readonly BillColumn[] | undefined
   /** A bill whose lines add up to less than zero is a credit note (an export that writes them so). */
   negativeTotalCredit?: {skip: boolean} | undefined
+  /**
+   * The cells are the records as read, every one already searched for control characters (reader.ts,
+   * scan.ts): the text rules cannot find one, so they are not run again. Not so through a map,
+   * whose lookups, defaults and expressions make values of their own.
+   */
+  cellsSearched?: boolean | undefined
+}
+
+/** A tag column of the bill's first row: a value, or allocations with their amounts' JSON literals. */
+interface TagValue {
+  field: string
+  text: string
+  allocations?: Array<{value: string; literal: string}> | undefined
+}
+
+/** What the open bill's body holds so far, and the rules it breaks, until the bill is complete. */
+interface OpenBody {
+  /** `{"number":…` up to and without its tags and lines. */
+  head: string
+  /** The lines' JSON objects, comma-separated. */
+  lines: string
+  /** The lines' amounts as JSON literals, kept only when a tag allocates (its total is theirs). */
+  amounts: string[] | undefined
+  tags: TagValue[]
+  /** The bill-level and line-level rules broken, said only when nothing else is wrong with the bill. */
+  broken: RowError[]
 }
 
 /** A credit note found: an error, or with `credits: skip` a bill set aside (never sent as a bill). */
@@ -104,7 +136,7 @@ function parseDatetime(text: string): {ok: true; value: string} | {ok: false; re
  * (src/shared/bill-rules.ts: a duplicate key, a number a double cannot hold) is refused here with the
  * cell's own row and column; `__proto__` is a key like any other.
  */
-function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | {ok: false; reason: string} {
+function jsonObject(text: string): {ok: true; json: string} | {ok: false; reason: string} {
   let tree: JsonNode
   try {
     tree = parseJsonTree(text, {nonFinite: false})
@@ -116,7 +148,7 @@ function jsonObject(text: string): {ok: true; value: Record<string, unknown>} | 
   }
   const problem = metadataProblem(tree)
   if (problem) return {ok: false, reason: problem[1]}
-  return {ok: true, value: plainValue(tree) as Record<string, unknown>}
+  return {ok: true, json: JSON.stringify(plainValue(tree))}
 }
 
 /** A tree the rules accepted as plain values (every number fits a double exactly). */
@@ -139,39 +171,19 @@ function plainValue(node: JsonNode): unknown {
   }
 }
 
-/** The bk column (and which row of the bill) a path of the request body comes from. */
-function columnOf(path: string): {column: Column | `tag:${string}`; row: number} {
-  const line = /^lines\[(\d+)\](?:\.(\w+))?/.exec(path)
-  if (line) {
-    const field = line[2]
-    const column: Column =
-      field === 'ledger_id'
-        ? 'line_ledger_id'
-        : field === 'description'
-          ? 'line_description'
-          : field === 'metadata_'
-            ? 'line_metadata'
-            : 'line_amount'
-    return {column, row: Number(line[1])}
-  }
-  if (path === 'lines') return {column: 'line_amount', row: 0}
-  const tag = /^tags\.([^[]+)/.exec(path)
-  if (tag) return {column: `tag:${tag[1]}`, row: 0}
-  const field = /^\w+/.exec(path)?.[0]
-  return {column: field === 'metadata_' ? 'metadata' : ((field ?? 'number') as Column), row: 0}
-}
-
 export class BillAssembler {
   private current: BillDraft | undefined
+  private body: OpenBody = {head: '', lines: '', amounts: undefined, tags: [], broken: []}
   private readonly seen = new NumberIndex(4096)
   private readonly at: Record<Column, number>
   private readonly billCols: Array<{name: BillColumn; index: number}>
   private readonly labels: Array<string | undefined>
   /** Each column as a lines file's header names it (`lines.Amount` is its `Amount`). */
   private readonly linesLabels: Array<string | undefined>
+  /** Exports repeat the same few dates: the last answer per column is kept, with its body text. */
   private readonly dateCache = {
-    issued_at: {text: '', result: parseDatetime('')},
-    due_at: {text: '', result: parseDatetime('')},
+    issued_at: {text: '', result: parseDatetime(''), json: ''},
+    due_at: {text: '', result: parseDatetime(''), json: ''},
   }
 
   private readonly keyColumns: readonly BillColumn[]
@@ -264,7 +276,7 @@ export class BillAssembler {
     if (cur) this.complete(cur)
     if (extra) {
       if (number !== '') this.seen.addOrGet(key, row.line)
-      this.current = {number, key, rows: [row], errors: [extra], input: {number, lines: []} as unknown as BillInput}
+      this.current = {number, key, rows: [row], errors: [extra], json: ''}
     } else {
       this.current = this.startBill(row, number, key)
       if (problems?.length) this.current.errors.push(...problems)
@@ -281,8 +293,9 @@ export class BillAssembler {
   }
 
   /**
-   * Called by push on the bill it returns, and by finish: the checks that need every line, then
-   * the service's rules (src/shared/bill-rules.ts, the emulator's too) on the bill as it would be sent.
+   * Called by push on the bill it returns, and by finish: the checks that need every line; then,
+   * when nothing else is wrong, the service's rules its values broke (src/shared/bill-rules.ts, in
+   * the emulator's order), and the body's text finished.
    */
   private complete(bill: BillDraft): void {
     const credit = this.options.negativeTotalCredit
@@ -297,8 +310,40 @@ export class BillAssembler {
       }
     }
     if (bill.errors.length > 0) return
-    for (const v of billValueViolations(bill.input, {businessId: this.options.businessId}))
-      bill.errors.push(this.violationError(bill, v))
+    const body = this.body
+    bill.errors.push(...body.broken, ...this.tagsBroken(bill, body))
+    if (bill.errors.length > 0) return
+    const tags = body.tags.length > 0 ? `,"tags":{${body.tags.map(tagJson).join(',')}}` : ''
+    bill.json = `${body.head}${tags},"lines":[${body.lines}]}`
+  }
+
+  /**
+   * The tags' rules, in the emulator's order (bill-rules.ts `tags`): a named field, a text without
+   * control characters, allocations adding up to at most the bill total.
+   */
+  private tagsBroken(bill: BillDraft, body: OpenBody): RowError[] {
+    const broken: RowError[] = []
+    const {line} = bill.rows[0]!
+    for (const {field, text, allocations} of body.tags) {
+      const column = this.label(`tag:${field}`)
+      const say = (message: string) => broken.push({line, column, value: text, message})
+      if (field === '') say('names no tag field')
+      if (!allocations) {
+        const problem = this.textProblem(text)
+        if (problem) say(problem)
+        continue
+      }
+      allocations.forEach(({value}, i) => {
+        const problem = this.textProblem(value)
+        if (problem) say(`${problem} (tags.${field}[${i}].value)`)
+      })
+      const problem = allocationTotalProblem(
+        allocations.map((a) => a.literal),
+        body.amounts ?? [],
+      )
+      if (problem) say(problem)
+    }
+    return broken
   }
 
   /** The sum of the bill's line amounts, or undefined when one of them is not a number. */
@@ -312,26 +357,23 @@ export class BillAssembler {
     return total
   }
 
-  /** A rule the bill breaks, said of the row and column it came from. */
-  private violationError(bill: BillDraft, v: BillViolation): RowError {
-    const {column, row} = columnOf(v.path)
-    const source = bill.rows[row] ?? bill.rows[0]!
-    const value = column.startsWith('tag:')
-      ? (source.cells[this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1] ?? '').trim()
-      : this.cell(source.cells, column as Column)
-    // The row and column say where; an allocation's place within the cell is said too.
-    const at = /^tags\.[^[]+\[/.test(v.path) ? ` (${v.path})` : ''
-    return {...this.where(source, column), value, message: `${v.message}${at}`}
+  /** A text rule's finding, unless the cells were searched already (AssembleOptions.cellsSearched). */
+  private textProblem(text: string): string | undefined {
+    return this.options.cellsSearched ? undefined : textProblem(text)
   }
 
   private startBill(row: SourceRow, number: string, key: string): BillDraft {
     const errors: RowError[] = []
     const {cells, line} = row
     const failed = row.failed
-    const input = {number, lines: []} as unknown as BillInput
-    const bill: BillDraft = {number, key, rows: [row], errors, input}
+    const bill: BillDraft = {number, key, rows: [row], errors, json: ''}
+    const body: OpenBody = {head: '', lines: '', amounts: undefined, tags: [], broken: []}
+    this.body = body
     const err = (column: Column | `tag:${string}`, value: string, message: string) =>
       errors.push({...this.where(row, column), value, message})
+    // A rule of the service's a value breaks: said only when nothing else is wrong (bill-rules.ts, in its order).
+    const broken = (column: Column, message: string) =>
+      body.broken.push({...this.where(row, column), value: this.cell(cells, column), message})
     if (number === '')
       err(
         'number',
@@ -350,11 +392,15 @@ export class BillAssembler {
           message: `reappears after another bill began: bill ${this.describeKey(key)} started at line ${first}; the rows of a bill must be contiguous`,
         })
       }
+      const np = this.textProblem(number)
+      if (np) broken('number', np)
     }
+    // Ids, currencies and dates as accepted below need no escaping: their characters are plain.
+    let head = `{"number":${JSON.stringify(number)}`
     const vendor = this.billValue(cells, 'vendor_id')
     const vp = failed?.has('vendor_id') ? undefined : idProblem(vendor, 'ven_')
     if (vp) err('vendor_id', vendor, vp)
-    else input.vendor_id = vendor
+    else head += `,"vendor_id":"${vendor}"`
     const business = this.billValue(cells, 'business_id')
     if (business !== '' && !failed?.has('business_id')) {
       const bp = idProblem(business, 'biz_')
@@ -365,32 +411,40 @@ export class BillAssembler {
           business,
           `is not the business of this import (${this.options.businessId}); import each business's bills with its own --business`,
         )
-      } else input.business_id = business
+      } else head += `,"business_id":"${business}"`
     }
     const description = this.billValue(cells, 'description')
-    if (description !== '') input.description = description
+    if (description !== '') {
+      head += `,"description":${JSON.stringify(description)}`
+      const dp = this.textProblem(description)
+      if (dp) broken('description', dp)
+    }
     for (const column of ['issued_at', 'due_at'] as const) {
       const text = this.billValue(cells, column)
       if (text === '' || failed?.has(column)) continue
-      // Exports repeat the same few dates: the last answer per column is kept.
       const cache = this.dateCache[column]
-      const r = cache.text === text ? cache.result : (cache.result = parseDatetime((cache.text = text)))
-      if (r.ok) input[column] = r.value
-      else err(column, text, r.reason)
+      if (cache.text !== text) {
+        cache.text = text
+        cache.result = parseDatetime(text)
+        cache.json = cache.result.ok ? `,"${column}":"${cache.result.value}"` : ''
+      }
+      if (cache.result.ok) head += cache.json
+      else err(column, text, cache.result.reason)
     }
     const currency = this.billValue(cells, 'currency')
     if (currency !== '' && !failed?.has('currency')) {
       const cp = currencyProblem(currency)
       if (cp) err('currency', currency, cp)
-      else input.currency = currency
+      else head += `,"currency":"${currency}"`
     }
     const metadata = this.billValue(cells, 'metadata')
     if (metadata !== '') {
       const r = jsonObject(metadata)
-      if (r.ok) input.metadata_ = r.value
+      if (r.ok) head += `,"metadata_":${r.json}`
       else err('metadata', metadata, r.reason)
     }
-    this.readTags(cells, input, err)
+    body.head = head
+    this.readTags(cells, body, err)
     this.addLine(bill, row)
     return bill
   }
@@ -398,7 +452,7 @@ export class BillAssembler {
   /** The tag columns of a bill's first row: a value, or allocations `value=amount;value=amount`. */
   private readTags(
     cells: string[],
-    input: BillInput,
+    body: OpenBody,
     err: (column: `tag:${string}`, value: string, message: string) => void,
   ): void {
     for (const {field, index} of this.layout.tags) {
@@ -406,10 +460,10 @@ export class BillAssembler {
       if (text === '') continue
       const column = `tag:${field}` as const
       if (!text.includes('=')) {
-        ;(input.tags ??= {})[field] = text
+        body.tags.push({field, text})
         continue
       }
-      const list: Array<{value: string; amount: number}> = []
+      const allocations: Array<{value: string; literal: string}> = []
       let bad = false
       for (const part of text.split(';')) {
         const piece = part.trim()
@@ -432,10 +486,11 @@ export class BillAssembler {
           bad = true
           continue
         }
-        list.push({value, amount: amountNumber(amount)})
+        allocations.push({value, literal: amountLiteral(amount)})
       }
       if (bad) continue
-      ;(input.tags ??= {})[field] = list
+      body.tags.push({field, text, allocations})
+      body.amounts ??= []
     }
   }
 
@@ -479,20 +534,35 @@ export class BillAssembler {
     const lp = row.failed?.has('line_ledger_id') ? undefined : idProblem(ledger, 'ldg_')
     if (ap) err('line_amount', amount, ap)
     if (lp) err('line_ledger_id', ledger, lp)
-    let metadata: Record<string, unknown> | undefined
+    let metadata: string | undefined
     const metaText = this.cell(cells, 'line_metadata').trim()
     if (metaText !== '') {
       const r = jsonObject(metaText)
-      if (r.ok) metadata = r.value
+      if (r.ok) metadata = r.json
       else err('line_metadata', metaText, r.reason)
     }
     if (bill.errors.length > 0) return
+    const body = this.body
+    const literal = amountLiteral(amount)
+    body.amounts?.push(literal)
+    let json = `{"amount":${literal},"ledger_id":"${ledger}"`
     const description = this.cell(cells, 'line_description')
-    const lineInput: BillInput['lines'][number] = {amount: amountNumber(amount), ledger_id: ledger}
-    if (description !== '') lineInput.description = description
-    if (metadata) lineInput.metadata_ = metadata
-    bill.input.lines.push(lineInput)
+    if (description !== '') {
+      json += `,"description":${JSON.stringify(description)}`
+      const dp = this.textProblem(description)
+      if (dp) body.broken.push({...this.where(row, 'line_description'), value: description, message: dp})
+    }
+    if (metadata !== undefined) json += `,"metadata_":${metadata}`
+    body.lines += body.lines === '' ? `${json}}` : `,${json}}`
   }
+}
+
+/** A tag's member of the body's `tags` object: its value, or its allocations. */
+function tagJson({field, text, allocations}: TagValue): string {
+  const value = allocations
+    ? `[${allocations.map((a) => `{"value":${JSON.stringify(a.value)},"amount":${a.literal}}`).join(',')}]`
+    : JSON.stringify(text)
+  return `${JSON.stringify(field)}:${value}`
 }
 
 /** One line of an error for people: `bills.csv:12: column line_amount: "12,50" is not …`. */

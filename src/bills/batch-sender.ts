@@ -134,8 +134,8 @@ export class BatchSender {
     const id = ++this.batchNumber
     const announced = journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
     announced?.catch(() => {})
-    // Written once: the resend rounds send the same text.
-    const body: PreparedBills = {count: batch.length, jsonText: JSON.stringify(batch.map((b) => b.input))}
+    // Each bill's text was written as its rows were read; joined once, the resend rounds send the same text.
+    const body: PreparedBills = {count: batch.length, jsonText: `[${batch.map((b) => b.json).join(',')}]`}
     try {
       await announced
     } catch (error) {

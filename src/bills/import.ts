@@ -137,7 +137,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
       const earlier = known.record?.lookup(bill.key)
       if (earlier?.id !== undefined) existing++
       else if (earlier?.unconfirmedBy !== undefined && !options.resendUnconfirmed) unconfirmed++
-      if (shown && shown.length < options.show!) shown.push(bill.input)
+      if (shown && shown.length < options.show!) shown.push(JSON.parse(bill.json) as BillInput)
     }
   }
   let result: Scanned

@@ -8,7 +8,7 @@ import {BillAssembler, formatRowError, type BillDraft, type RowError} from './as
 import {layoutFor} from './columns.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
-import {csvErrorMessage, type CsvInput} from './reader.js'
+import {csvErrorMessage, recordBatches, type CsvInput} from './reader.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 import {counted} from '../shared/counts.js'
@@ -114,65 +114,68 @@ export async function scan(
   // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
   const preamble: string[][] = []
   try {
-    for await (const record of input.parser as AsyncIterable<string[]>) {
-      const line = input.advance(record)
-      if (record.length === 1 && record[0] === '') continue
-      if (map && preamble.length < map.skipLines) {
-        preamble.push(record)
-        continue
-      }
-      if (!assembler) {
-        // The first record: a header, or (by the map) a data row or a row naming the fields to skip.
-        const first = readFirstRow(map, record)
-        const named = first.header !== undefined
-        // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
-        // same mistake, and it would end up in every message and output file.
-        const bad = named && !first.isData ? unreadableCell(record, record, line, map?.encoding) : undefined
-        if (bad) throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
-        header = first.header ?? record.map((_, i) => `column ${i + 1}`)
-        if (map) {
-          translator = new ExportTranslator(
-            first.header,
-            record.length,
-            map,
-            options.lookups ?? new Map(),
-            input.label,
-            preamble,
-          )
+    for await (const records of recordBatches(input.parser))
+      for (const record of records) {
+        const line = input.advance(record)
+        if (record.length === 1 && record[0] === '') continue
+        if (map && preamble.length < map.skipLines) {
+          preamble.push(record)
+          continue
         }
-        const layout = translator ? translator.layout : layoutFor(record, input.label)
-        assembler = new BillAssembler(layout, {
-          businessId: options.businessId,
-          key: map?.key,
-          negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
-        })
-        onHeader?.(first.header)
-        if (!first.isData) continue
+        if (!assembler) {
+          // The first record: a header, or (by the map) a data row or a row naming the fields to skip.
+          const first = readFirstRow(map, record)
+          const named = first.header !== undefined
+          // The header is checked as rows are: a control character or a non-UTF-8 byte there is the
+          // same mistake, and it would end up in every message and output file.
+          const bad = named && !first.isData ? unreadableCell(record, record, line, map?.encoding) : undefined
+          if (bad)
+            throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
+          header = first.header ?? record.map((_, i) => `column ${i + 1}`)
+          if (map) {
+            translator = new ExportTranslator(
+              first.header,
+              record.length,
+              map,
+              options.lookups ?? new Map(),
+              input.label,
+              preamble,
+            )
+          }
+          const layout = translator ? translator.layout : layoutFor(record, input.label)
+          assembler = new BillAssembler(layout, {
+            businessId: options.businessId,
+            key: map?.key,
+            negativeTotalCredit: map?.credit?.negativeTotal ? {skip: map.credits === 'skip'} : undefined,
+            cellsSearched: translator === undefined,
+          })
+          onHeader?.(first.header)
+          if (!first.isData) continue
+        }
+        rows++
+        const extra: RowError | undefined =
+          record.length === header.length
+            ? input.marked
+              ? unreadableCell(record, header, line, map?.encoding, input.origin?.()?.lines)
+              : undefined
+            : {
+                line,
+                message: `has ${counted(record.length, 'column')}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
+              }
+        let done: BillDraft | undefined
+        if (translator) {
+          const origin = input.origin?.()
+          const t = translator.translate(record, line, origin)
+          if (t.skipped) continue
+          if (origin) t.row.origin = origin
+          done = assembler.push(t.row, extra, t.errors)
+        } else done = assembler.push({line, cells: record}, extra)
+        if (done) {
+          const r = onBill(done)
+          if (r) await r
+          if (shouldStop()) return {rows, header}
+        }
       }
-      rows++
-      const extra: RowError | undefined =
-        record.length === header.length
-          ? input.marked
-            ? unreadableCell(record, header, line, map?.encoding, input.origin?.()?.lines)
-            : undefined
-          : {
-              line,
-              message: `has ${counted(record.length, 'column')}, but ${map?.header === false ? 'the first row' : 'the header (line 1)'} has ${header.length}: check for an unquoted ${map?.delimiter === ';' ? 'semicolon' : 'comma'}, or a missing or extra separator`,
-            }
-      let done: BillDraft | undefined
-      if (translator) {
-        const origin = input.origin?.()
-        const t = translator.translate(record, line, origin)
-        if (t.skipped) continue
-        if (origin) t.row.origin = origin
-        done = assembler.push(t.row, extra, t.errors)
-      } else done = assembler.push({line, cells: record}, extra)
-      if (done) {
-        const r = onBill(done)
-        if (r) await r
-        if (shouldStop()) return {rows, header}
-      }
-    }
   } catch (error) {
     if (error instanceof BkError) throw error
     const e = error as Error & {code?: string}

@@ -322,6 +322,17 @@ function lines(value: unknown, out: BillViolation[]): string[] | undefined {
   return amounts
 }
 
+/**
+ * Why allocations of these amounts (JSON number literals) do not fit a bill whose lines have
+ * these amounts, or undefined: together they may allocate at most the bill total.
+ */
+export function allocationTotalProblem(allocated: readonly string[], lines: readonly string[]): string | undefined {
+  const sum = allocated.reduce((t, a) => t.plus(a), new Decimal(0))
+  const total = lines.reduce((t, a) => t.plus(a), new Decimal(0))
+  if (!sum.greaterThan(total)) return undefined
+  return `allocates ${sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`
+}
+
 /** The inline tags: a value, or allocations `{value, amount}` that add up to at most the total. */
 function tags(value: unknown, amounts: string[] | undefined, out: BillViolation[]): void {
   if (value === undefined || value === null) return
@@ -329,7 +340,6 @@ function tags(value: unknown, amounts: string[] | undefined, out: BillViolation[
     out.push({path: 'tags', message: 'must be an object of tag field to value or allocations'})
     return
   }
-  let total: InstanceType<typeof Decimal> | undefined
   for (const field in value) {
     if (!Object.hasOwn(value, field)) continue
     const spec = value[field]
@@ -344,11 +354,11 @@ function tags(value: unknown, amounts: string[] | undefined, out: BillViolation[
       out.push({path: at, message: 'must be a tag value or a list of {value, amount}'})
       continue
     }
-    let sum: InstanceType<typeof Decimal> | undefined = new Decimal(0)
+    let allocated: string[] | undefined = []
     spec.forEach((a: unknown, i) => {
       if (!isObject(a)) {
         out.push({path: `${at}[${i}]`, message: 'must be a JSON object {value, amount}'})
-        sum = undefined
+        allocated = undefined
         return
       }
       unknownFields(a, ALLOCATION_FIELDS, `${at}[${i}].`, out)
@@ -359,15 +369,11 @@ function tags(value: unknown, amounts: string[] | undefined, out: BillViolation[
       const ap = literal === undefined ? 'must be a JSON number' : amountLiteralProblem(literal, {nonNegative: true})
       if (ap) {
         out.push({path: `${at}[${i}].amount`, message: ap})
-        sum = undefined
-      } else sum = sum?.plus(literal!)
+        allocated = undefined
+      } else allocated?.push(literal!)
     })
-    if (!sum || !amounts) continue
-    total ??= amounts.reduce((t, a) => t.plus(a), new Decimal(0))
-    if (sum.greaterThan(total))
-      out.push({
-        path: at,
-        message: `allocates ${sum.toFixed()} in total, more than the bill total ${total.toFixed()} (the sum of its line amounts)`,
-      })
+    if (!allocated || !amounts) continue
+    const problem = allocationTotalProblem(allocated, amounts)
+    if (problem) out.push({path: at, message: problem})
   }
 }

@@ -14,10 +14,12 @@
  * The fixtures name only records of the emulator's seed (vendors, ledgers, tag fields), the one
  * thing dry-run cannot check offline.
  */
-import {copyFileSync, readdirSync, readFileSync} from 'node:fs'
+import {copyFileSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {basename, join, relative} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
+import {stringify} from 'csv-stringify/sync'
+import fc from 'fast-check'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {ROOT, runBk, tempDir, type BkResult} from '../helpers/bk.js'
@@ -248,6 +250,88 @@ describe('bk bills import --dry-run and the emulator', () => {
       expect(res.status, JSON.stringify(answer)).toBe(200)
       expect(answer.data.map(keyOf).sort(), JSON.stringify(answer.errors)).toEqual(valid)
       expect(answer.data.length + answer.errors.length).toBe(bodies.length)
+    },
+  )
+})
+
+/**
+ * Generated rows: bk checks cells and writes the body's JSON text from them, the emulator checks
+ * the parsed body, so each rule's edges are tried in both, a bill at a time: control characters
+ * (and the tab and line break a text may hold), numbers a double cannot hold exactly, in amounts
+ * and in metadata, duplicate keys, ids, currencies, dates, allocations. Unknown fields cannot come
+ * from a cell: an unknown column is refused at the header (test/bills/validation.test.ts).
+ */
+const EDGES = {
+  number: ['G-ok', 'G-bell\u0007', 'G-del\u007f', ' G-spaced '],
+  vendor_id: ['ven_demo_office', 'ven_demo_office', 'ven_bad!', 'ven_', 'ldg_demo_expenses'],
+  description: ['', 'Paper', 'tab\there', 'two\nlines', 'esc\u001b[2J', 'nul\u0000', ' padded '],
+  issued_at: ['', '2026-01-02', '2026-01-02T09:30:00+01:00', '2026-01-02T09:30:00', '0026-01-02', '2026-02-30'],
+  due_at: ['', '2026-02-02T17:00:00Z', '2199-12-31', '2200-01-01'],
+  currency: ['', 'EUR', 'eur', 'XYZ', 'EURO'],
+  line_description: ['', 'Toner', 'form\u000cfeed', 'cr\rin it', 'unit\u001fsep'],
+  line_amount: [
+    ...['12.50', '-3', '0', '-0', '0.0000001', '100000000000000000000', '1234567890123.45'],
+    ...['1234567890.123456', '9007199254740993', '1e3', '12,50', '+7', '.5', ''],
+  ],
+  line_ledger_id: ['ldg_demo_expenses', 'ldg_demo_software', 'ldg_', 'ldg_x y'],
+  'tag:department': ['', 'sales', 'engineering=6;sales=5', 'engineering=-1', 'sales=0.0000001', 'bell\u0007'],
+  metadata: [
+    ...['', '{"a":1}', '{"a":1,"a":2}', '{"n":9007199254740993}', '{"n":1e400}', '{"n":0.1}'],
+    ...['{"x":{"y":[1,2.50,{"y":1,"y":2}]}}', '[1]', 'not json', '{"__proto__":{"a":1}}'],
+  ],
+  line_metadata: ['', '{"k":"v"}', '{"k":1,"k":1}', '{"big":123456789012345678}'],
+}
+
+/** A --json document's figures: the document, or its `details` when the command ended in an error. */
+function documentOf<T>(result: BkResult): T {
+  const doc = JSON.parse(result.stdout) as T & {details?: T}
+  return doc.details ?? doc
+}
+
+function generatedRows(seed: number): string {
+  const columns = Object.keys(EDGES) as Array<keyof typeof EDGES>
+  // Mostly the first value of each column (a valid one), so that most bills break one rule at most.
+  const value = (list: string[]) => fc.oneof({weight: 24, arbitrary: fc.constant(list[0]!)}, fc.constantFrom(...list))
+  const row = fc.tuple(...columns.map((c) => value(EDGES[c])))
+  const rows = fc
+    .sample(row, {numRuns: 100, seed})
+    .map((r, i) => r.map((v, j) => (columns[j] === 'number' ? `${v}-${i}` : v)))
+  return stringify([columns, ...rows])
+}
+
+describe('bk bills import --dry-run and the emulator on generated rows', () => {
+  it.each([1, 2, 3, 4])(
+    'seed %i: the emulator refuses exactly the bills dry-run refuses, and bk sends exactly those it accepts',
+    async (seed) => {
+      const file = join(tempDir('bk-parity-gen-'), 'generated.csv')
+      const text = generatedRows(seed)
+      writeFileSync(file, text)
+      const env = envFor(emulator, BIZ)
+      const dry = await runBk(['bills', 'import', file, '--dry-run', '--json', '--show', '1000'], {env})
+      const valid = shownKeys(dry)
+      const summary = documentOf<{valid: number; invalid: number}>(dry)
+      // Both kinds, or the seed proves nothing.
+      expect(summary.valid).toBeGreaterThan(10)
+      expect(summary.invalid).toBeGreaterThan(10)
+      const bodies = uncheckedBodies(text)
+      const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {
+        method: 'POST',
+        headers: {authorization: `Bearer ${await tokenFor(emulator)}`, 'content-type': 'application/json'},
+        body: `[${bodies.join(',')}]`,
+      })
+      const answer = (await res.json()) as {data: Bill[]; errors: Array<{error: string; bill_number: string}>}
+      expect(res.status, JSON.stringify(answer)).toBe(200)
+      expect(answer.data.map(keyOf).sort(), JSON.stringify(answer.errors)).toEqual(valid)
+      // bk's own bodies, to an emulator of their own: what it sends of the same file is created, all of it.
+      const other = await start()
+      try {
+        const seeded = other.state.bills.all(BIZ).length
+        const real = await runBk(['bills', 'import', file, '--json'], {env: envFor(other, BIZ)})
+        expect(documentOf<{created: number}>(real).created, real.stderr).toBe(valid.length)
+        expect(other.state.bills.all(BIZ).length - seeded).toBe(valid.length)
+      } finally {
+        await other.close()
+      }
     },
   )
 })

@@ -221,27 +221,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     label: run.input.label,
     warn: options.warn ?? (() => {}),
   })
-  const sender = new BatchSender({
-    send: options.send,
-    concurrency: options.concurrency,
-    journal: run.log,
-    journalKey: run.logKey,
-    lastBatch: run.previous?.batches ?? 0,
-    abort: options.abort ?? new AbortController().signal,
-    // An output file that cannot be written (a full disk) stops the run as a journal write does.
-    stopRequested: () => Boolean(options.stop?.aborted) || tally.writeFailure !== undefined,
-    resendRounds: options.resendRounds ?? 3,
-    resendDelayMs: options.resendDelayMs ?? 2000,
-    onResendWait: options.onResendWait,
-    onNotSent: (batch) => tally.notSent(batch),
-    async settle(outcome) {
-      await tally.settle(outcome)
-      // Once the resume log holds them: the record is what every later import consults.
-      await run.record.add(outcome.created.map(({bill, id}) => ({key: bill.key, id})))
-      // Bills that may exist: no other import sends them by itself (--resend-unconfirmed does).
-      await run.record.addUnconfirmed(outcome.unconfirmed.map(({bill}) => ({key: bill.key, run: run.started})))
-    },
-  })
+  const sender = senderFor(options, run, tally)
   const batcher = new Batcher(options.batchSize, sender)
   const route = billRouter(options, run, tally, batcher)
   const {summary} = tally
@@ -278,6 +258,31 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     notSent,
     interrupted: Boolean(options.stop?.aborted),
     durationMs: Math.round(performance.now() - started),
+  })
+}
+
+/** The batch sender of a run: each batch's outcome goes to the tally, then to the record of created bills. */
+function senderFor(options: ImportOptions, run: OpenRun, tally: ImportTally): BatchSender {
+  return new BatchSender({
+    send: options.send,
+    concurrency: options.concurrency,
+    journal: run.log,
+    journalKey: run.logKey,
+    lastBatch: run.previous?.batches ?? 0,
+    abort: options.abort ?? new AbortController().signal,
+    // An output file that cannot be written (a full disk) stops the run as a journal write does.
+    stopRequested: () => Boolean(options.stop?.aborted) || tally.writeFailure !== undefined,
+    resendRounds: options.resendRounds ?? 3,
+    resendDelayMs: options.resendDelayMs ?? 2000,
+    onResendWait: options.onResendWait,
+    onNotSent: (batch) => tally.notSent(batch),
+    async settle(outcome) {
+      await tally.settle(outcome)
+      // Once the resume log holds them: the record is what every later import consults.
+      await run.record.add(outcome.created.map(({bill, id}) => ({key: bill.key, id})))
+      // Bills that may exist: no other import sends them by itself (--resend-unconfirmed does).
+      await run.record.addUnconfirmed(outcome.unconfirmed.map(({bill}) => ({key: bill.key, run: run.started})))
+    },
   })
 }
 

@@ -556,9 +556,10 @@ export function checkNeeds(map: BillMap, given: (flag: string) => boolean): void
   const missing = [...map.needs].filter(([flag]) => !given(flag))
   if (missing.length === 0) return
   const flag = (f: string) => (f.startsWith('lookup ') ? `--lookup ${f.slice(7)}=FILE.csv` : `--${f}`)
-  const lines = missing.map(([f, what]) => `  ${flag(f)}: ${what}`)
+  // One line, as every error is: each flag with what it means, in parentheses.
+  const named = missing.map(([f, what]) => `${flag(f)} (${what})`)
   throw new InputError(
-    `${map.preset ? `preset ${map.preset}` : map.source} needs ${missing.length === 1 ? 'a flag' : 'flags'} you did not give:\n${lines.join('\n')}`,
+    `${map.preset ? `preset ${map.preset}` : map.source} needs ${missing.length === 1 ? 'a flag' : 'flags'} you did not give: ${named.join('; ')}`,
     {
       hint: `Pass ${missing.length === 1 ? 'it' : 'them'}: nothing was read or sent.${map.preset ? ` \`bk bills maps show ${map.preset}\` prints the preset.` : ''}`,
       code: 'flags_needed',

@@ -194,9 +194,9 @@ describe('needs: the flags a map needs, refused once before any row', () => {
     const error = JSON.parse(result.stdout) as {error: string; code: string}
     expect(error.code).toBe('flags_needed')
     expect(error.error).toBe(
-      'preset xero needs flags you did not give:\n' +
-        '  --amounts: the layout has a TaxAmount column: net sends each line without tax (Quantity x UnitAmount), gross with it (plus TaxAmount)\n' +
-        '  --lookup line_ledger_id=FILE.csv: AccountCode (e.g. 461) -> ldg_...',
+      'preset xero needs flags you did not give: ' +
+        '--amounts (the layout has a TaxAmount column: net sends each line without tax (Quantity x UnitAmount), gross with it (plus TaxAmount)); ' +
+        '--lookup line_ledger_id=FILE.csv (AccountCode (e.g. 461) -> ldg_...)',
     )
     expect(result.stdout).not.toMatch(/export\.csv:\d/)
   })
@@ -214,7 +214,7 @@ describe('needs: the flags a map needs, refused once before any row', () => {
     })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(
-      'map.yaml needs a flag you did not give:\n  --year: the file writes dates without a year',
+      'map.yaml needs a flag you did not give: --year (the file writes dates without a year)',
     )
   })
 })

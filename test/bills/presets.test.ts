@@ -123,7 +123,7 @@ describe('an export that does not read is refused whole: exit 2, row and column 
   it('a preset used without --date-format: refused once, before any row, saying what it means', async () => {
     const result = await refused(
       xero(fixture('xero-ambiguous-date.csv')),
-      "preset xero needs a flag you did not give:\n  --date-format: Xero writes dates in the organisation's region",
+      "preset xero needs a flag you did not give: --date-format (Xero writes dates in the organisation's region: DD/MM/YYYY (UK, AU, NZ), MM/DD/YYYY (US))",
     )
     expect(result.stderr).not.toContain('xero-ambiguous-date.csv:2')
   })

@@ -8,7 +8,7 @@ import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
 import type * as Interfaces from '@oclif/core/interfaces'
 
-import {BkError, ExitCode, InputError, InterruptedError} from '../shared/errors.js'
+import {BkError, ExitCode, InputError, InterruptedError, withHint} from '../shared/errors.js'
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {requestTimeoutMs} from '../net/request-timeout.js'
@@ -334,14 +334,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!credentials) return error
     const {connectionHint} = await import('./connection-hint.js')
     const hint = connectionHint(error, credentials.baseUrl, credentials.origins.baseUrl)
-    if (!hint) return error
-    return new BkError(error.message, {
-      code: error.code,
-      exitCode: error.exitCode,
-      hint,
-      details: error.details,
-      cause: error.cause,
-    })
+    return hint ? withHint(error, hint) : error
   }
 
   /**

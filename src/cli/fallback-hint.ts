@@ -2,7 +2,7 @@
  * Every error ends with its next step (docs/output.md, "Errors"): one thrown without a hint of its
  * own gets the one its kind calls for, so that no message leaves a user without one.
  */
-import {BkError, ExitCode} from '../shared/errors.js'
+import {ExitCode, withHint, type BkError} from '../shared/errors.js'
 
 const BY_EXIT_CODE: Partial<Record<ExitCode, (command: string) => string>> = {
   [ExitCode.usage]: (command) => `\`bk ${command} --help\` shows its arguments, flags and examples.`,
@@ -15,12 +15,5 @@ const BY_EXIT_CODE: Partial<Record<ExitCode, (command: string) => string>> = {
 /** `error`, with the hint of its kind when it has none of its own. */
 export function withFallbackHint(error: BkError, command: string): BkError {
   const hint = error.hint ? undefined : BY_EXIT_CODE[error.exitCode]?.(command)
-  if (!hint) return error
-  return new BkError(error.message, {
-    code: error.code,
-    exitCode: error.exitCode,
-    hint,
-    details: error.details,
-    cause: error.cause,
-  })
+  return hint ? withHint(error, hint) : error
 }

@@ -44,6 +44,17 @@ export class BkError extends Error {
   }
 }
 
+/** `error` as it was, with `hint` as its next step (a hint found later than the error was thrown). */
+export function withHint(error: BkError, hint: string): BkError {
+  return new BkError(error.message, {
+    code: error.code,
+    exitCode: error.exitCode,
+    hint,
+    details: error.details,
+    cause: error.cause,
+  })
+}
+
 /** Bad flags or invalid local input (a file, row, line or value): nothing was sent. */
 export class InputError extends BkError {
   constructor(message: string, options: Omit<BkErrorOptions, 'exitCode'> = {}) {

@@ -152,24 +152,28 @@ describe('the side files of packed and record-type layouts hold the rows as read
 })
 
 describe('currency marks in cells a compute: expression reads', () => {
-  it('USD 5.00 read by an expression on a JPY bill is refused as a plain amount column would be', async () => {
-    const map = [
-      'date_format: YYYY-MM-DD',
-      'currency_symbols: true',
-      'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
-      'compute:',
-      '  line_amount: "[Qty] * [Price]"',
-      'ignore: all-others',
-    ]
-    const result = await presetCase({
+  const map = [
+    'date_format: YYYY-MM-DD',
+    'currency_symbols: true',
+    'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
+    'compute:',
+    '  line_amount: "[Qty] * [Price]"',
+    'ignore: all-others',
+  ]
+  /** The rows under a header with Qty and Price, imported through a map whose line amount is Qty × Price. */
+  const pricedRows = (...rows: string[]) =>
+    presetCase({
       file: 'bills.csv',
-      text:
-        'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' +
-        'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
-        'A-2,ven_demo_office,2026-02-04,JPY,ldg_demo_expenses,3,JPY 100\n',
+      text: 'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' + rows.join(''),
       files: {'map.yaml': map.join('\n') + '\n'},
       map: 'map.yaml',
     })
+
+  it('USD 5.00 read by an expression on a JPY bill is refused as a plain amount column would be', async () => {
+    const result = await pricedRows(
+      'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
+        'A-2,ven_demo_office,2026-02-04,JPY,ldg_demo_expenses,3,JPY 100\n',
+    )
     expect(result.code, result.stderr).toBe(2)
     expect(billPosts()).toEqual([])
     expect(result.stderr).toContain(
@@ -179,23 +183,10 @@ describe('currency marks in cells a compute: expression reads', () => {
   })
 
   it('the same marked cell on every row is checked on every row (an expression keeps no marked cell)', async () => {
-    const map = [
-      'date_format: YYYY-MM-DD',
-      'currency_symbols: true',
-      'columns: {Invoice: number, Supplier: vendor_id, Date: issued_at, Currency: currency, Account: line_ledger_id}',
-      'compute:',
-      '  line_amount: "[Qty] * [Price]"',
-      'ignore: all-others',
-    ]
-    const result = await presetCase({
-      file: 'bills.csv',
-      text:
-        'Invoice,Supplier,Date,Currency,Account,Qty,Price\n' +
-        'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
+    const result = await pricedRows(
+      'A-1,ven_demo_office,2026-02-03,JPY,ldg_demo_expenses,2,USD 5.00\n' +
         'A-2,ven_demo_office,2026-02-04,JPY,ldg_demo_expenses,2,USD 5.00\n',
-      files: {'map.yaml': map.join('\n') + '\n'},
-      map: 'map.yaml',
-    })
+    )
     expect(result.code, result.stderr).toBe(2)
     expect(billPosts()).toEqual([])
     for (const line of [2, 3])

@@ -241,13 +241,7 @@ describe('bk bills import --dry-run and the emulator', () => {
       })
       const valid = shownKeys(dry)
       const bodies = uncheckedBodies(readFileSync(join(ROOT, c.file), 'utf8'))
-      const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {
-        method: 'POST',
-        headers: {authorization: `Bearer ${await tokenFor(emulator)}`, 'content-type': 'application/json'},
-        body: `[${bodies.join(',')}]`,
-      })
-      const answer = (await res.json()) as {data: Bill[]; errors: Array<{error: string; bill_number: string}>}
-      expect(res.status, JSON.stringify(answer)).toBe(200)
+      const answer = await postUnchecked(bodies)
       expect(answer.data.map(keyOf).sort(), JSON.stringify(answer.errors)).toEqual(valid)
       expect(answer.data.length + answer.errors.length).toBe(bodies.length)
     },
@@ -314,13 +308,7 @@ describe('bk bills import --dry-run and the emulator on generated rows', () => {
       expect(summary.valid).toBeGreaterThan(10)
       expect(summary.invalid).toBeGreaterThan(10)
       const bodies = uncheckedBodies(text)
-      const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {
-        method: 'POST',
-        headers: {authorization: `Bearer ${await tokenFor(emulator)}`, 'content-type': 'application/json'},
-        body: `[${bodies.join(',')}]`,
-      })
-      const answer = (await res.json()) as {data: Bill[]; errors: Array<{error: string; bill_number: string}>}
-      expect(res.status, JSON.stringify(answer)).toBe(200)
+      const answer = await postUnchecked(bodies)
       expect(answer.data.map(keyOf).sort(), JSON.stringify(answer.errors)).toEqual(valid)
       // bk's own bodies, to an emulator of their own: what it sends of the same file is created, all of it.
       const other = await start()
@@ -342,6 +330,20 @@ describe('bk bills import --dry-run and the emulator on generated rows', () => {
  * (a date to a UTC datetime, a decimal to a number literal). A value that is no JSON (a metadata
  * cell that does not parse, an amount that is no number) is sent as a string.
  */
+/** Posts `bodies` as one batch to the emulator, as a client that checks nothing would: its answer. */
+async function postUnchecked(
+  bodies: string[],
+): Promise<{data: Bill[]; errors: Array<{error: string; bill_number: string}>}> {
+  const res = await fetch(`${emulator.baseUrl}/v0/business/${BIZ}/bills`, {
+    method: 'POST',
+    headers: {authorization: `Bearer ${await tokenFor(emulator)}`, 'content-type': 'application/json'},
+    body: `[${bodies.join(',')}]`,
+  })
+  const answer = (await res.json()) as {data: Bill[]; errors: Array<{error: string; bill_number: string}>}
+  expect(res.status, JSON.stringify(answer)).toBe(200)
+  return answer
+}
+
 function uncheckedBodies(text: string): string[] {
   const rows = parse(text, {bom: true, relax_column_count: true}) as string[][]
   const header = rows[0]!.map((h) => h.trim().toLowerCase())

@@ -81,13 +81,16 @@ export class BatchSender {
   /** Why sending stopped, when it did for a reason other than Ctrl-C. */
   fatal: BkError | undefined
   private batchNumber: number
-  /** Request slots taken, and batches not yet fully recorded (journal, files). */
-  private readonly inFlight = new Set<Promise<void>>()
+  /** Batches submitted and not yet on the wire (their "sending" record being written, or waiting for a slot). */
+  private readonly waiting = new Set<Promise<void>>()
+  /** Batches not yet fully recorded (journal, files). */
   private readonly settling = new Set<Promise<void>>()
+  private readonly slots: RequestSlots
   private readonly checkHeap = heapGuard()
 
   constructor(private readonly options: BatchSenderOptions) {
     this.batchNumber = options.lastBatch
+    this.slots = new RequestSlots(options.concurrency)
   }
 
   /** Whether no more batches are sent: Ctrl-C, or a failure that ends the run. */
@@ -95,29 +98,33 @@ export class BatchSender {
     return this.options.stopRequested() || this.fatal !== undefined
   }
 
-  /** Waits for a request slot, then sends the batch in the background. */
+  /**
+   * Sends the batch in the background: its "sending" record is written at once, while up to
+   * `concurrency` batches are in flight, so that it goes on the wire the moment a slot frees.
+   * Waits while `concurrency` batches are already recorded and waiting for a slot.
+   */
   async submit(batch: BillDraft[]): Promise<void> {
     const {concurrency} = this.options
-    while (this.inFlight.size >= concurrency) await Promise.race(this.inFlight)
-    while (this.settling.size >= concurrency * 2) await Promise.race(this.settling)
+    while (this.waiting.size >= concurrency) await Promise.race(this.waiting)
+    while (this.settling.size >= concurrency * 3) await Promise.race(this.settling)
     if (this.stopped) {
       this.notSent += batch.length
       await this.options.onNotSent?.(batch)
       return
     }
-    let release!: () => void
-    const slot = new Promise<void>((resolve) => {
-      release = resolve
+    let sent!: () => void
+    const waiting = new Promise<void>((resolve) => {
+      sent = resolve
     })
-    this.inFlight.add(slot)
-    void slot.then(() => this.inFlight.delete(slot))
-    const p: Promise<void> = this.send(batch, release)
+    this.waiting.add(waiting)
+    void waiting.then(() => this.waiting.delete(waiting))
+    const p: Promise<void> = this.send(batch, sent)
       .catch((error: unknown) => {
         this.fatal ??=
           error instanceof BkError ? error : new BkError(`Import failed: ${(error as Error).message}`, {cause: error})
       })
       .finally(() => {
-        release()
+        sent()
         this.settling.delete(p)
       })
     this.settling.add(p)
@@ -128,8 +135,8 @@ export class BatchSender {
     await Promise.all(this.settling)
   }
 
-  /** `release` frees the request slot once the answer is in; the bookkeeping after it needs none. */
-  private async send(batch: BillDraft[], release: () => void): Promise<void> {
+  /** `sent` is called once the batch is on the wire (or will never be); the bookkeeping after it needs no slot. */
+  private async send(batch: BillDraft[], sent: () => void): Promise<void> {
     const {journal, journalKey} = this.options
     const id = ++this.batchNumber
     const announced = journal?.append({t: 'sending', batch: id, keys: batch.map(journalKey)})
@@ -140,19 +147,22 @@ export class BatchSender {
       await announced
     } catch (error) {
       // Not announced, so not sent: these bills are read and left for --resume.
-      release()
       this.notSent += batch.length
       await this.options.onNotSent?.(batch)
       throw error
+    }
+    const release = this.stopped ? () => {} : await this.slots.take()
+    sent()
+    if (this.stopped) {
+      // Recorded as sending, but the run stopped (Ctrl-C, a failure) before a slot freed.
+      release()
+      return this.notSentAfterAll(batch, id, 'the import stopped before this batch was sent')
     }
     const result = await this.request(body)
     release()
     if (result.kind === 'not-sent') {
       this.fatal ??= result.error
-      await journal?.append({t: 'notsent', batch: id, reason: result.error.message})
-      this.notSent += batch.length
-      await this.options.onNotSent?.(batch)
-      return
+      return this.notSentAfterAll(batch, id, result.error.message)
     }
     this.sentBills += batch.length
     const outcome = outcomeOf(batch, result)
@@ -175,6 +185,13 @@ export class BatchSender {
     this.checkHeap()
     await this.options.settle(outcome)
     if (unrecorded) throw unrecorded
+  }
+
+  /** A batch recorded as sending that did not go out (or that the service certainly did not act on). */
+  private async notSentAfterAll(batch: BillDraft[], id: number, reason: string): Promise<void> {
+    await this.options.journal?.append({t: 'notsent', batch: id, reason})
+    this.notSent += batch.length
+    await this.options.onNotSent?.(batch)
   }
 
   /** One batch's request, sent again only while the service certainly has not acted on it. */
@@ -269,5 +286,26 @@ export class Batcher {
     this.bills = []
     this.numbers = new Set()
     await this.sender.submit(batch)
+  }
+}
+
+/** The request slots of a run, handed out in the order they were asked for. */
+class RequestSlots {
+  private readonly queue: Array<() => void> = []
+
+  constructor(private free: number) {}
+
+  /** Resolves with the slot's release once one is free. */
+  async take(): Promise<() => void> {
+    if (this.free > 0) this.free--
+    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const next = this.queue.shift()
+      if (next) next()
+      else this.free++
+    }
   }
 }

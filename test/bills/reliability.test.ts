@@ -12,6 +12,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {recordingProxy, type RecordedRequest} from '../helpers/recording-proxy.js'
 import {whenFile, whenOutput} from '../helpers/wait.js'
 import type {ImportSummary as Summary} from '../../src/bills/import.js'
 import type {SnakeCaseKeys} from '../../src/shared/json-keys.js'
@@ -275,23 +276,28 @@ describe('bk bills import --resume', () => {
     expectEachBillAccountedFor(emulator, dir, n, summary)
   }, 240_000)
   it('a second Ctrl-C abandons the batches in flight: unconfirmed, never re-sent by --resume', async () => {
-    emulator = await start({latencyMs: 1500})
+    emulator = await start()
+    // The batches' requests wait in the proxy: in flight for as long as the test needs.
+    const isPost = (r: RecordedRequest) => r.method === 'POST' && r.path.endsWith('/bills')
+    const proxy = await recordingProxy(emulator.baseUrl, isPost)
     const dir = tempDir('bk-bills-int2-')
     const n = 600
     writeBills(join(dir, 'bills.csv'), n)
-    const journal = join(dir, 'bills.csv.bk-journal')
     const child = spawn(
       process.execPath,
       [BIN, 'bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'],
-      {cwd: dir, env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}), stdio: ['ignore', 'pipe', 'pipe']},
+      {
+        cwd: dir,
+        env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator), BK_BASE_URL: proxy.baseUrl}),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-    const sending = (text: string) => text.split('\n').filter((l) => l.startsWith('{"t":"sending"')).length
-    await whenFile(journal, (text) => sending(text) >= 3, 'three batches in flight')
+    await proxy.whenRequest(() => proxy.requests.filter(isPost).length >= 3)
     child.kill('SIGINT')
     // The second Ctrl-C counts as such once bk has taken the first.
     await whenOutput(child.stderr, () => stderr.includes('Stopping:'), 'bk took the first Ctrl-C')
@@ -302,10 +308,11 @@ describe('bk bills import --resume', () => {
     const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
     expect(unconfirmed.size).toBe(150)
     for (const reason of unconfirmed.values()) expect(reason).toContain('aborted (second Ctrl-C)')
-    // The service may still act on an abandoned request (the emulator does, after its latency):
-    // that is why they are unconfirmed. Whatever it did, --resume must not send them again.
+    // The service may still act on an abandoned request (the emulator does, once the proxy lets
+    // them through): that is why they are unconfirmed. Whatever it did, --resume must not send them again.
+    proxy.release()
     const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume', '--json', '--concurrency', '4'], {
-      env: envFor(emulator),
+      env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
       cwd: dir,
       timeoutMs: 180_000,
     })
@@ -315,5 +322,6 @@ describe('bk bills import --resume', () => {
     for (const [number, times] of counts) expect(times, `${number} created ${times} times`).toBe(1)
     for (const number of unconfirmed.keys()) expect(counts.get(number) ?? 0).toBeLessThanOrEqual(1)
     expect(summary.created + summary.failed + summary.unconfirmed).toBe(n)
+    await proxy.close()
   }, 240_000)
 })

@@ -189,9 +189,10 @@ export class BatchSender {
 
   /** A batch recorded as sending that did not go out (or that the service certainly did not act on). */
   private async notSentAfterAll(batch: BillDraft[], id: number, reason: string): Promise<void> {
-    await this.options.journal?.append({t: 'notsent', batch: id, reason})
     this.notSent += batch.length
     await this.options.onNotSent?.(batch)
+    // Without this record (a full disk) a --resume takes the batch for one in flight: unconfirmed.
+    await this.options.journal?.append({t: 'notsent', batch: id, reason})
   }
 
   /** One batch's request, sent again only while the service certainly has not acted on it. */

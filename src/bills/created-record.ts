@@ -71,6 +71,8 @@ const READ_CHUNK = 1 << 20
 const TAIL_LIMIT = 1 << 20
 const fdatasyncAsync = promisify(fdatasync)
 const LOCK_WAIT_MS = 120_000
+/** Calls run in one hold of the record's lock at most: another process waiting for it gets a turn. */
+const GROUP_LIMIT = 16
 
 export interface CreatedRecordOptions {
   /** The folder of the records (one file per base URL and business). */
@@ -223,7 +225,9 @@ class FileRecord implements CreatedRecord {
   private offset = 0
   private line = 0
   private closed = false
-  private queue: Promise<void> = Promise.resolve()
+  /** Calls waiting to run under the record's lock, and the hold that runs them (see `locked`). */
+  private readonly lockQueue: Array<{fn: () => Promise<void>; resolve: () => void; reject: (e: unknown) => void}> = []
+  private holding = false
 
   constructor(
     readonly file: string,
@@ -405,15 +409,41 @@ class FileRecord implements CreatedRecord {
   /**
    * Runs `fn` under the record's lock, after this process's earlier calls: an append waits for its
    * fdatasync on the thread pool holding the lock, and the next batch's append queues here rather
-   * than polling the lock file.
+   * than polling the lock file. Calls queued meanwhile run in the same hold of the lock, up to
+   * GROUP_LIMIT of them: when answers come faster than a sync, the lock is taken once per group.
    */
   private locked(fn: () => Promise<void>): Promise<void> {
-    // Bringing the index of millions of bills up to date holds the lock for seconds: wait longer.
-    const run = this.queue.then(() =>
-      withFileLock(this.file, `The record of created bills ${this.file}`, fn, LOCK_WAIT_MS),
-    )
-    this.queue = run.catch(() => undefined)
-    return run
+    return new Promise((resolve, reject) => {
+      this.lockQueue.push({fn, resolve, reject})
+      if (!this.holding) void this.holdLock()
+    })
+  }
+
+  private async holdLock(): Promise<void> {
+    this.holding = true
+    // The queue found empty and `holding` cleared in one synchronous step: a call queued after
+    // that starts a hold of its own, never waits on one that has just ended.
+    try {
+      while (this.lockQueue.length > 0) {
+        // Bringing the index of millions of bills up to date holds the lock for seconds: wait longer.
+        await withFileLock(
+          this.file,
+          `The record of created bills ${this.file}`,
+          async () => {
+            for (let n = 0; n < GROUP_LIMIT && this.lockQueue.length > 0; n++) {
+              const call = this.lockQueue.shift()!
+              await call.fn().then(call.resolve, call.reject)
+            }
+          },
+          LOCK_WAIT_MS,
+        ).catch((error: unknown) => {
+          // The lock was not to be had: every call waiting for it fails as the first did.
+          for (const call of this.lockQueue.splice(0)) call.reject(error)
+        })
+      }
+    } finally {
+      this.holding = false
+    }
   }
 
   /** Brings the index up to the last complete line (under the lock), and reads the tail anew. */
@@ -497,10 +527,11 @@ class FileRecord implements CreatedRecord {
     const end = fstatSync(this.readFd).size
     let pending: Buffer = Buffer.alloc(0)
     let pendingAt = from
-    const chunk = Buffer.allocUnsafe(READ_CHUNK)
     let position = from
+    // Not allocated when there is nothing to read (each append looks for lines others wrote).
+    const chunk = position < end ? Buffer.allocUnsafe(Math.min(READ_CHUNK, end - position)) : Buffer.alloc(0)
     while (position < end) {
-      const n = readSync(this.readFd, chunk, 0, Math.min(READ_CHUNK, end - position), position)
+      const n = readSync(this.readFd, chunk, 0, Math.min(chunk.length, end - position), position)
       if (n === 0) break
       position += n
       const data = pending.length > 0 ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n)

@@ -17,7 +17,8 @@
  *
  * Several bk processes may append at once (an import and a settlement): each `add` holds the
  * record's lock (`<file>.lock`, src/files/run-lock.ts) while it cuts off a torn last line, reads
- * what others appended since, and appends its lines in one write followed by an fdatasync. Under
+ * what others appended since, and appends its lines in one write followed by an fdatasync (the
+ * adds a process queues meanwhile run in the same hold of the lock, a few at most). Under
  * the lock no one else is writing, so whatever follows the last newline is a write cut short by a
  * crash: it was never reported as recorded, readers ignore it, and the next `add` removes it. A
  * damaged line anywhere else is reported (`damaged`) and passed over: it must not block every

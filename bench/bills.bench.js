@@ -148,7 +148,7 @@ async function presetDryRun(file, rows, mapArgs = PRESET_ARGS) {
   ])
 }
 
-async function presetPart(label = '--map xero', mapArgs = PRESET_ARGS) {
+async function presetPart(label = '--map xero', mapArgs = PRESET_ARGS, target = 0.7) {
   const plainFile = join(dir, 'plain.csv')
   const xeroFile = join(dir, 'xero.csv')
   await writeFile(plainFile, DRY_ROWS, 2)
@@ -163,7 +163,7 @@ async function presetPart(label = '--map xero', mapArgs = PRESET_ARGS) {
   rmSync(xeroFile)
   const ratio = Math.max(...preset) / Math.max(...plain)
   console.log(
-    `  dry run through ${label} with lookups, ${fmt(DRY_ROWS)} rows: ${fmt(Math.max(...preset))} rows/s; plain format ${fmt(Math.max(...plain))} rows/s; ratio ${ratio.toFixed(2)}  ${verdict(ratio >= 0.7, '>= 0.7')}`,
+    `  dry run through ${label} with lookups, ${fmt(DRY_ROWS)} rows: ${fmt(Math.max(...preset))} rows/s; plain format ${fmt(Math.max(...plain))} rows/s; ratio ${ratio.toFixed(2)}  ${verdict(ratio >= target, `>= ${target}`)}`,
   )
   const rss = []
   for (const rows of PRESET_RSS_ROWS) {
@@ -297,9 +297,12 @@ try {
   if (PARTS.includes('dry')) await dryRunPart()
   if (PARTS.includes('preset')) await presetPart()
   if (PARTS.includes('expression'))
-    await presetPart('a map computing line_amount = [*Quantity] * [*UnitAmount] + [TaxAmount]', [
-      ...['--map', join(dir, 'expression.yaml')],
-    ])
+    // The map language's floor: 0.6 of the plain dry run.
+    await presetPart(
+      'a map computing line_amount = [*Quantity] * [*UnitAmount] + [TaxAmount]',
+      ['--map', join(dir, 'expression.yaml')],
+      0.6,
+    )
   if (PARTS.includes('import')) await importPart()
   if (PARTS.includes('rss')) await rssPart()
 } finally {

@@ -30,50 +30,6 @@ export const PATCHES = [
     ],
   },
   {
-    id: 'oclif-help-without-ejs',
-    package: '@oclif/core',
-    version: '4.14.0',
-    buys: "oclif's help passes every summary, description, usage and example through ejs, which compiles each into a function even when it holds no tag: a text without one is its own rendering (about a third of `bk <command> --help` on a terminal).",
-    edits: [
-      {
-        file: 'lib/help/util.js',
-        from: 'return ejs_1.default.render(t, context);',
-        to: "return typeof t === 'string' && !t.includes('<%') ? t : ejs_1.default.render(t, context);",
-      },
-    ],
-  },
-  {
-    id: 'zod-english-only',
-    package: 'zod',
-    version: '4.6.7',
-    buys: "zod's index carries its messages in some fifty languages (a fifth of the bundle, read and scanned on every start without a cache); bk reads its messages in English, the default.",
-    edits: [
-      {
-        file: 'v4/locales/index.js',
-        sha256: '7ea85250d1e7bd9459cda61f38c78757a410d561a5421bb3f08019bba79c9849',
-        whole: "export { default as en } from './en.js'",
-      },
-    ],
-  },
-  {
-    id: 'debug-stand-in',
-    package: 'debug',
-    version: '4.4.3',
-    buys: "The debug package loads node:tty, node:util and supports-color (which reads the terminal colours) when it loads, on every start, for oclif's logger. With DEBUG unset every debugger it makes is off and nothing calls enable() later (@oclif/core and the bundled plugins only make debuggers), so then it is a stand-in whose debuggers do nothing.",
-    edits: [
-      {
-        file: 'src/index.js',
-        sha256: 'aa127ff1752b7d9c7415c5c7bb6994d9aa722b81bcbcab4bd48316b013d23bf3',
-        whole: `if (process.env.DEBUG) module.exports = require('./node.js')
-else {
-  const createDebug = (namespace) =>
-    Object.assign(() => {}, {namespace, enabled: false, log() {}, destroy: () => false, extend: (sub, delimiter = ':') => createDebug(namespace + delimiter + sub)})
-  module.exports = Object.assign(createDebug, {debug: createDebug, default: createDebug, enabled: () => false, names: [], skips: []})
-}`,
-      },
-    ],
-  },
-  {
     id: 'oclif-os-is-wsl',
     package: '@oclif/core',
     version: '4.14.0',

@@ -14,6 +14,7 @@ import {requireWithCodeCache} from './code-cache.js'
 import {cacheFileName, kindOfRun, onlyHelpOrVersion} from './run-kind.js'
 import {storedHelp} from './stored-help.js'
 import {versionLine} from './version-line.js'
+import {restartWithSmallYoungGeneration, youngGenerationSized} from './young-generation.js'
 
 interface Bundle {
   main(root: string): Promise<void>
@@ -27,6 +28,7 @@ export function start(root: string, argv: string[]): void {
     process.stdout.write(answer)
     return
   }
+  restartWithSmallYoungGeneration(argv)
   const liftoffOnly = baselineWasmAtFirst(argv)
   const file = join(root, 'dist', 'bk.cjs')
   const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
@@ -38,7 +40,7 @@ export function start(root: string, argv: string[]): void {
           location,
           kind,
           // V8 refuses a cache made under other flags: runs under a flag of their own have files of their own.
-          fileName: `${liftoffOnly ? 'liftoff-only.' : ''}${cacheFileName(kind)}`,
+          fileName: `${liftoffOnly ? 'liftoff-only.' : ''}${youngGenerationSized() ? 'semi-space.' : ''}${cacheFileName(kind)}`,
           ...(liftoffOnly && {
             beforeWrite: () => process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only'),
           }),

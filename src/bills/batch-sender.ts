@@ -15,6 +15,7 @@ import {classifyWriteFailure} from '../api/outcome.js'
 import type {PreparedBills} from '../api/resources/bills.js'
 import type {CreateBillsResponse} from '../api/schemas/bill.js'
 import {BkError} from '../shared/errors.js'
+import {Gate} from '../shared/gate.js'
 import type {BillDraft} from './assemble.js'
 import {heapGuard} from './heap-guard.js'
 import type {BillLogWriter} from './resume-log.js'
@@ -85,12 +86,13 @@ export class BatchSender {
   private readonly waiting = new Set<Promise<void>>()
   /** Batches not yet fully recorded (journal, files). */
   private readonly settling = new Set<Promise<void>>()
-  private readonly slots: RequestSlots
+  /** The request slots, handed out in the order they were asked for. */
+  private readonly slots: Gate
   private readonly checkHeap = heapGuard()
 
   constructor(private readonly options: BatchSenderOptions) {
     this.batchNumber = options.lastBatch
-    this.slots = new RequestSlots(options.concurrency)
+    this.slots = new Gate(options.concurrency)
   }
 
   /** Whether no more batches are sent: Ctrl-C, or a failure that ends the run. */
@@ -151,7 +153,7 @@ export class BatchSender {
       await this.options.onNotSent?.(batch)
       throw error
     }
-    const release = this.stopped ? () => {} : await this.slots.take()
+    const release = this.stopped ? () => {} : await this.slots.enter()
     sent()
     if (this.stopped) {
       // Recorded as sending, but the run stopped (Ctrl-C, a failure) before a slot freed.
@@ -287,26 +289,5 @@ export class Batcher {
     this.bills = []
     this.numbers = new Set()
     await this.sender.submit(batch)
-  }
-}
-
-/** The request slots of a run, handed out in the order they were asked for. */
-class RequestSlots {
-  private readonly queue: Array<() => void> = []
-
-  constructor(private free: number) {}
-
-  /** Resolves with the slot's release once one is free. */
-  async take(): Promise<() => void> {
-    if (this.free > 0) this.free--
-    else await new Promise<void>((resolve) => this.queue.push(resolve))
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      const next = this.queue.shift()
-      if (next) next()
-      else this.free++
-    }
   }
 }

@@ -34,6 +34,7 @@ import {verifyWithKeys, type KeyProvider} from './keys.js'
 import {firstDuplicateKey, parseJsonTree, treeToValue} from '../shared/exact-json.js'
 import type {VerifiedAs} from './verify.js'
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../shared/spec.js'
+import {Gate} from '../shared/gate.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /** A body declared too long is still read (and dropped) before the 413, up to this many times the limit. */
@@ -404,26 +405,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve()
     })
   })
-}
-
-/** At most `max` holders at once; the others wait in order. */
-class Gate {
-  private active = 0
-  private readonly waiting: Array<() => void> = []
-  constructor(private readonly max: number) {}
-
-  async enter(): Promise<() => void> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve))
-    else this.active++
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      const next = this.waiting.shift()
-      if (next) next()
-      else this.active--
-    }
-  }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -619,6 +619,20 @@ function spellingsOf(
     }
     whenColumn.set(headerKey(trigger), inThisLayout)
   }
+  // A rule speaks of a header and its aliases (translate.ts, columnsForLayout): one that drops a
+  // spelling of its own trigger would undo itself.
+  const spellingsOfKey = (key: string) => [key, ...[...aliasOf].filter(([, of]) => of === key).map(([a]) => a)]
+  for (const [trigger, meanings] of whenColumn) {
+    const told = new Set(spellingsOfKey(trigger))
+    for (const [header, to] of meanings) {
+      const dropped = to === null ? spellingsOfKey(header).find((s) => told.has(s)) : undefined
+      if (dropped !== undefined)
+        throw new InputError(
+          `${at(['when_column', spellings.get(trigger) ?? trigger, spellings.get(header) ?? header])}: drops "${spellings.get(header) ?? header}" and its aliases, among them "${spellings.get(dropped) ?? dropped}", the header that sets off this rule`,
+          {hint: 'Name that header under columns: on its own, not as an alias of the header the rule drops.'},
+        )
+    }
+  }
   return {spellings, aliasOf, negative, fieldOrder: m.field_order?.map((f) => f.trim()), whenColumn}
 }
 

@@ -1122,15 +1122,22 @@ export function readFirstRow(
   return {header: order.slice(0, record.length), isData: true}
 }
 
-/** The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes what others mean. */
+/**
+ * The map's columns for this file: a layout rule (`when_column:`) whose header the file has changes
+ * what others mean. A header stands for its aliases here as everywhere: the rule fires on any
+ * spelling of its header, and what it says of a header it says of that header's aliases.
+ */
 export function columnsForLayout(map: BillMap, header: string[] | undefined): Map<string, Target | null> {
   if (!header || map.whenColumn.size === 0) return map.columns
-  const keys = new Set(header.map(headerKey))
+  const keys = new Set(header.map((h) => headerKey(h)).flatMap((k) => [k, map.aliasOf.get(k) ?? k]))
   let columns = map.columns
   for (const [trigger, meanings] of map.whenColumn) {
     if (!keys.has(trigger)) continue
     columns = new Map(columns)
-    for (const [k, target] of meanings) columns.set(k, target)
+    for (const [k, target] of meanings) {
+      columns.set(k, target)
+      for (const [alias, of] of map.aliasOf) if (of === k) columns.set(alias, target)
+    }
   }
   return columns
 }

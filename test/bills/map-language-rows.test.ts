@@ -69,6 +69,48 @@ describe('a lines file (--lines-file)', () => {
     expect(result.sent.map((b) => b.number)).toEqual(['VB-0001', 'VB-0002', 'VB-0003'])
   })
 
+  it('a layout rule (when_column) holds for every spelling of its headers (aliases)', async () => {
+    // NetSuite's number is Reference No. whenever the file has it, under any of its spellings;
+    // read by the literal header alone, Reference Number was dropped and the External ID sent as
+    // each bill's number.
+    const asWritten = await withLines(['--dry-run', '--show', '50'])
+    const numbers = (JSON.parse(asWritten.stdout) as Array<{number: string}>).map((b) => b.number)
+    expect(numbers).toEqual(['INV-1001', 'INV-1001', 'FS-20260207'])
+    for (const spelling of ['Reference Number', 'tranid']) {
+      const result = await presetCase({
+        preset: 'netsuite',
+        file: 'bills.csv',
+        text: exampleText('netsuite', 'bills.csv').replace('Reference No.', spelling),
+        files: {'expenses.csv': exampleText('netsuite', 'expenses.csv')},
+        flags: ['--lines-file', 'expenses.csv', ...netsuite, '--dry-run', '--show', '50'],
+      })
+      expect(result.code, result.stderr).toBe(0)
+      expect((JSON.parse(result.stdout) as Array<{number: string}>).map((b) => b.number)).toEqual(numbers)
+    }
+  })
+
+  it('a layout rule that would drop the header that sets it off is refused before any row', async () => {
+    const map = [
+      'columns: {Bill no.: number, Supplier: vendor_id, Bill Date: issued_at, Account: line_ledger_id, Line Amount: line_amount}',
+      'aliases:',
+      '  Account: [Expense Line Account, Expense Account]',
+      'when_column:',
+      '  Expense Line Account: {Account: ~}',
+    ]
+    const result = await presetCase({
+      file: 'bills.csv',
+      text: 'Bill no.,Supplier,Bill Date,Expense Line Account,Line Amount\nB-1,ven_demo_office,2026-02-03,ldg_demo_expenses,10.00\n',
+      files: {'map.yaml': map.join('\n') + '\n'},
+      map: 'map.yaml',
+      flags: ['--currency', 'EUR'],
+    })
+    expect(result.code, result.stderr).toBe(2)
+    expect(billPosts()).toEqual([])
+    expect(result.stderr).toContain(
+      'map.yaml:5:35: drops "Account" and its aliases, among them "Expense Line Account", the header that sets off this rule',
+    )
+  })
+
   it('the side files hold the rows as read: the bill in the bills file, its lines in the lines file', async () => {
     const result = await withLines()
     expect(result.code, result.stderr).toBe(6)

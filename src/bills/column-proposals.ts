@@ -4,6 +4,7 @@
  * one), then from the values alone. A proposal is a starting point the user checks; what cannot
  * be told from the file (which amount is sent, a format that reads two ways) is left to decide.
  */
+import {headerKey} from './columns.js'
 import type {ColumnProfile} from './column-profile.js'
 import type {ColumnFinding, CreditFinding, LookupFinding} from './map-init.js'
 
@@ -56,29 +57,62 @@ export interface Proposal {
 const kindOf = (p: ColumnProfile) =>
   p.values.length === 0 ? 'empty' : p.dateFormats.length > 0 ? 'date' : p.numberFormats.length > 0 ? 'number' : 'text'
 
-/** The proposal for every column; `header` false: the names are positions and say nothing. */
-export function proposeColumns(names: string[], profiles: ColumnProfile[], header: boolean): Proposal {
+/** A file whose bills and lines are rows of their own record types (IIF), read TYPE.COLUMN. */
+export interface RecordLevels {
+  bill: string
+  line: string
+  /** The preset of the format: what it reads each TYPE.COLUMN as (IIF's field names are fixed by the format). */
+  preset?: {name: string; columns: ReadonlyMap<string, string | null>} | undefined
+}
+
+/**
+ * The proposal for every column; `header` false: the names are positions and say nothing. With
+ * record levels, a column of the bill's rows takes only a bill's targets and one of the lines'
+ * rows only a line's: a bill row's AMOUNT is the bill's total, never a line amount.
+ */
+export function proposeColumns(
+  names: string[],
+  profiles: ColumnProfile[],
+  header: boolean,
+  levels?: RecordLevels,
+): Proposal {
   const taken = new Map<string, number>()
+  const take = (i: number, column: string, target: string, why: string, examples: string[]) => {
+    taken.set(target, i)
+    return {column, target, why, examples}
+  }
   const columns: ColumnFinding[] = names.map((column, i) => {
     const p = profiles[i]!
     const examples = [...new Set(p.values)].slice(0, 3)
     const kind = kindOf(p)
-    const rule = header
+    const type = levels && column.slice(0, column.indexOf('.'))
+    const fits = (target: string) =>
+      !levels || (type === levels.bill) === (BILL_LEVEL.includes(target) || target === 'credit_marker')
+    const read = levels?.preset?.columns.get(headerKey(column))
+    if (typeof read === 'string' && !taken.has(read))
+      return take(
+        i,
+        column,
+        read,
+        `IIF's ${column.replace('.', ' ')}, as the ${levels!.preset!.name} preset reads it`,
+        examples,
+      )
+    const named = header
       ? RULES.find((r) => r.name.test(column.toLowerCase()) && (!r.values || r.values === kind || kind === 'empty'))
       : undefined
-    if (rule && !taken.has(rule.target)) {
-      taken.set(rule.target, i)
-      return {column, target: rule.target, why: `the header says ${rule.target}`, examples}
-    }
-    if (kind === 'date' && !taken.has('issued_at')) {
-      taken.set('issued_at', i)
-      return {column, target: 'issued_at', why: 'the first column of dates', examples}
-    }
-    if (kind === 'text' && isCreditMarker(p) && !taken.has('credit_marker')) {
-      taken.set('credit_marker', i)
-      return {column, target: 'credit_marker', why: 'its values mark credit notes', examples}
-    }
-    return {column, target: null, why: kind === 'empty' ? 'empty in the sample' : 'not recognised', examples}
+    if (named && !taken.has(named.target) && fits(named.target))
+      return take(i, column, named.target, `the header says ${named.target}`, examples)
+    if (kind === 'date' && !taken.has('issued_at') && fits('issued_at'))
+      return take(i, column, 'issued_at', 'the first column of dates', examples)
+    if (kind === 'text' && isCreditMarker(p) && !taken.has('credit_marker') && fits('credit_marker'))
+      return take(i, column, 'credit_marker', 'its values mark credit notes', examples)
+    const why =
+      named && !fits(named.target)
+        ? `${named.target} comes from the ${type === levels!.bill ? levels!.line : levels!.bill} rows, not the ${type} rows`
+        : kind === 'empty'
+          ? 'empty in the sample'
+          : 'not recognised'
+    return {column, target: null, why, examples}
   })
   const decide: string[] = []
   const notes: string[] = []

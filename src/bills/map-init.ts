@@ -9,6 +9,7 @@ import {headerKey} from './columns.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
+import {loadBillMap} from './map-file.js'
 import {matchPresets, readColumns, type NearestPreset, type PresetMatch} from './preset-match.js'
 import {presetFormats} from './preset-formats.js'
 import {presetDetails} from './presets.js'
@@ -96,7 +97,16 @@ export async function initMap(file: string): Promise<MapInitFindings> {
   const {header, names, rows} = layout
   const profiles = names.map((_, i) => profileColumn(rows, i))
   const formats = formatsOf(profiles)
-  const proposal = proposeColumns(names, profiles, header)
+  const types = layout.recordTypes
+  const preset = types && nearest ? await loadBillMap(nearest.name) : undefined
+  const proposal = proposeColumns(
+    names,
+    profiles,
+    header,
+    types
+      ? {...types, preset: preset?.recordTypes ? {name: nearest!.name, columns: preset.columns} : undefined}
+      : undefined,
+  )
   const findings: MapInitFindings = {
     ...shapeOf(layout.sample, header),
     ...(layout.recordTypes && {skipLines: 0, sampledRows: rows.length}),

@@ -53,9 +53,10 @@ export async function matchPresets(
     const map = await loadBillMap(name)
     // A file that quotes nothing (IIF) is read as its preset reads it.
     if (!map.quotes && sample.quotes) unquoted ??= await sampleFile(sample.file, false).catch(() => sample)
-    const match = tryPreset(name, map, !map.quotes && unquoted ? unquoted : sample)
+    const read = !map.quotes && unquoted ? unquoted : sample
+    const match = tryPreset(name, map, read)
     if (match) matches.push(match)
-    const near = nearness(name, map, sample)
+    const near = nearness(name, map, read)
     if (near && near.shared > (nearest?.shared ?? 0)) nearest = near
   }
   if (matches.length > 0) {
@@ -145,7 +146,8 @@ function placeholderLookups(map: BillMap): Lookups {
 }
 
 function nearness(name: string, map: BillMap, sample: FileSample): NearestPreset | undefined {
-  const header = sample.records[sample.preambleLines]
+  // An IIF file's columns are its record types' (TRNS.DATE), as the preset reads them.
+  const header = map.recordTypes ? structured(map, sample)?.[map.skipLines] : sample.records[sample.preambleLines]
   if (!header) return undefined
   const known = (cell: string) => map.columns.has(headerKey(cell)) || map.whenColumn.has(headerKey(cell))
   const cells = header.map((c) => c.trim()).filter((c) => c !== '')

@@ -327,6 +327,65 @@ describe('bills maps init, decisions and --out', () => {
   })
 })
 
+describe('bills maps init on an IIF file no preset reads', () => {
+  it("reads IIF's fields as the preset does: a TRNS row's AMOUNT is the bill's total, never a line's", async () => {
+    // QuickBooks Desktop's example with the lines' account column named otherwise: no preset reads it.
+    const dir = tempDir('bk-maps-iif-')
+    const file = join(dir, 'bills.iif')
+    const iif = readFileSync(join(ROOT, 'examples/exports/quickbooks-desktop/bills.iif'), 'latin1')
+    writeFileSync(
+      file,
+      iif.replace('!SPL\tSPLID\tTRNSTYPE\tDATE\tACCNT', '!SPL\tSPLID\tTRNSTYPE\tDATE\tACCOUNT'),
+      'latin1',
+    )
+    const found = (await mapsInit(file)) as Findings & {columns: Array<{column: string; target: string | null}>}
+    expect(found.preset).toBeNull()
+    expect(found.nearest?.name).toBe('quickbooks-desktop')
+    const targets = Object.fromEntries(found.columns.map((c) => [c.column, c.target]))
+    expect(targets).toMatchObject({
+      'TRNS.NAME': 'vendor_id',
+      'TRNS.DOCNUM': 'number',
+      'TRNS.DATE': 'issued_at',
+      'TRNS.DUEDATE': 'due_at',
+      'TRNS.MEMO': 'description',
+      'TRNS.AMOUNT': null,
+      'SPL.ACCOUNT': 'line_ledger_id',
+      'SPL.AMOUNT': 'line_amount',
+      'SPL.MEMO': 'line_description',
+      'SPL.DATE': null,
+    })
+    // Its date format decided as the preset reads it, the map shows the bills the preset would.
+    writeFileSync(join(dir, 'map.yaml'), found.map!.replace(/^date_format: .*$/m, 'date_format: M/D/YY'))
+    const lookups = ['vendors', 'ledgers'].map((f) => {
+      copyFileSync(join(ROOT, `examples/exports/quickbooks-desktop/${f}.csv`), join(dir, `${f}.csv`))
+      return join(dir, `${f}.csv`)
+    })
+    const flags = [
+      '--lookup',
+      `vendor_id=${lookups[0]}`,
+      '--lookup',
+      `line_ledger_id=${lookups[1]}`,
+      '--currency',
+      'USD',
+    ]
+    const show = async (map: string[]) => {
+      const r = await runBk(['bills', 'import', file, ...map, ...flags, '--dry-run', '--show', '50'], {
+        env: {BK_BUSINESS_ID: BIZ},
+      })
+      expect(r.code, r.stderr).toBe(0)
+      return JSON.parse(r.stdout) as unknown[]
+    }
+    const original = join(dir, 'original.iif')
+    writeFileSync(original, iif, 'latin1')
+    const byPreset = await runBk(
+      ['bills', 'import', original, '--map', 'quickbooks-desktop', ...flags, '--dry-run', '--show', '50'],
+      {env: {BK_BUSINESS_ID: BIZ}},
+    )
+    expect(byPreset.code, byPreset.stderr).toBe(0)
+    expect(await show(['--map', join(dir, 'map.yaml')])).toEqual(JSON.parse(byPreset.stdout))
+  })
+})
+
 describe('bills maps init on a file a preset reads', () => {
   it('refuses --out with the import command instead of writing nothing without a word', async () => {
     const dir = tempDir('bk-maps-out-')

@@ -109,7 +109,10 @@ export async function initMap(file: string): Promise<MapInitFindings> {
   )
   const findings: MapInitFindings = {
     ...shapeOf(layout.sample, header),
+    // QuickBooks Desktop writes IIF in Windows' code page: a plain-ASCII sample says nothing of
+    // next month's file with an é, which read as UTF-8 would be refused.
     ...(layout.recordTypes && {skipLines: 0, sampledRows: rows.length}),
+    ...(layout.recordTypes && layout.sample.ascii && {encoding: 'windows-1252'}),
     quotes: layout.sample.quotes,
     recordTypes: layout.recordTypes,
     preset: null,

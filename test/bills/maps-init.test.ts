@@ -383,6 +383,15 @@ describe('bills maps init on an IIF file no preset reads', () => {
     )
     expect(byPreset.code, byPreset.stderr).toBe(0)
     expect(await show(['--map', join(dir, 'map.yaml')])).toEqual(JSON.parse(byPreset.stdout))
+    // The sample is plain ASCII; next month's file, as QuickBooks Desktop writes it, has a memo in
+    // Windows' code page, which the map reads as the preset does.
+    writeFileSync(
+      file,
+      readFileSync(file, 'latin1').replace('February office supplies', 'Caf\u00e9 supplies'),
+      'latin1',
+    )
+    const [first] = (await show(['--map', join(dir, 'map.yaml')])) as Array<{description: string}>
+    expect(first!.description).toBe('Caf\u00e9 supplies')
   })
 })
 

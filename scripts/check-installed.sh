@@ -19,9 +19,11 @@ run() { env -i HOME="$work/home" PATH="$work/bin" "$@"; }
 run bk --version | tee version.txt
 grep -q '^bk/[0-9.]* linux-x64 node-v' version.txt || { echo "unexpected --version" >&2; exit 1; }
 
-run bk emulator start --port 0 --json >emulator.json 2>emulator.err &
+# Not through run(): a function in the background is a shell of its own, and $! must be bk itself.
+# A background job ignores SIGINT, so bk is stopped with SIGTERM, and waited for.
+env -i HOME="$work/home" PATH="$work/bin" bk emulator start --port 0 --json >emulator.json 2>emulator.err &
 emulator=$!
-trap 'kill -INT $emulator 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $emulator 2>/dev/null || true; wait $emulator 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 600); do
   [ -s emulator.json ] && break
   kill -0 $emulator 2>/dev/null || { cat emulator.err >&2; echo "bk emulator start exited" >&2; exit 1; }

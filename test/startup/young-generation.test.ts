@@ -14,25 +14,29 @@ const restarts =
   typeof (process as {execve?: unknown}).execve === 'function' && !process.versions.node.startsWith('20.')
 
 /** Each start of Node in a run of bk: its pid and its flags. */
-async function startsOf(args: string[], nodeOptions = ''): Promise<Array<{pid: number; execArgv: string[]}>> {
+async function startsOf(
+  args: string[],
+  nodeOptions = '',
+  env: Record<string, string> = {},
+): Promise<Array<{pid: number; execArgv: string[]; arenas?: string}>> {
   const dir = tempDir('bk-young-')
   const probe = join(dir, 'probe.cjs')
   const log = join(dir, 'starts.jsonl')
   writeFileSync(
     probe,
-    `require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({pid: process.pid, execArgv: process.execArgv}) + '\\n')\n`,
+    `require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX}) + '\\n')\n`,
   )
   writeFileSync(log, '')
   writeFileSync(
     join(dir, 'bills.csv'),
     'number,vendor_id,line_amount,line_ledger_id\nB-1,ven_demo_office,1.00,ldg_demo_expenses\n',
   )
-  const result = await runBk(args, {cwd: dir, env: {NODE_OPTIONS: `--require ${probe} ${nodeOptions}`.trim()}})
+  const result = await runBk(args, {cwd: dir, env: {...env, NODE_OPTIONS: `--require ${probe} ${nodeOptions}`.trim()}})
   expect(result.code, result.stderr).toBe(0)
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as {pid: number; execArgv: string[]})
+    .map((line) => JSON.parse(line) as {pid: number; execArgv: string[]; arenas?: string})
 }
 
 const dryRun = ['bills', 'import', 'bills.csv', '--dry-run', '--business', 'biz_demo_acme']
@@ -44,6 +48,14 @@ describe('the young generation of a bill import', () => {
     expect(starts[1]!.pid).toBe(starts[0]!.pid)
     expect(starts[0]!.execArgv.some((a) => a.startsWith('--max-semi-space-size'))).toBe(false)
     expect(starts[1]!.execArgv).toContain('--max-semi-space-size=8')
+    // glibc's malloc arenas capped at two in the process it became, as it starts.
+    expect(starts[0]!.arenas).toBe(process.env.MALLOC_ARENA_MAX)
+    expect(starts[1]!.arenas).toBe(process.env.MALLOC_ARENA_MAX ?? '2')
+  })
+
+  it.runIf(restarts)("keeps the user's own MALLOC_ARENA_MAX", async () => {
+    const starts = await startsOf(dryRun, '', {MALLOC_ARENA_MAX: '4'})
+    expect(starts.map((s) => s.arenas)).toEqual(['4', '4'])
   })
 
   it.runIf(restarts)('is left as the user sized it in NODE_OPTIONS', async () => {

@@ -61,8 +61,8 @@ const kindOf = (p: ColumnProfile) =>
 export interface RecordLevels {
   bill: string
   line: string
-  /** The preset of the format: what it reads each TYPE.COLUMN as (IIF's field names are fixed by the format). */
-  preset?: {name: string; columns: ReadonlyMap<string, string | null>} | undefined
+  /** The format's preset: what it reads each TYPE.COLUMN as, and the reason to give for it. */
+  preset?: {columns: ReadonlyMap<string, string | null>; why: (column: string) => string} | undefined
 }
 
 /**
@@ -90,13 +90,7 @@ export function proposeColumns(
       !levels || (type === levels.bill) === (BILL_LEVEL.includes(target) || target === 'credit_marker')
     const read = levels?.preset?.columns.get(headerKey(column))
     if (typeof read === 'string' && !taken.has(read))
-      return take(
-        i,
-        column,
-        read,
-        `IIF's ${column.replace('.', ' ')}, as the ${levels!.preset!.name} preset reads it`,
-        examples,
-      )
+      return take(i, column, read, levels!.preset!.why(column), examples)
     const named = header
       ? RULES.find((r) => r.name.test(column.toLowerCase()) && (!r.values || r.values === kind || kind === 'empty'))
       : undefined

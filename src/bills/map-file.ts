@@ -621,11 +621,10 @@ function spellingsOf(
   }
   // A rule speaks of a header and its aliases (translate.ts, columnsForLayout): one that drops a
   // spelling of its own trigger would undo itself.
-  const spellingsOfKey = (key: string) => [key, ...[...aliasOf].filter(([, of]) => of === key).map(([a]) => a)]
   for (const [trigger, meanings] of whenColumn) {
-    const told = new Set(spellingsOfKey(trigger))
+    const told = new Set(spellingsOfKey(aliasOf, trigger))
     for (const [header, to] of meanings) {
-      const dropped = to === null ? spellingsOfKey(header).find((s) => told.has(s)) : undefined
+      const dropped = to === null ? spellingsOfKey(aliasOf, header).find((s) => told.has(s)) : undefined
       if (dropped !== undefined)
         throw new InputError(
           `${at(['when_column', spellings.get(trigger) ?? trigger, spellings.get(header) ?? header])}: drops "${spellings.get(header) ?? header}" and its aliases, among them "${spellings.get(dropped) ?? dropped}", the header that sets off this rule`,
@@ -634,6 +633,11 @@ function spellingsOf(
     }
   }
   return {spellings, aliasOf, negative, fieldOrder: m.field_order?.map((f) => f.trim()), whenColumn}
+}
+
+/** A header's compared form and those of its aliases: every spelling a file may give it. */
+export function spellingsOfKey(aliasOf: ReadonlyMap<string, string>, key: string): string[] {
+  return [key, ...[...aliasOf].filter(([, of]) => of === key).map(([alias]) => alias)]
 }
 
 /** The map bk uses when none is given: bk's own format, with the flags applied. */

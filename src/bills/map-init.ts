@@ -9,7 +9,6 @@ import {headerKey} from './columns.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
-import {loadBillMap} from './map-file.js'
 import {matchPresets, readColumns, type NearestPreset, type PresetMatch} from './preset-match.js'
 import {presetFormats} from './preset-formats.js'
 import {presetDetails} from './presets.js'
@@ -98,15 +97,12 @@ export async function initMap(file: string): Promise<MapInitFindings> {
   const profiles = names.map((_, i) => profileColumn(rows, i))
   const formats = formatsOf(profiles)
   const types = layout.recordTypes
-  const preset = types && nearest ? await loadBillMap(nearest.name) : undefined
-  const proposal = proposeColumns(
-    names,
-    profiles,
-    header,
-    types
-      ? {...types, preset: preset?.recordTypes ? {name: nearest!.name, columns: preset.columns} : undefined}
-      : undefined,
-  )
+  // IIF's field names are fixed by the format: its preset says what each one is.
+  const preset = nearest?.map.recordTypes && {
+    columns: nearest.map.columns,
+    why: (column: string) => `IIF's ${column.replace('.', ' ')}, as the ${nearest.preset.name} preset reads it`,
+  }
+  const proposal = proposeColumns(names, profiles, header, types ? {...types, preset} : undefined)
   const findings: MapInitFindings = {
     ...shapeOf(layout.sample, header),
     // QuickBooks Desktop writes IIF in Windows' code page: a plain-ASCII sample says nothing of
@@ -116,7 +112,7 @@ export async function initMap(file: string): Promise<MapInitFindings> {
     quotes: layout.sample.quotes,
     recordTypes: layout.recordTypes,
     preset: null,
-    nearest: nearest ?? null,
+    nearest: nearest?.preset ?? null,
     ...formats,
     ...proposal,
     map: null,

@@ -45,8 +45,8 @@ export interface NearestPreset {
  */
 export async function matchPresets(
   sample: FileSample,
-): Promise<{match?: PresetMatch; others?: PresetMatch[]; nearest?: NearestPreset}> {
-  let nearest: NearestPreset | undefined
+): Promise<{match?: PresetMatch; others?: PresetMatch[]; nearest?: {preset: NearestPreset; map: BillMap}}> {
+  let nearest: {preset: NearestPreset; map: BillMap} | undefined
   let unquoted: FileSample | undefined
   const matches: PresetMatch[] = []
   for (const name of presetNames()) {
@@ -54,10 +54,11 @@ export async function matchPresets(
     // A file that quotes nothing (IIF) is read as its preset reads it.
     if (!map.quotes && sample.quotes) unquoted ??= await sampleFile(sample.file, false).catch(() => sample)
     const read = !map.quotes && unquoted ? unquoted : sample
-    const match = tryPreset(name, map, read)
+    const records = structured(map, read)
+    const match = records && tryPreset(name, map, read, records)
     if (match) matches.push(match)
-    const near = nearness(name, map, read)
-    if (near && near.shared > (nearest?.shared ?? 0)) nearest = near
+    const near = nearness(name, map, read, records)
+    if (near && near.shared > (nearest?.preset.shared ?? 0)) nearest = {preset: near, map}
   }
   if (matches.length > 0) {
     const [match, ...others] = matches.sort((a, b) => readColumns(b).length - readColumns(a).length)
@@ -75,9 +76,7 @@ export function readColumns(match: PresetMatch): Array<{column: string; target: 
   })
 }
 
-function tryPreset(name: string, map: BillMap, sample: FileSample): PresetMatch | undefined {
-  const records = structured(map, sample)
-  if (!records) return undefined
+function tryPreset(name: string, map: BillMap, sample: FileSample, records: string[][]): PresetMatch | undefined {
   const preamble = records.slice(0, map.skipLines)
   const first = records[map.skipLines]
   if (!first) return undefined
@@ -145,9 +144,14 @@ function placeholderLookups(map: BillMap): Lookups {
   return lookups
 }
 
-function nearness(name: string, map: BillMap, sample: FileSample): NearestPreset | undefined {
+function nearness(
+  name: string,
+  map: BillMap,
+  sample: FileSample,
+  records: string[][] | undefined,
+): NearestPreset | undefined {
   // An IIF file's columns are its record types' (TRNS.DATE), as the preset reads them.
-  const header = map.recordTypes ? structured(map, sample)?.[map.skipLines] : sample.records[sample.preambleLines]
+  const header = map.recordTypes ? records?.[map.skipLines] : sample.records[sample.preambleLines]
   if (!header) return undefined
   const known = (cell: string) => map.columns.has(headerKey(cell)) || map.whenColumn.has(headerKey(cell))
   const cells = header.map((c) => c.trim()).filter((c) => c !== '')

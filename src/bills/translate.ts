@@ -33,7 +33,7 @@ import {
 } from './formats.js'
 import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
-import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
+import {GUARD_COLUMNS, spellingsOfKey, type BillMap, type SourceColumn, type Target} from './map-file.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {
   checkComputeTargets,
@@ -1134,10 +1134,8 @@ export function columnsForLayout(map: BillMap, header: string[] | undefined): Ma
   for (const [trigger, meanings] of map.whenColumn) {
     if (!keys.has(trigger)) continue
     columns = new Map(columns)
-    for (const [k, target] of meanings) {
-      columns.set(k, target)
-      for (const [alias, of] of map.aliasOf) if (of === k) columns.set(alias, target)
-    }
+    for (const [k, target] of meanings)
+      for (const spelling of spellingsOfKey(map.aliasOf, k)) columns.set(spelling, target)
   }
   return columns
 }

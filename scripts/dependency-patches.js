@@ -118,6 +118,19 @@ export const PATCHES = [
       },
     ],
   },
+  {
+    id: 'autocomplete-bash-files',
+    package: '@oclif/plugin-autocomplete',
+    version: '3.2.56',
+    buys: "Not time: the bash completion for a CLI whose topics are separated by spaces registers its function without `-o default`, so where it offers nothing (the FILE of `bk bills import`) bash completes no file name either. The plugin's script for colon-separated topics has the option; this one now has it too (test/commands/completion.test.ts). The plugin's latest release (4.0.5) still lacks it.",
+    edits: [
+      {
+        file: 'lib/autocomplete/bash-spaces.js',
+        from: 'complete -F _<CLI_BIN>_autocomplete <CLI_BIN>',
+        to: 'complete -o default -F _<CLI_BIN>_autocomplete <CLI_BIN>',
+      },
+    ],
+  },
 ]
 
 /**

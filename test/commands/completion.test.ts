@@ -54,4 +54,14 @@ describe('bash completion', () => {
     expect(flags).toEqual(expect.arrayContaining(['--dry-run', '--map', '--lookup', '--resume']))
     expect(offered('bk bills import --dr')).toEqual(['--dry-run'])
   })
+
+  it('leaves file names to bash where it offers nothing (a FILE argument)', () => {
+    expect(offered('bk bills import ./bills')).toEqual([])
+    // `-o default`: with no answer from the function, bash completes a file name.
+    const registered = spawnSync('bash', ['--norc', '-c', 'source "$1"; complete -p bk', 'bash', script], {
+      encoding: 'utf8',
+    })
+    expect(registered.status, registered.stderr).toBe(0)
+    expect(registered.stdout).toMatch(/^complete -o default -F _bk_autocomplete bk$/m)
+  })
 })

@@ -58,6 +58,15 @@ export function headerKey(name: string): string {
     .toLowerCase()
 }
 
+/**
+ * The compared form of the header `name` stands for, an alias (`aliases:`) read as its header: two
+ * names are the same column when their forms are equal, whichever spelling each one uses.
+ */
+export function headerOf(aliasOf: ReadonlyMap<string, string>, name: string): string {
+  const key = headerKey(name)
+  return aliasOf.get(key) ?? key
+}
+
 /** The known name nearest to an unknown header (edit distance on the compared form), if close. */
 export function nearestName(header: string, known: Iterable<string>): string | undefined {
   const key = headerKey(header)

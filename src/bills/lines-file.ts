@@ -6,7 +6,7 @@
  * lines, a blank key or a key given to two bills is refused, naming both files' rows.
  */
 import {InputError} from '../shared/errors.js'
-import {headerKey} from './columns.js'
+import {headerOf} from './columns.js'
 import {LINES_PREFIX, fitTo, type FlatRow, type Flattened, type ReadRecord} from './record-structure.js'
 
 interface Side {
@@ -90,11 +90,8 @@ export function joinLinesFile(
  * answers to the bills file's aliases of the name and to the aliases of `lines.<name>`.
  */
 function sameColumn(name: string, aliasOf: ReadonlyMap<string, string>): (cell: string) => boolean {
-  const want = headerKey(name)
-  return (cell) => {
-    const key = headerKey(cell)
-    return key === want || aliasOf.get(key) === want
-  }
+  const want = headerOf(aliasOf, name)
+  return (cell) => headerOf(aliasOf, cell) === want
 }
 
 function keyColumn(

@@ -15,7 +15,7 @@ import {stringify} from 'csv-stringify/sync'
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
 import {replacePrivateFile} from '../files/private-file.js'
-import {headerKey} from './columns.js'
+import {headerKey, headerOf} from './columns.js'
 import type {BillMap} from './map-file.js'
 import {LOOKUP_FILES} from './map-init.js'
 import {compileComputed, computedText, RowFailure, type ComputedStep} from './computed-columns.js'
@@ -174,8 +174,8 @@ function computedKey(step: ComputedStep, record: string[]): string {
 
 function indexOf(map: BillMap, header: string[] | undefined, cells: string[], name: string): number {
   if (!header) return /^\d+$/.test(name.trim()) ? Number(name) - 1 : -1
-  const want = headerKey(name)
-  return cells.findIndex((c) => headerKey(c) === want || map.aliasOf.get(headerKey(c)) === want)
+  const want = headerOf(map.aliasOf, name)
+  return cells.findIndex((c) => headerOf(map.aliasOf, c) === want)
 }
 
 /** Adds the values not listed yet to the lookup file, keeping every row there as it is. */

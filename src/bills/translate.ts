@@ -12,6 +12,7 @@ import {creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
   headerKey,
+  headerOf,
   IGNORED_COLUMN,
   nearestName,
   noHeaderHint,
@@ -303,10 +304,10 @@ export class ExportTranslator {
   /** A column the map names, by header (any case) or, in a file without one, by position. */
   private columnIndex(cells: readonly string[], name: string): number | undefined {
     const lower = name.trim().toLowerCase()
-    const want = headerKey(name)
+    const want = headerOf(this.map.aliasOf, name)
     // A header's other spellings (aliases:) name it in expressions too.
     const i = this.outputHeader
-      ? cells.findIndex((c) => c.trim().toLowerCase() === lower || this.map.aliasOf.get(headerKey(c)) === want)
+      ? cells.findIndex((c) => c.trim().toLowerCase() === lower || headerOf(this.map.aliasOf, c) === want)
       : /^\d+$/.test(lower)
         ? Number(lower) - 1
         : -1
@@ -558,11 +559,8 @@ export class ExportTranslator {
 
   /** The index of a column the map names by header (or by position when the file has none). */
   private columnNamed(cells: string[], name: string, key: string, fileLabel: string): number {
-    const want = headerKey(name)
-    const i = cells.findIndex((c, j) => {
-      const k = headerKey(c)
-      return k === want || this.map.aliasOf.get(k) === want || this.labels[j] === name
-    })
+    const want = headerOf(this.map.aliasOf, name)
+    const i = cells.findIndex((c, j) => headerOf(this.map.aliasOf, c) === want || this.labels[j] === name)
     if (i === -1) throw new InputError(`${this.map.source}: ${key} "${name}" is not a column of ${fileLabel}`)
     return i
   }

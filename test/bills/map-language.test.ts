@@ -261,4 +261,35 @@ describe('file structure', () => {
     expect(refused.stderr).toContain('bills.csv:3: column Type: "PAYMENT" is not a bill row')
     expect(refused.code).toBe(2)
   })
+
+  it('a column named by any spelling (aliases:) is found under any other the file writes', async () => {
+    const csv = [
+      'Type,Vendor,Ref,Date,Account,Amount',
+      'BILL,ven_demo_office,NW-1,2026-02-03,ldg_demo_expenses,10.00',
+      'PAYMENT,ven_demo_office,NW-1,2026-02-04,ldg_demo_expenses,10.00',
+      'BILL,ven_demo_cloud,CH-1,2026-02-05,ldg_demo_software,5.00',
+      '',
+    ].join('\n')
+    // The map names the type column by an alias; this file writes the header itself.
+    const map = (compute: boolean) =>
+      [
+        'columns: {Vendor: vendor_id, Ref: number, Date: issued_at, Account: line_ledger_id, Amount: line_amount}',
+        'ignore: [Type]',
+        'aliases: {Type: [Kind]}',
+        'rows: {column: Kind, values: [BILL]}',
+        'skip: {column: Kind, values: [PAYMENT]}',
+        compute ? 'compute: {description: \'[Kind] & " " & [Ref]\'}' : '',
+        'defaults: {currency: EUR}',
+        '',
+      ].join('\n')
+    const skipped = await importFiles({'bills.csv': csv, 'map.yaml': map(false)})
+    expect(skipped.stderr).toBe('')
+    expect((skipped.sent as Array<{number: string}>).map((b) => b.number)).toEqual(['NW-1', 'CH-1'])
+    const computed = await importFiles({'bills.csv': csv, 'map.yaml': map(true)})
+    expect(computed.stderr).toBe('')
+    expect(computed.code).toBe(0)
+    // The emulator's record holds both imports' bills: these are the second's.
+    const second = (computed.sent as Array<{description: string}>).slice(skipped.sent.length)
+    expect(second.map((b) => b.description)).toEqual(['BILL NW-1', 'BILL CH-1'])
+  })
 })

@@ -18,7 +18,7 @@ import {createdRecordPath, normaliseBaseUrl, openCreatedRecord, type CreatedReco
 import type {ImportOptions} from './import.js'
 import {ImportOutputs, linesSidePath} from './outputs.js'
 import type {CsvInput} from './reader.js'
-import {BillLogWriter, lockBillLog, readBillLog, type BillLogState} from './resume-log.js'
+import {BillLogWriter, lockBillLog, readBillLog, type BillLogHeader, type BillLogState} from './resume-log.js'
 import {shapeOf} from './scan.js'
 import {openInput} from './structured-input.js'
 import {counted} from '../shared/counts.js'
@@ -170,24 +170,47 @@ async function recordResumed(previous: BillLogState, record: CreatedRecord): Pro
   await record.addUnconfirmed(unconfirmed)
 }
 
-/** The input's size and modification time, kept in the journal's header to tell a changed file. */
-function inputFingerprint(file: string): {inputSize?: number; inputModified?: string} {
-  if (file === '-') return {}
+/** A file's size and modification time, kept in the journal's header to tell a changed file. */
+function stampOf(file: string): {size: number; modified: string} | undefined {
+  if (file === '-') return undefined
   try {
     const stat = statSync(file)
-    return {inputSize: stat.size, inputModified: stat.mtime.toISOString()}
+    return {size: stat.size, modified: stat.mtime.toISOString()}
   } catch {
-    return {}
+    return undefined
   }
 }
 
-/** How the input differs from when its journal began, in words; undefined when it does not (or cannot tell). */
-function changedSince(file: string, header: BillLogState['header']): string | undefined {
-  if (header.inputSize === undefined || header.inputModified === undefined) return undefined
-  const now = inputFingerprint(file)
-  if (now.inputSize === header.inputSize && now.inputModified === header.inputModified) return undefined
-  if (now.inputSize === undefined) return undefined
-  return `${header.inputSize} bytes modified ${header.inputModified} then, ${now.inputSize} bytes modified ${now.inputModified} now`
+/** The journal header's stamps of the bills file and of its lines file (with `lines_file:`). */
+function inputStamps(options: ImportOptions): Pick<BillLogHeader, 'inputSize' | 'inputModified' | 'lines'> {
+  const input = stampOf(options.file)
+  const linesFile = options.map?.linesFile?.path
+  const lines = linesFile === undefined ? undefined : stampOf(linesFile)
+  return {
+    ...(input && {inputSize: input.size, inputModified: input.modified}),
+    ...(lines && {lines: {file: linesFile!, ...lines}}),
+  }
+}
+
+/**
+ * Which of the import's files (the bills file, its lines file) differ from when the journal began
+ * and how, as a clause: `bills.csv has changed since its journal began (…)`; undefined when none
+ * does (or it cannot tell).
+ */
+function changedSince(options: ImportOptions, header: BillLogHeader): string | undefined {
+  const then = [
+    {file: options.file, size: header.inputSize, modified: header.inputModified, named: options.file},
+    ...(header.lines ? [{...header.lines, named: `the lines file ${header.lines.file}`}] : []),
+  ]
+  const changed = then.flatMap(({file, size, modified, named}) => {
+    const now = size === undefined || modified === undefined ? undefined : stampOf(file)
+    if (!now || (now.size === size && now.modified === modified)) return []
+    return [{named, how: `${size} bytes modified ${modified} then, ${now.size} bytes modified ${now.modified} now`}]
+  })
+  if (changed.length === 0) return undefined
+  const how = changed.length === 1 ? changed[0]!.how : changed.map((c) => `${c.named}: ${c.how}`).join('; ')
+  const what = changed.map((c) => c.named).join(' and ')
+  return `${what} ${changed.length === 1 ? 'has' : 'have'} changed since its journal began (${how})`
 }
 
 /**
@@ -207,11 +230,8 @@ function checkResumable(options: ImportOptions, previous: BillLogState, file: st
       },
     )
   }
-  const changed = changedSince(options.file, previous.header)
-  if (changed)
-    options.warn?.(
-      `${options.file} has changed since its journal began (${changed}): only bills whose ${key.join(' and ')} the journal does not record are sent.`,
-    )
+  const changed = changedSince(options, previous.header)
+  if (changed) options.warn?.(`${changed}: only bills whose ${key.join(' and ')} the journal does not record are sent.`)
 }
 
 /** What to do with the resume log beside the input before sending anything. */
@@ -230,9 +250,9 @@ async function prepareResumeLog(
     } else if (!options.resume) {
       const state = earlier!
       const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
-      const changed = changedSince(options.file, state.header)
+      const changed = changedSince(options, state.header)
       throw new InputError(
-        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${counted(created, 'bill')} created${changed ? `, and the file has changed since (${changed})` : ''}. Refusing to import it again, which could create them twice`,
+        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${counted(created, 'bill')} created${changed ? `, and ${changed}` : ''}. Refusing to import it again, which could create them twice`,
         {
           code: 'journal_exists',
           hint: changed
@@ -267,7 +287,7 @@ async function prepareResumeLog(
       version: 2,
       key: [...(options.map?.key ?? DEFAULT_KEY)],
       input: options.file,
-      ...inputFingerprint(options.file),
+      ...inputStamps(options),
       business: options.businessId,
       baseUrl: options.baseUrl,
       at: started,

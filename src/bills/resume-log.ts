@@ -32,6 +32,8 @@ export interface BillLogHeader {
   /** The input's size and modification time when the journal began (not for stdin). */
   inputSize?: number
   inputModified?: string
+  /** The lines file's (`lines_file:`), likewise, when the bills' lines were read from one. */
+  lines?: {file: string; size: number; modified: string}
   business: string
   baseUrl: string
   at: string

@@ -228,7 +228,7 @@ describe('bk bills import', () => {
     const changed = await runBk(['bills', 'import', 'r.csv'], {env: envFor(emulator), cwd: dir})
     expect(changed.code).toBe(2)
     expect(changed.stderr).toMatch(
-      /and the file has changed since \(\d+ bytes modified .* then, \d+ bytes modified .* now\)/,
+      /and r\.csv has changed since its journal began \(\d+ bytes modified .* then, \d+ bytes modified .* now\)/,
     )
     expect(changed.stderr).toContain(
       '--resume to send only the bills whose vendor_id and number the journal does not record',

@@ -5,7 +5,7 @@
  * bill set aside for a documented reason is set aside with all its reasons. Through the real
  * binary into the emulator.
  */
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -146,6 +146,32 @@ describe('a lines file (--lines-file)', () => {
     const [, row] = result.rejects!
     expect(row).toContain(CREDIT_REASON)
     expect(row).toContain('expenses.csv:7: column ""Account"" (line_ledger_id): ""Returns"" is not in the lookup file')
+  })
+
+  it('a changed lines file is told as a changed bills file is: refused without --resume, said with it', async () => {
+    // Exit 6: the example's credit note is set aside, the rest created.
+    const first = await withLines()
+    expect(first.code, first.stderr).toBe(6)
+    const created = first.sent.length
+    expect(created).toBeGreaterThan(0)
+    const expenses = join(first.dir, 'expenses.csv')
+    writeFileSync(expenses, readFileSync(expenses, 'utf8').replace('129.98', '139.98'))
+    const again = (more: string[]) =>
+      presetCase<{number: string}>({
+        preset: 'netsuite',
+        file: 'bills.csv',
+        dir: first.dir,
+        flags: ['--lines-file', 'expenses.csv', ...netsuite, ...more],
+      })
+    const refused = await again([])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(
+      /created, and the lines file expenses\.csv has changed since its journal began \(\d+ bytes modified \S+ then, \d+ bytes modified \S+ now\)/,
+    )
+    const resumed = await again(['--resume'])
+    expect(resumed.code, resumed.stderr).toBe(6)
+    expect(resumed.stderr).toContain('the lines file expenses.csv has changed since its journal began')
+    expect(resumed.sent.length).toBe(created)
   })
 })
 

@@ -240,36 +240,34 @@ describe('file structure', () => {
     expect(dates).toEqual(['2027-02-05T00:00:00Z', '2027-02-14T00:00:00Z', '2027-06-23T00:00:00Z'])
   })
 
+  /** Two bills and, between them, a payment row of the first bill's number. */
+  const TYPED_ROWS = [
+    'Type,Vendor,Ref,Date,Account,Amount',
+    'BILL,ven_demo_office,NW-1,2026-02-03,ldg_demo_expenses,10.00',
+    'PAYMENT,ven_demo_office,NW-1,2026-02-04,ldg_demo_expenses,10.00',
+    'BILL,ven_demo_cloud,CH-1,2026-02-05,ldg_demo_software,5.00',
+    '',
+  ].join('\n')
+
   it('skip: drops rows of other types without a word, rows: refuses the rest', async () => {
-    const csv = [
-      'Type,Vendor,Ref,Date,Account,Amount',
-      'BILL,ven_demo_office,NW-1,2026-02-03,ldg_demo_expenses,10.00',
-      'PAYMENT,ven_demo_office,NW-1,2026-02-04,ldg_demo_expenses,10.00',
-      'BILL,ven_demo_cloud,CH-1,2026-02-05,ldg_demo_software,5.00',
-      '',
-    ].join('\n')
     const map = [
       'columns: {Vendor: vendor_id, Ref: number, Date: issued_at, Account: line_ledger_id, Amount: line_amount}',
       'rows: {column: Type, values: [BILL]}',
       'defaults: {currency: EUR}',
       '',
     ].join('\n')
-    const skipped = await importFiles({'bills.csv': csv, 'map.yaml': `${map}skip: {column: Type, values: [PAYMENT]}\n`})
+    const skipped = await importFiles({
+      'bills.csv': TYPED_ROWS,
+      'map.yaml': `${map}skip: {column: Type, values: [PAYMENT]}\n`,
+    })
     expect(skipped.code).toBe(0)
     expect((skipped.sent as Array<{number: string}>).map((b) => b.number)).toEqual(['NW-1', 'CH-1'])
-    const refused = await importFiles({'bills.csv': csv, 'map.yaml': map}, ['--dry-run'])
+    const refused = await importFiles({'bills.csv': TYPED_ROWS, 'map.yaml': map}, ['--dry-run'])
     expect(refused.stderr).toContain('bills.csv:3: column Type: "PAYMENT" is not a bill row')
     expect(refused.code).toBe(2)
   })
 
   it('a column named by any spelling (aliases:) is found under any other the file writes', async () => {
-    const csv = [
-      'Type,Vendor,Ref,Date,Account,Amount',
-      'BILL,ven_demo_office,NW-1,2026-02-03,ldg_demo_expenses,10.00',
-      'PAYMENT,ven_demo_office,NW-1,2026-02-04,ldg_demo_expenses,10.00',
-      'BILL,ven_demo_cloud,CH-1,2026-02-05,ldg_demo_software,5.00',
-      '',
-    ].join('\n')
     // The map names the type column by an alias; this file writes the header itself.
     const map = (compute: boolean) =>
       [
@@ -282,10 +280,10 @@ describe('file structure', () => {
         'defaults: {currency: EUR}',
         '',
       ].join('\n')
-    const skipped = await importFiles({'bills.csv': csv, 'map.yaml': map(false)})
+    const skipped = await importFiles({'bills.csv': TYPED_ROWS, 'map.yaml': map(false)})
     expect(skipped.stderr).toBe('')
     expect((skipped.sent as Array<{number: string}>).map((b) => b.number)).toEqual(['NW-1', 'CH-1'])
-    const computed = await importFiles({'bills.csv': csv, 'map.yaml': map(true)})
+    const computed = await importFiles({'bills.csv': TYPED_ROWS, 'map.yaml': map(true)})
     expect(computed.stderr).toBe('')
     expect(computed.code).toBe(0)
     // The emulator's record holds both imports' bills: these are the second's.

@@ -3,14 +3,13 @@
  * record, then refuses with EFBIG, as a full disk does) stops the run before the batch it
  * announces is sent. Resumed twice afterwards, every bill exists exactly once.
  */
-import {spawn} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
-import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, tempDir, type BkResult} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 
 const COUNT = 400
@@ -22,31 +21,8 @@ beforeAll(async () => {
 afterAll(() => emulator.close())
 
 /** Runs bk with every file it writes limited to `kib` KiB (bash's ulimit -f). */
-function runLimited(kib: number, args: string[], cwd: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `ulimit -f ${kib}; exec "$0" "$@"`, process.execPath, BIN, ...args], {
-      cwd,
-      env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}),
-      stdio: 'ignore',
-    })
-    child.on('error', reject)
-    child.on('close', resolve)
-  })
-}
-
-/** As runLimited, with the output: stdout holds the --json result or error. */
-function runLimitedOutput(kib: number, args: string[], cwd: string): Promise<{code: number | null; stdout: string}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `ulimit -f ${kib}; exec "$0" "$@"`, process.execPath, BIN, ...args], {
-      cwd,
-      env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator)}),
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
-    let stdout = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout}))
-  })
+function runLimited(kib: number, args: string[], cwd: string): Promise<BkResult> {
+  return runBk(args, {cwd, env: envFor(emulator), prefix: ['bash', '-c', `ulimit -f ${kib}; exec "$0" "$@"`]})
 }
 
 describe('a full disk', () => {
@@ -62,7 +38,7 @@ describe('a full disk', () => {
       )
       writeFileSync(join(dir, 'bills.csv'), ['number,vendor_id,line_amount,line_ledger_id', ...rows].join('\n') + '\n')
       const args = ['bills', 'import', 'bills.csv', '--batch-size', '20', '--concurrency', '2', '--json']
-      const run = await runLimitedOutput(kib, args, dir)
+      const run = await runLimited(kib, args, dir)
       const created = emulator.state.bills
         .all(DEMO_IDS.business)
         .filter((b) => String(b.number).startsWith(`${prefix}-`)).length
@@ -91,7 +67,7 @@ describe('a journal write cut short', () => {
     writeFileSync(join(dir, 'bills.csv'), ['number,vendor_id,line_amount,line_ledger_id', ...rows].join('\n') + '\n')
     const args = ['bills', 'import', 'bills.csv', '--batch-size', '20', '--concurrency', '1']
     const stopped = await runLimited(4, args, dir)
-    expect(stopped).not.toBe(0)
+    expect(stopped.code, stopped.stderr).not.toBe(0)
     const stored = () => emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('FULL-'))
     expect(stored().length).toBeLessThan(COUNT)
     // A batch whose result could not be recorded is unconfirmed (its bills were created): never re-sent.

@@ -3,14 +3,13 @@
  * (503, 429, a connection dropped before or after the bills are committed), and a --resume after
  * kill -9 and after Ctrl-C.
  */
-import {spawn} from 'node:child_process'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {BIN, cleanEnv, parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, spawnBk, startBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {recordingProxy, type RecordedRequest} from '../helpers/recording-proxy.js'
 import {whenFile, whenOutput} from '../helpers/wait.js'
@@ -157,11 +156,8 @@ function runUntilJournal(
   signal: NodeJS.Signals,
 ): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killedAt: number}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...env}),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawnBk(args, {cwd, env})
+    child.stdin.end()
     let stdout = ''
     let stderr = ''
     let killedAt = -1
@@ -283,27 +279,18 @@ describe('bk bills import --resume', () => {
     const dir = tempDir('bk-bills-int2-')
     const n = 600
     writeBills(join(dir, 'bills.csv'), n)
-    const child = spawn(
-      process.execPath,
-      [BIN, 'bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'],
-      {
-        cwd: dir,
-        env: cleanEnv({BK_CONFIG_DIR: tempDir(), ...envFor(emulator), BK_BASE_URL: proxy.baseUrl}),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const {child, stderr, done} = startBk(
+      ['bills', 'import', 'bills.csv', '--batch-size', '50', '--concurrency', '3', '--json'],
+      {cwd: dir, env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl}},
     )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
     await proxy.whenRequest(() => proxy.requests.filter(isPost).length >= 3)
     child.kill('SIGINT')
     // The second Ctrl-C counts as such once bk has taken the first.
-    await whenOutput(child.stderr, () => stderr.includes('Stopping:'), 'bk took the first Ctrl-C')
+    await whenOutput(child.stderr, () => stderr().includes('Stopping:'), 'bk took the first Ctrl-C')
     child.kill('SIGINT')
-    expect(await closed).toBe(130)
-    const first = JSON.parse(stdout) as ImportSummary
+    const stopped = await done
+    expect(stopped.code, stopped.stderr).toBe(130)
+    const first = JSON.parse(stopped.stdout) as ImportSummary
     expect(first).toMatchObject({interrupted: true, created: 0, unconfirmed: 150})
     const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
     expect(unconfirmed.size).toBe(150)

@@ -27,6 +27,14 @@ const IN_FRESH_SESSION = [
   'sh',
 ]
 
+/**
+ * A shell line that adds a user key to the session keyring, as an older bk left one, readable by
+ * its session only: with the default permissions any process of the same user lists it in
+ * /proc/keys, so `bk doctor` in a test file running beside this one would see it.
+ */
+const plantKey = (description: string, value: string) =>
+  `keyctl setperm "$(keyctl add user "${description}" ${value} @s)" 0x3f000000`
+
 let available = false
 let emulator: RunningEmulator
 beforeAll(async () => {
@@ -100,7 +108,7 @@ describe('no Secret Service: the kernel keyring is never used', () => {
       '-',
       'sh',
       '-c',
-      `keyctl add user "keyring:${profile}/client_secret@bk" old-secret @s >/dev/null && exec "$@"`,
+      `${plantKey(`keyring:${profile}/client_secret@bk`, 'old-secret')} && exec "$@"`,
       'sh',
     ]
     const env = {...NO_DBUS, BK_BASE_URL: 'http://127.0.0.1:9', BK_ACCESS_TOKEN: 'kr-env-token'}
@@ -139,8 +147,8 @@ describe('no Secret Service: the kernel keyring is never used', () => {
     const session = [
       ...['keyctl', 'session', '-', 'sh', '-c'],
       [
-        `keyctl add user "keyring:${profile}/client_secret@bk" "$BK_PLANTED" @s >/dev/null`,
-        `keyctl add user "keyring:${profile}/tokens@bk" old-token-cache @s >/dev/null`,
+        plantKey(`keyring:${profile}/client_secret@bk`, '"$BK_PLANTED"'),
+        plantKey(`keyring:${profile}/tokens@bk`, 'old-token-cache'),
         '"$@"; code=$?; echo "--- keyring"; keyctl show @s; exit $code',
       ].join('\n'),
       'sh',

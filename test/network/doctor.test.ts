@@ -77,8 +77,8 @@ describe('bk doctor', () => {
     const text = await runBk(['doctor'], {env: env()})
     expect(text.code).toBe(0)
     expect(text.stdout).toMatch(/^pass {2}tls +127\.0\.0\.1:\d+ presents a trusted certificate/m)
-    // (A machine where an older bk left keys in the kernel keyring gets a warning about them, as
-    // does a run beside test/auth/kernel-keyring.test.ts, whose keys are in the same session keyring.)
+    // (A machine where an older bk left keys in the kernel keyring gets a warning about them; the
+    // keys test/auth/kernel-keyring.test.ts plants are readable by their own session only.)
     expect(text.stdout).toMatch(/^(Everything bk needs works\.|No failures; (1 warning|\d+ warnings)\.)$/m)
   })
 

@@ -103,6 +103,9 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
   source.on('error', (error) =>
     parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
   )
+  // recordBatches throws the error once the records before it are taken. Until then it is only
+  // kept: emitted with no listener (the reader busy elsewhere), it would end the process.
+  parser.on('error', () => {})
   const encoding = shape.encoding ?? 'utf-8'
   // Reading starts at the parser's first read, not here. An import opens its input before it takes
   // its locks; meanwhile a small file would be parsed to its end, and an unterminated quote there

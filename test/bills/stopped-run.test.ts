@@ -2,7 +2,7 @@
  * A run stopped by a row it cannot read says exactly what was sent: exit 2 ("nothing was sent")
  * only when nothing was, and never a hint that would send the sent bills again.
  */
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -61,5 +61,32 @@ describe('a run stopped at an unreadable row', () => {
     expect(
       emulator.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('EARLY-')),
     ).toHaveLength(0)
+  })
+
+  it('from a file, found while batches wait for their answers: the same stop, not a crash', async () => {
+    // The parser meets the unclosed quote at the end of the file while the reader waits for a
+    // request slot: its error must wait for the reader too (it once ended bk with a stack trace).
+    const slow = await start({latencyMs: 200})
+    try {
+      const rows = Array.from({length: 3_000}, (_, i) => billRow(`LATE-${i + 1}`))
+      const cwd = tempDir('bk-stopped-')
+      writeFileSync(
+        join(cwd, 'late.csv'),
+        billsCsv([...rows, `LATE-X,${DEMO_IDS.vendors.office},"never closed,2026-03-01`]),
+      )
+      const result = await runBk(['bills', 'import', 'late.csv'], {env: envFor(slow), cwd})
+      expect(result.stderr).not.toMatch(/Emitted 'error' event|node:internal/)
+      expect(result.code, result.stderr).toBe(6)
+      expect(result.stderr).toContain('late.csv:3002: unterminated quoted field: the quote opened on line 3002')
+      // The bill still open when the quote swallowed the rest is read but never sent.
+      expect(result.stderr).toMatch(
+        /2,900 bills before it were sent \(2,900 created, 0 unconfirmed\); 100 bills were not sent/,
+      )
+      expect(slow.state.bills.all(DEMO_IDS.business).filter((b) => String(b.number).startsWith('LATE-'))).toHaveLength(
+        2_900,
+      )
+    } finally {
+      await slow.close()
+    }
   })
 })

@@ -314,6 +314,22 @@ await build({
   logLevel: 'warning',
 })
 
+// The reading worker of an import (src/bills/csv-worker.ts): a script of its own, as a worker
+// thread starts from a file; reader.ts finds it beside the bundle. csv-parse is in the bundle too
+// (stdin is parsed on the main thread), so its license is among the bundle's.
+await build({
+  entryPoints: [join(unbundled, 'bills', 'csv-worker.js')],
+  outfile: join(outdir, 'csv-worker.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+
 // The license of every package in the bundle, beside it (MIT and the like ask that the notice
 // travel with the code).
 const packages = new Map()

@@ -67,18 +67,19 @@ export async function sampleFile(file: string, quotes?: false): Promise<FileSamp
 }
 
 async function readRecords(file: string, shape: {delimiter: string; encoding: Encoding; quote: false | undefined}) {
-  const input = openCsv(file, 64 * 1024, shape)
+  const input = openCsv(file, {chunkBytes: 64 * 1024}, shape)
   const records: string[][] = []
   let complete = true
   try {
-    for await (const record of input.parser as AsyncIterable<string[]>) {
-      if (record.every((c) => c.trim() === '')) continue
-      if (records.length === SAMPLE_ROWS) {
-        complete = false
-        break
+    read: for await (const batch of input.batches())
+      for (const record of batch) {
+        if (record.every((c) => c.trim() === '')) continue
+        if (records.length === SAMPLE_ROWS) {
+          complete = false
+          break read
+        }
+        records.push(record)
       }
-      records.push(record)
-    }
   } catch (error) {
     throw new InputError(`${file}: cannot be read as ${describe(shape.delimiter)} CSV: ${(error as Error).message}`)
   } finally {

@@ -104,7 +104,7 @@ export interface ImportOptions extends ScanOptions {
 /** --dry-run: the whole file checked offline; nothing is sent. */
 export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   const started = performance.now()
-  const input = await openInput(options.file, undefined, options.map, shapeOf(options))
+  const input = await openInput(options.file, 'worker', options.map, shapeOf(options))
   const errors: DryRunResult['errors'] = []
   let bills = 0
   let invalid = 0

@@ -61,38 +61,39 @@ export async function initLookups(file: string, map: BillMap, dir: string): Prom
  * file joined, packed lines unpacked): the distinct values of each looked-up field.
  */
 async function collect(file: string, map: BillMap): Promise<Field[]> {
-  const input = await openInput(file, 256 * 1024, map, {delimiter: map.delimiter, encoding: map.encoding})
+  const input = await openInput(file, 'worker', map, {delimiter: map.delimiter, encoding: map.encoding})
   let fields: Field[] | undefined
   let cells: string[] = []
   let skipped = 0
   const filter = {skip: -1, rows: -1}
   try {
-    for await (const record of input.parser as AsyncIterable<string[]>) {
-      input.advance(record)
-      if (record.every((c) => c.trim() === '')) continue
-      if (skipped < map.skipLines) {
-        skipped++
-        continue
+    for await (const batch of input.batches())
+      for (const record of batch) {
+        input.advance(record)
+        if (record.every((c) => c.trim() === '')) continue
+        if (skipped < map.skipLines) {
+          skipped++
+          continue
+        }
+        if (!fields) {
+          const first = readFirstRow(map, record)
+          cells = first.header ?? record.map((_, i) => String(i + 1))
+          fields = lookedUp(map, first.header, cells, file)
+          const at = (name?: string) => (name ? indexOf(map, first.header, cells, name) : -1)
+          filter.skip = at(map.skip?.column)
+          filter.rows = at(map.rows?.column)
+          if (!first.isData) continue
+        }
+        if (filter.skip !== -1 && map.skip!.values.includes((record[filter.skip] ?? '').trim())) continue
+        if (filter.rows !== -1 && !map.rows!.values.includes((record[filter.rows] ?? '').trim())) continue
+        for (const f of fields) {
+          const parts = f.compute ? [computedKey(f.compute, record)] : f.at.map((i) => (record[i] ?? '').trim())
+          if (parts.every((p) => p === '')) continue
+          const key = parts.join('\u0000')
+          const id = map.caseInsensitiveLookups.includes(f.field) ? key.toLowerCase() : key
+          if (!f.keys.has(id)) f.keys.set(id, parts)
+        }
       }
-      if (!fields) {
-        const first = readFirstRow(map, record)
-        cells = first.header ?? record.map((_, i) => String(i + 1))
-        fields = lookedUp(map, first.header, cells, file)
-        const at = (name?: string) => (name ? indexOf(map, first.header, cells, name) : -1)
-        filter.skip = at(map.skip?.column)
-        filter.rows = at(map.rows?.column)
-        if (!first.isData) continue
-      }
-      if (filter.skip !== -1 && map.skip!.values.includes((record[filter.skip] ?? '').trim())) continue
-      if (filter.rows !== -1 && !map.rows!.values.includes((record[filter.rows] ?? '').trim())) continue
-      for (const f of fields) {
-        const parts = f.compute ? [computedKey(f.compute, record)] : f.at.map((i) => (record[i] ?? '').trim())
-        if (parts.every((p) => p === '')) continue
-        const key = parts.join('\u0000')
-        const id = map.caseInsensitiveLookups.includes(f.field) ? key.toLowerCase() : key
-        if (!f.keys.has(id)) f.keys.set(id, parts)
-      }
-    }
   } catch (error) {
     if (error instanceof InputError) throw error
     throw new InputError(`${file}: cannot be read with ${map.source}: ${(error as Error).message}`)

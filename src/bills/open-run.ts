@@ -51,7 +51,7 @@ export const DEFAULT_WAIT_MS = 5 * 60_000
 export async function openRun(options: ImportOptions, held: Held): Promise<OpenRun> {
   const existing = await checkOutputs(options)
   // Small chunks: answers of batches in flight are handled between them, not after 2,000 rows.
-  const input = await openInput(options.file, 16 * 1024, options.map, shapeOf(options))
+  const input = await openInput(options.file, {chunkBytes: 16 * 1024}, options.map, shapeOf(options))
   let opened: {previous: BillLogState | undefined; writer: BillLogWriter | undefined; started: string}
   let started: string
   try {

@@ -3,19 +3,25 @@
  * with commas and newlines, `-` for stdin. bk counts physical lines itself (csv-parse counts a
  * CRLF inside a quoted field twice), so every message names the line a record starts on.
  */
-import {createReadStream, statSync} from 'node:fs'
-import {Readable, Transform} from 'node:stream'
-
-import {parse, type Parser} from 'csv-parse'
+import {createReadStream, existsSync, statSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import type {Readable} from 'node:stream'
+import {fileURLToPath} from 'node:url'
+import {Worker} from 'node:worker_threads'
 
 import {InputError} from '../shared/errors.js'
 import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
+import {csvParser, recordBatches, type CsvShape} from './csv-records.js'
+import type {CsvWorkerData, WorkerFailure, WorkerMessage} from './csv-worker.js'
 import type {ReadRecord, RowOrigin} from './record-structure.js'
+
+export type {CsvShape} from './csv-records.js'
 
 export interface CsvInput {
   /** The name used in messages: the path as given, or `stdin`. */
   label: string
-  parser: Parser
+  /** The records, as many at a time as are parsed; a CSV error is thrown after the records before it. */
+  batches(): AsyncGenerator<string[][]>
   /** Size in bytes, when known (for the ETA). */
   size: number | undefined
   bytesRead(): number
@@ -36,101 +42,46 @@ export interface CsvInput {
   linesHeader?: {label: string; record: ReadRecord} | undefined
 }
 
-/** How the file is written: its delimiter and encoding (from the map, or bk's own: `,` and UTF-8). */
-export interface CsvShape {
-  delimiter?: string | undefined
-  encoding?: 'utf-8' | 'windows-1252' | 'latin1' | undefined
-  /** false: a `"` is text like any other (IIF files quote nothing). */
-  quote?: false | undefined
-}
-
 /**
- * Bytes of a single-byte encoding to text, with Node's own decoders: Windows-1252 through the
- * WHATWG TextDecoder, Latin-1 through Buffer's (TextDecoder would read "latin1" as Windows-1252).
- * A file that starts with a UTF-8 byte order mark is read as UTF-8 whatever the map says: the
- * mark is unambiguous, and bk's own rejects files of such an import are written that way.
- */
-function decoderFor(encoding: 'windows-1252' | 'latin1'): Transform {
-  let decode: ((chunk: Buffer) => string) | undefined
-  return new Transform({
-    decodeStrings: true,
-    readableObjectMode: false,
-    transform(chunk: Buffer, _enc, done) {
-      if (!decode) {
-        const bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf
-        if (bom) {
-          const utf8 = new TextDecoder('utf-8')
-          decode = (c) => utf8.decode(c, {stream: true})
-        } else if (encoding === 'latin1') decode = (c) => c.toString('latin1')
-        else {
-          const cp1252 = new TextDecoder('windows-1252')
-          decode = (c) => cp1252.decode(c, {stream: true})
-        }
-      }
-      done(null, decode(chunk))
-    },
-  })
-}
-
-/**
- * `chunkBytes`: how much is parsed at a time. csv-parse parses a whole chunk in one go, so while
+ * Where an input is parsed. On the main thread csv-parse parses a whole chunk in one go, so while
  * batches are in flight a smaller chunk keeps the event loop free to handle their answers.
+ * `worker`: a file (not stdin) is read and parsed by a worker thread when bk runs from its build
+ * (csv-worker.ts), so parsing takes nothing from the main thread but the records' copying; worth
+ * its start and its memory (about 12 MB) for a dry run's whole file, not for a sample, nor for an
+ * import, which it does not make faster where the service shares the machine (docs/performance.md).
  */
-export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape = {}): CsvInput {
-  let source: Readable
-  let size: number | undefined
-  if (file === '-') {
-    source = process.stdin
-  } else {
-    try {
-      const stat = statSync(file)
-      if (stat.isDirectory())
-        throw new InputError(`${file} is a folder, not a CSV file`, {hint: 'Name a CSV file in that folder.'})
-      size = stat.size
-    } catch (error) {
-      if (error instanceof InputError) throw error
-      throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`, {hint: unreadableHint(file, error)})
-    }
-    source = createReadStream(file, {highWaterMark: chunkBytes})
+export type Parsing = 'worker' | {chunkBytes: number}
+
+const MAIN_THREAD = {chunkBytes: 256 * 1024}
+
+export function openCsv(file: string, parsing: Parsing = MAIN_THREAD, shape: CsvShape = {}): CsvInput {
+  const {chunkBytes} = parsing === 'worker' ? MAIN_THREAD : parsing
+  if (file === '-') return threadInput('stdin', process.stdin, undefined, shape)
+  let size: number
+  try {
+    const stat = statSync(file)
+    if (stat.isDirectory())
+      throw new InputError(`${file} is a folder, not a CSV file`, {hint: 'Name a CSV file in that folder.'})
+    size = stat.size
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw new InputError(`Cannot read ${file}: ${unreadableBecause(error)}`, {hint: unreadableHint(file, error)})
   }
-  let bytes = 0
-  const parser = parse({
-    bom: true,
-    relax_column_count: true,
-    delimiter: shape.delimiter ?? ',',
-    ...(shape.quote === false ? {quote: false} : {}),
-  })
-  source.on('error', (error) =>
-    parser.destroy(new InputError(`Cannot read ${file === '-' ? 'stdin' : file}: ${error.message}`)),
-  )
-  // recordBatches throws the error once the records before it are taken. Until then it is only
-  // kept: emitted with no listener (the reader busy elsewhere), it would end the process.
-  parser.on('error', () => {})
-  const encoding = shape.encoding ?? 'utf-8'
-  // Reading starts at the parser's first read, not here. An import opens its input before it takes
-  // its locks; meanwhile a small file would be parsed to its end, and an unterminated quote there
-  // errors (and destroys, with the records before it) a parser nobody iterates yet.
-  const firstRead = parser._read.bind(parser)
-  let started = false
-  parser._read = (size: number) => {
-    if (!started) {
-      started = true
-      source.on('data', (chunk: Buffer | string) => {
-        bytes += chunk.length
-      })
-      if (encoding === 'utf-8') source.pipe(parser)
-      else source.pipe(decoderFor(encoding)).pipe(parser)
-    }
-    firstRead(size)
-  }
-  const input: CsvInput = {
-    label: file === '-' ? 'stdin' : file,
-    parser,
+  const script = parsing === 'worker' ? workerScript() : undefined
+  // In the worker a chunk is a message, not a pause of the event loop: its size is the worker's.
+  if (script) return workerInput(file, size, script, {file, chunkBytes: WORKER_CHUNK_BYTES, shape})
+  return threadInput(file, createReadStream(file, {highWaterMark: chunkBytes}), size, shape)
+}
+
+/** Line counting, the same whichever thread parses: the part of a CsvInput that reads each record. */
+function lineCounter(label: string, size: number | undefined, bytesRead: () => number) {
+  const input = {
+    label,
     size,
-    bytesRead: () => bytes,
+    bytesRead,
     nextLine: 1,
     marked: false,
-    advance(record) {
+    advance(record: string[]): number {
       const line = input.nextLine
       let newlines = 0
       let marked = false
@@ -145,56 +96,90 @@ export function openCsv(file: string, chunkBytes = 256 * 1024, shape: CsvShape =
       input.marked = marked
       return line
     },
-    close() {
-      source.unpipe(parser)
-      if (source !== process.stdin) source.destroy()
-      else process.stdin.pause()
-      parser.destroy()
-    },
   }
   return input
 }
 
 /**
- * The records of an input, as many at a time as its parser holds: taken from a stream with
- * `read()`, they cost no promise each (an async iterator's is about a tenth of a dry run's time).
- * A parser's error is thrown once the records before it are taken. A parser that is no stream
- * (a flattened input, structured-input.ts) is iterated a record at a time.
+ * The worker's chunk: smaller chunks cost more messages, larger ones a larger young generation
+ * (the records of the chunks in flight live in it); 32 KiB is as fast as 256 KiB in a dry run and
+ * keeps the worker's part of peak RSS near 10 MB (docs/performance.md).
  */
-export async function* recordBatches(parser: Parser | AsyncIterable<string[]>): AsyncGenerator<string[][]> {
-  if (!(parser instanceof Readable)) {
-    for await (const record of parser) yield [record]
-    return
-  }
-  for (;;) {
-    const batch: string[][] = []
-    for (let record = parser.read() as string[] | null; record !== null; record = parser.read() as string[] | null)
-      batch.push(record)
-    if (batch.length > 0) yield batch
-    else if (parser.errored) throw parser.errored
-    else if (parser.readableEnded) return
-    else await readableOrEnd(parser)
-  }
+const WORKER_CHUNK_BYTES = 32 * 1024
+
+/** The input parsed on this thread: stdin, or a file when bk runs from its sources (tests). */
+function threadInput(label: string, source: Readable, size: number | undefined, shape: CsvShape): CsvInput {
+  let bytes = 0
+  const parser = csvParser(
+    source,
+    shape,
+    (n) => (bytes += n),
+    (error) => new InputError(`Cannot read ${label}: ${error.message}`),
+  )
+  return Object.assign(
+    lineCounter(label, size, () => bytes),
+    {
+      batches: () => recordBatches(parser),
+      close() {
+        source.unpipe(parser)
+        if (source !== process.stdin) source.destroy()
+        else process.stdin.pause()
+        parser.destroy()
+      },
+    },
+  )
 }
 
-/** Resolves when the stream has records to read or has ended; rejects with its error. */
-function readableOrEnd(stream: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      stream.off('readable', ready)
-      stream.off('end', ready)
-      stream.off('error', settle)
-      stream.off('close', ready)
-      if (error) reject(error)
-      else resolve()
+/** The input parsed by the reading worker; its failures are thrown here as the thread's would be. */
+function workerInput(file: string, size: number, script: string, data: CsvWorkerData): CsvInput {
+  // Its live set is a few chunks' records: a small young generation holds them, and keeps RSS flat.
+  const worker = new Worker(script, {workerData: data, resourceLimits: {maxYoungGenerationSizeMb: 4}})
+  // Only a reader waiting for records keeps bk running: an input left unclosed cannot hold it.
+  worker.unref()
+  const queue: WorkerMessage[] = []
+  let wake: (() => void) | undefined
+  const arrive = (message: WorkerMessage) => {
+    queue.push(message)
+    wake?.()
+  }
+  let bytes = 0
+  worker.on('message', arrive)
+  worker.on('error', (error) => arrive({failure: {message: error.message}, bytes}))
+  worker.on('exit', () => arrive({failure: {message: 'the reading thread stopped'}, bytes}))
+  async function* batches(): AsyncGenerator<string[][]> {
+    for (;;) {
+      if (queue.length === 0) {
+        worker.ref()
+        while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve))
+        worker.unref()
+      }
+      const message = queue.shift()!
+      bytes = message.bytes
+      if ('end' in message) return
+      if ('failure' in message) throw failureOf(file, message.failure)
+      // Taken: the worker may parse another chunk meanwhile.
+      worker.postMessage(0)
+      yield message.records
     }
-    const ready = () => settle()
-    stream.on('readable', ready)
-    stream.on('end', ready)
-    stream.on('error', settle)
-    // Destroyed without an error (closed early): nothing more will come.
-    stream.on('close', ready)
-  })
+  }
+  return Object.assign(
+    lineCounter(file, size, () => bytes),
+    {batches, close: () => void worker.terminate()},
+  )
+}
+
+function failureOf(file: string, failure: WorkerFailure): Error {
+  if (failure.unreadable || !failure.code) return new InputError(`Cannot read ${file}: ${failure.message}`)
+  return Object.assign(new Error(failure.message), {code: failure.code, lines: failure.lines})
+}
+
+/**
+ * The reading worker's script, beside the bundle (dist/csv-worker.cjs, from dist/ or
+ * dist/chunks/); none when bk runs from its sources, which then parse on the main thread.
+ */
+function workerScript(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url))
+  return [join(here, 'csv-worker.cjs'), join(here, '..', 'csv-worker.cjs')].find((p) => existsSync(p))
 }
 
 /** A line break, a control character but tab, or U+FFFD (what reading puts for bytes that are not UTF-8). */

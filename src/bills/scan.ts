@@ -8,7 +8,7 @@ import {BillAssembler, formatRowError, type BillDraft, type RowError} from './as
 import {layoutFor} from './columns.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
-import {csvErrorMessage, recordBatches, type CsvInput} from './reader.js'
+import {csvErrorMessage, type CsvInput} from './reader.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 import {counted} from '../shared/counts.js'
@@ -114,7 +114,7 @@ export async function scan(
   // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
   const preamble: string[][] = []
   try {
-    for await (const records of recordBatches(input.parser))
+    for await (const records of input.batches())
       for (const record of records) {
         const line = input.advance(record)
         if (record.length === 1 && record[0] === '') continue

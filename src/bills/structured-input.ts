@@ -6,27 +6,25 @@
  * lines) stops the import before anything is sent. A map without these keys gets the file as it
  * streams: none of this runs.
  */
-import type {Parser} from 'csv-parse'
-
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
 import {checkDelimiter} from './delimiter-check.js'
 import {joinLinesFile} from './lines-file.js'
 import type {BillMap} from './map-file.js'
 import {numberedLines, unpackLines} from './packed-lines.js'
-import {openCsv, csvErrorMessage, type CsvInput} from './reader.js'
+import {openCsv, csvErrorMessage, type CsvInput, type Parsing} from './reader.js'
 import {hasStructure, type FlatRow, type Flattened, type ReadRecord, type RowOrigin} from './record-structure.js'
 import {joinRecordTypes} from './record-types.js'
 
 /** Opens the import's input: as it streams, or (a map with a structure) read whole and flattened. */
 export async function openInput(
   file: string,
-  chunkBytes: number | undefined,
+  parsing: Parsing,
   map: BillMap | undefined,
   shape: {delimiter?: string; encoding?: BillMap['encoding']},
 ): Promise<CsvInput> {
   if (map) await checkDelimiter(file, {...map, delimiter: shape.delimiter ?? map.delimiter})
-  const input = openCsv(file, chunkBytes, {...shape, quote: map?.quotes === false ? false : undefined})
+  const input = openCsv(file, parsing, {...shape, quote: map?.quotes === false ? false : undefined})
   if (!map || !hasStructure(map)) return input
   try {
     const records = await readWhole(input)
@@ -68,11 +66,12 @@ async function flatten(label: string, records: ReadRecord[], map: BillMap): Prom
 export async function readWhole(input: CsvInput): Promise<ReadRecord[]> {
   const records: ReadRecord[] = []
   try {
-    for await (const cells of input.parser as AsyncIterable<string[]>) {
-      const line = input.advance(cells)
-      if (cells.length === 1 && cells[0] === '') continue
-      records.push({line, cells})
-    }
+    for await (const batch of input.batches())
+      for (const cells of batch) {
+        const line = input.advance(cells)
+        if (cells.length === 1 && cells[0] === '') continue
+        records.push({line, cells})
+      }
   } catch (error) {
     if (error instanceof InputError) throw error
     const e = error as Error & {code?: string}
@@ -118,16 +117,17 @@ function guardMergedBills(label: string, flat: Flattened, map: BillMap): void {
 function served(input: CsvInput, records: FlatRow[], flat: Flattened): CsvInput {
   let current = 1
   let origin: RowOrigin | undefined
-  async function* rows(): AsyncGenerator<string[]> {
+  // One row a batch: the scan asks where each came from before it takes the next.
+  async function* batches(): AsyncGenerator<string[][]> {
     for (const r of records) {
       current = r.line
       origin = r.origin
-      yield r.cells
+      yield [r.cells]
     }
   }
   return {
     label: input.label,
-    parser: rows() as unknown as Parser,
+    batches,
     size: input.size,
     bytesRead: input.bytesRead,
     get nextLine() {

@@ -75,6 +75,16 @@ describe.skipIf(Boolean(unsupported))('the single executable, with no Node on PA
     expect(parseJsonOutput<{created: number; failed: number}>(imported)).toMatchObject({created: 30, failed: 0})
     expect(imported.code).toBe(0)
 
+    // A dry run parses its file on the reading worker, a script among the executable's files.
+    const checked = await runBk(['bills', 'import', 'bills.csv', '--dry-run', '--json'], {
+      executable: bk,
+      cwd: work,
+      env,
+    })
+    expect(checked.stderr).toBe('')
+    expect(parseJsonOutput<{rows: number; valid: number}>(checked)).toMatchObject({valid: 30})
+    expect(checked.code).toBe(0)
+
     const filtered = await runBk(['transactions', 'get', 'txn_demo_invoice_payments', '--jq', '{id}'], {
       executable: bk,
       cwd: work,

@@ -13,7 +13,7 @@ import {runBk, tempDir} from '../helpers/bk.js'
 const restarts =
   typeof (process as {execve?: unknown}).execve === 'function' && !process.versions.node.startsWith('20.')
 
-/** Each start of Node in a run of bk: its pid and its flags. */
+/** Each start of Node (its main thread) in a run of bk: its pid and its flags. */
 async function startsOf(
   args: string[],
   nodeOptions = '',
@@ -24,7 +24,8 @@ async function startsOf(
   const log = join(dir, 'starts.jsonl')
   writeFileSync(
     probe,
-    `require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX}) + '\\n')\n`,
+    // Main threads only: a dry run's reading worker loads the probe too.
+    `if (require('node:worker_threads').isMainThread) require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX}) + '\\n')\n`,
   )
   writeFileSync(log, '')
   writeFileSync(

@@ -301,34 +301,28 @@ for (const o of outputs) writeFileSync(o.path, o.path === outfile ? `${buildId}\
 const size = outputs.reduce((sum, o) => sum + o.text.length, 0)
 console.log(`wrote ${relative(root, outfile)} and ${outputs.length - 1} chunks (${(size / 1024 / 1024).toFixed(2)} MB)`)
 
-// What bin/run.js runs first (src/startup/): CommonJS of its own, built-in modules only, so that
-// the version and stored help are answered without reading the bundle.
-await build({
-  entryPoints: [join(unbundled, 'startup', 'start.js')],
-  outfile: join(outdir, 'startup.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target,
-  legalComments: 'none',
-  logLevel: 'warning',
-})
+/** A script of its own beside the bundle: `entry` (under dist/unbundled/) as one CommonJS file. */
+const buildScript = (entry, file, options = {}) =>
+  build({
+    entryPoints: [join(unbundled, entry)],
+    outfile: join(outdir, file),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target,
+    legalComments: 'none',
+    logLevel: 'warning',
+    ...options,
+  })
 
-// The reading worker of an import (src/bills/csv-worker.ts): a script of its own, as a worker
-// thread starts from a file; reader.ts finds it beside the bundle. csv-parse is in the bundle too
-// (stdin is parsed on the main thread), so its license is among the bundle's.
-await build({
-  entryPoints: [join(unbundled, 'bills', 'csv-worker.js')],
-  outfile: join(outdir, 'csv-worker.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-})
+// What bin/run.js runs first (src/startup/): built-in modules only, so that the version and
+// stored help are answered without reading the bundle.
+await buildScript(join('startup', 'start.js'), 'startup.cjs')
+
+// A dry run's reading worker (src/bills/csv-worker.ts): a worker thread starts from a file;
+// reader.ts finds it beside the bundle. csv-parse is in the bundle too (stdin is parsed on the
+// main thread), so its license is among the bundle's.
+await buildScript(join('bills', 'csv-worker.js'), 'csv-worker.cjs', {minifyWhitespace: true, minifySyntax: true})
 
 // The license of every package in the bundle, beside it (MIT and the like ask that the notice
 // travel with the code).

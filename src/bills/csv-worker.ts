@@ -1,9 +1,9 @@
 /**
- * The reading worker of an import (built as dist/csv-worker.cjs): reads and parses the file on a
+ * The reading worker of a dry run (built as dist/csv-worker.cjs): reads and parses the file on a
  * thread of its own and hands the records to the main thread a chunk at a time, so that parsing
- * the next chunk overlaps checking (and sending) the last. It runs ahead by at most `AHEAD`
- * chunks: the main thread acknowledges each chunk it takes, and memory stays flat when sending
- * is the slower side. Messages are `WorkerMessage`s; reader.ts is the other end.
+ * the next chunk overlaps checking the last. It runs ahead by at most `AHEAD` chunks: the main
+ * thread acknowledges each chunk it takes, and memory stays flat when checking is the slower
+ * side (a map's translation). Messages are `WorkerMessage`s; reader.ts is the other end.
  */
 import {createReadStream} from 'node:fs'
 import {parentPort, workerData} from 'node:worker_threads'

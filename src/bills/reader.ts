@@ -1,7 +1,7 @@
 /**
- * Streaming CSV reading with csv-parse: UTF-8 with or without a BOM, CRLF or LF, quoted fields
- * with commas and newlines, `-` for stdin. bk counts physical lines itself (csv-parse counts a
- * CRLF inside a quoted field twice), so every message names the line a record starts on.
+ * An import's input as records, parsed on the main thread or on the reading worker
+ * (csv-records.ts is what both run), `-` for stdin. bk counts physical lines itself (csv-parse
+ * counts a CRLF inside a quoted field twice), so every message names the line a record starts on.
  */
 import {createReadStream, existsSync, statSync} from 'node:fs'
 import {dirname, join} from 'node:path'

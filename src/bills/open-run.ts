@@ -198,9 +198,11 @@ function inputStamps(options: ImportOptions): Pick<BillLogHeader, 'inputSize' | 
  * does (or it cannot tell).
  */
 function changedSince(options: ImportOptions, header: BillLogHeader): string | undefined {
+  // The lines file this run reads, which a resume may name by another path than the first run.
+  const lines = header.lines && {...header.lines, file: options.map?.linesFile?.path ?? header.lines.file}
   const then = [
     {file: options.file, size: header.inputSize, modified: header.inputModified, named: options.file},
-    ...(header.lines ? [{...header.lines, named: `the lines file ${header.lines.file}`}] : []),
+    ...(lines ? [{...lines, named: `the lines file ${lines.file}`}] : []),
   ]
   const changed = then.flatMap(({file, size, modified, named}) => {
     const now = size === undefined || modified === undefined ? undefined : stampOf(file)

@@ -164,7 +164,7 @@ describe('a lines file (--lines-file)', () => {
         flags: ['--lines-file', 'expenses.csv', ...netsuite, ...more],
       })
     const refused = await again([])
-    expect(refused.code).toBe(2)
+    expect(refused.code, refused.stderr).toBe(2)
     expect(refused.stderr).toMatch(
       /created, and the lines file expenses\.csv has changed since its journal began \(\d+ bytes modified \S+ then, \d+ bytes modified \S+ now\)/,
     )
@@ -172,6 +172,24 @@ describe('a lines file (--lines-file)', () => {
     expect(resumed.code, resumed.stderr).toBe(6)
     expect(resumed.stderr).toContain('the lines file expenses.csv has changed since its journal began')
     expect(resumed.sent.length).toBe(created)
+  })
+
+  it("a resume naming its lines file by another path compares that file, not the first run's", async () => {
+    const first = await withLines()
+    expect(first.code, first.stderr).toBe(6)
+    // The first run's file stays as it was; the one this run names differs from it.
+    const text = readFileSync(join(first.dir, 'expenses.csv'), 'utf8')
+    writeFileSync(join(first.dir, 'expenses-fixed.csv'), text.replace('129.98', '139.98'))
+    const resumed = await presetCase({
+      preset: 'netsuite',
+      file: 'bills.csv',
+      dir: first.dir,
+      flags: ['--lines-file', 'expenses-fixed.csv', ...netsuite, '--resume'],
+    })
+    expect(resumed.code, resumed.stderr).toBe(6)
+    expect(resumed.stderr).toMatch(
+      /the lines file expenses-fixed\.csv has changed since its journal began \(\d+ bytes modified \S+ then, \d+ bytes modified \S+ now\)/,
+    )
   })
 })
 

@@ -67,6 +67,11 @@ export function headerOf(aliasOf: ReadonlyMap<string, string>, name: string): st
   return aliasOf.get(key) ?? key
 }
 
+/** A header's compared form and those of its aliases: every spelling a file may give it. */
+export function spellingsOfKey(aliasOf: ReadonlyMap<string, string>, key: string): string[] {
+  return [key, ...[...aliasOf].filter(([, of]) => of === key).map(([alias]) => alias)]
+}
+
 /** The known name nearest to an unknown header (edit distance on the compared form), if close. */
 export function nearestName(header: string, known: Iterable<string>): string | undefined {
   const key = headerKey(header)

@@ -13,7 +13,15 @@ import {z} from 'zod'
 
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
-import {BILL_COLUMNS, headerKey, KNOWN_COLUMNS, nearestName, type BillColumn, type Column} from './columns.js'
+import {
+  BILL_COLUMNS,
+  headerKey,
+  KNOWN_COLUMNS,
+  nearestName,
+  spellingsOfKey,
+  type BillColumn,
+  type Column,
+} from './columns.js'
 import {
   NEGATIVE_FORMS,
   NUMBER_FORMATS,
@@ -633,11 +641,6 @@ function spellingsOf(
     }
   }
   return {spellings, aliasOf, negative, fieldOrder: m.field_order?.map((f) => f.trim()), whenColumn}
-}
-
-/** A header's compared form and those of its aliases: every spelling a file may give it. */
-export function spellingsOfKey(aliasOf: ReadonlyMap<string, string>, key: string): string[] {
-  return [key, ...[...aliasOf].filter(([, of]) => of === key).map(([alias]) => alias)]
 }
 
 /** The map bk uses when none is given: bk's own format, with the flags applied. */

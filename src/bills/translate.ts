@@ -18,6 +18,7 @@ import {
   noHeaderHint,
   KNOWN_COLUMNS,
   REQUIRED_COLUMNS,
+  spellingsOfKey,
   type Column,
   type ColumnLayout,
 } from './columns.js'
@@ -34,7 +35,7 @@ import {
 } from './formats.js'
 import {columnsOf} from './expression/compile.js'
 import {lookUp, type Lookup, type Lookups} from './lookups.js'
-import {GUARD_COLUMNS, spellingsOfKey, type BillMap, type SourceColumn, type Target} from './map-file.js'
+import {GUARD_COLUMNS, type BillMap, type SourceColumn, type Target} from './map-file.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {
   checkComputeTargets,

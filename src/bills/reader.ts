@@ -102,12 +102,15 @@ function lineCounter(label: string, size: number | undefined, bytesRead: () => n
 
 /**
  * The worker's chunk: smaller chunks cost more messages, larger ones a larger young generation
- * (the records of the chunks in flight live in it); 32 KiB is as fast as 256 KiB in a dry run and
- * keeps the worker's part of peak RSS near 10 MB (docs/performance.md).
+ * (the records of the chunks in flight live in it); 32 KiB with a 4 MB young generation is as fast
+ * as 256 KiB with V8's default, for about 50 MB less peak RSS in a dry run (docs/performance.md).
  */
 const WORKER_CHUNK_BYTES = 32 * 1024
 
-/** The input parsed on this thread: stdin, or a file when bk runs from its sources (tests). */
+/**
+ * The input parsed on this thread: stdin, an import's file, a sample, and any file when bk runs
+ * from its sources.
+ */
 function threadInput(label: string, source: Readable, size: number | undefined, shape: CsvShape): CsvInput {
   let bytes = 0
   const parser = csvParser(

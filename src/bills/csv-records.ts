@@ -81,6 +81,11 @@ function decoderFor(encoding: 'windows-1252' | 'latin1'): Transform {
   })
 }
 
+/** Whether an error is csv-parse's own (a record it cannot read), not a failure to read the file. */
+export function isCsvError(error: {code?: string | undefined}): boolean {
+  return Boolean(error.code?.startsWith('CSV_')) || error.code === 'INVALID_OPENING_QUOTE'
+}
+
 /**
  * The records of a parser, as many at a time as it holds: taken from the stream with `read()`,
  * they cost no promise each (an async iterator's is about a tenth of a dry run's time). A

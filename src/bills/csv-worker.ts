@@ -19,11 +19,9 @@ export interface CsvWorkerData {
 /** What a read error or a parse error was, to be thrown again on the main thread. */
 export interface WorkerFailure {
   message: string
-  /** csv-parse's error code and line count, which the scan's messages use. */
+  /** The error's code (csv-parse's, or the file system's) and csv-parse's line count. */
   code?: string | undefined
   lines?: number | undefined
-  /** The file could not be read (not a CSV error). */
-  unreadable?: boolean | undefined
 }
 
 export type WorkerMessage =
@@ -34,16 +32,13 @@ const AHEAD = 3
 
 async function main(port: NonNullable<typeof parentPort>, data: CsvWorkerData): Promise<void> {
   let bytes = 0
-  let unreadable = false
   const source = createReadStream(data.file, {highWaterMark: data.chunkBytes})
+  // A read error goes over as it is: its code tells it from csv-parse's (isCsvError).
   const parser = csvParser(
     source,
     data.shape,
     (n) => (bytes += n),
-    (error) => {
-      unreadable = true
-      return error
-    },
+    (error) => error,
   )
   let credit = AHEAD
   let wake: (() => void) | undefined
@@ -61,7 +56,7 @@ async function main(port: NonNullable<typeof parentPort>, data: CsvWorkerData): 
     post({end: true, bytes})
   } catch (error) {
     const e = error as Error & {code?: string; lines?: number}
-    post({failure: {message: e.message, code: e.code, lines: e.lines, unreadable}, bytes})
+    post({failure: {message: e.message, code: e.code, lines: e.lines}, bytes})
   }
 }
 

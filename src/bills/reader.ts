@@ -11,7 +11,7 @@ import {Worker} from 'node:worker_threads'
 
 import {InputError} from '../shared/errors.js'
 import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
-import {csvParser, recordBatches, type CsvShape} from './csv-records.js'
+import {csvParser, isCsvError, recordBatches, type CsvShape} from './csv-records.js'
 import type {CsvWorkerData, WorkerFailure, WorkerMessage} from './csv-worker.js'
 import type {ReadRecord, RowOrigin} from './record-structure.js'
 
@@ -172,7 +172,7 @@ function workerInput(file: string, size: number, script: string, data: CsvWorker
 }
 
 function failureOf(file: string, failure: WorkerFailure): Error {
-  if (failure.unreadable || !failure.code) return new InputError(`Cannot read ${file}: ${failure.message}`)
+  if (!isCsvError(failure)) return new InputError(`Cannot read ${file}: ${failure.message}`)
   return Object.assign(new Error(failure.message), {code: failure.code, lines: failure.lines})
 }
 

@@ -8,6 +8,7 @@ import {BillAssembler, formatRowError, type BillDraft, type RowError} from './as
 import {layoutFor} from './columns.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
+import {isCsvError} from './csv-records.js'
 import {csvErrorMessage, type CsvInput} from './reader.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
@@ -179,7 +180,7 @@ export async function scan(
   } catch (error) {
     if (error instanceof BkError) throw error
     const e = error as Error & {code?: string}
-    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
+    if (!isCsvError(e)) throw error
     // csv-parse raises a chunk's error before bk has read that chunk's earlier records, so its own
     // line count (which counts a CRLF inside quotes twice) is the better answer when it is ahead.
     const reported = (e as {lines?: number}).lines

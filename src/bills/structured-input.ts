@@ -8,6 +8,7 @@
  */
 import {InputError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
+import {isCsvError} from './csv-records.js'
 import {checkDelimiter} from './delimiter-check.js'
 import {joinLinesFile} from './lines-file.js'
 import type {BillMap} from './map-file.js'
@@ -75,7 +76,7 @@ export async function readWhole(input: CsvInput): Promise<ReadRecord[]> {
   } catch (error) {
     if (error instanceof InputError) throw error
     const e = error as Error & {code?: string}
-    if (!e.code?.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') throw error
+    if (!isCsvError(e)) throw error
     // As in the scan: csv-parse's own line count is the better answer when it is ahead of bk's.
     const reported = (e as {lines?: number}).lines
     const line = typeof reported === 'number' && reported > input.nextLine ? reported : input.nextLine

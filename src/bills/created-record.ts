@@ -282,7 +282,7 @@ class FileRecord implements CreatedRecord {
     await this.append(
       entries,
       (e) => this.stateOf(e.key).created === undefined,
-      ({key, id}) => ({key, id}),
+      ({key, id}, at, input) => ({key, id, at, input}),
     )
   }
 
@@ -293,7 +293,7 @@ class FileRecord implements CreatedRecord {
         const state = this.stateOf(e.key)
         return state.created === undefined && state.unconfirmed === undefined
       },
-      ({key, run}) => ({key, unconfirmed: run}),
+      ({key, run}, at, input) => ({key, unconfirmed: run, at, input}),
     )
   }
 
@@ -301,7 +301,7 @@ class FileRecord implements CreatedRecord {
     await this.append(
       keys.map((key) => ({key})),
       (e) => this.stateOf(e.key).unconfirmed !== undefined,
-      ({key}) => ({key, absent: true}),
+      ({key}, at, input) => ({key, absent: true, at, input}),
     )
   }
 
@@ -370,7 +370,7 @@ class FileRecord implements CreatedRecord {
   private async append<E extends {key: string}>(
     entries: readonly E[],
     fresh: (entry: E) => boolean,
-    line: (entry: E) => object,
+    line: (entry: E, at: string, input: string | undefined) => Entry,
   ): Promise<void> {
     this.assertOpen()
     if (entries.length === 0) return
@@ -383,18 +383,20 @@ class FileRecord implements CreatedRecord {
       // Under the lock nobody writes: bytes past the last complete line are a crashed write.
       if (fstatSync(this.appendFd).size > this.offset) ftruncateSync(this.appendFd, this.offset)
       const at = new Date().toISOString()
-      const input = this.input ? {input: this.input} : {}
-      const lines = [...chosen.values()].map((e) => JSON.stringify({...line(e), at, ...input}) + '\n')
+      // An undefined input is left out of the line by JSON.stringify.
+      const written = [...chosen.values()].map((e) => line(e, at, this.input || undefined))
+      const lines = written.map((entry) => JSON.stringify(entry) + '\n')
       const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
       writeAll(this.appendFd, data)
       // On the thread pool, so that sending goes on meanwhile; resolved once the lines are on disk.
       await fdatasyncAsync(this.appendFd)
-      // Learnt as a reader learns them, so that both agree on what each line means.
-      for (const text of lines) {
-        this.learn(text.slice(0, -1), this.offset)
-        this.offset += Buffer.byteLength(text)
-      }
+      // Learnt from the entries written, not parsed back: what a line means is kindOf's either way.
+      written.forEach((entry, i) => {
+        this.line++
+        this.note(entry.key, kindOf(entry), this.offset)
+        this.offset += Buffer.byteLength(lines[i]!)
+      })
       if (this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT) this.compactIfPossible()
     })
   }
@@ -462,6 +464,11 @@ class FileRecord implements CreatedRecord {
         return entry && {key: entry.key, kind: kindOf(entry)}
       },
       keyAt: (at) => this.keyAt(at),
+      // After an append, say, the tail in memory is every line the index lacks: none is read again.
+      known:
+        this.offset === fstatSync(this.readFd).size
+          ? {bills: this.tail, damaged: this.tailDamaged, covered: this.offset, lines: this.line}
+          : undefined,
     })
     this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
     this.refresh()
@@ -515,8 +522,9 @@ class FileRecord implements CreatedRecord {
 
   /** What the lines of `key` come to: the index's candidates with this very key, then the tail's. */
   private stateOf(key: string): KeyState {
-    const refs = (this.index?.candidates(key) ?? []).filter((ref) => this.keyAt(ref.offset) === key)
-    return replay([...refs, ...(this.tail.get(key) ?? [])])
+    const indexed = this.index?.candidates(key).filter((ref) => this.keyAt(ref.offset) === key) ?? []
+    const tail = this.tail.get(key) ?? []
+    return replay(indexed.length === 0 ? tail : [...indexed, ...tail])
   }
 
   private keyAt(offset: number): string | undefined {
@@ -552,13 +560,15 @@ class FileRecord implements CreatedRecord {
     this.line++
     if (text.trim() === '') return
     const entry = parseEntry(text)
-    if (entry === undefined) {
-      this.tailDamaged.push(this.line)
-      return
-    }
-    const refs = this.tail.get(entry.key)
-    if (refs) refs.push({offset, kind: kindOf(entry)})
-    else this.tail.set(entry.key, [{offset, kind: kindOf(entry)}])
+    if (entry === undefined) this.tailDamaged.push(this.line)
+    else this.note(entry.key, kindOf(entry), offset)
+  }
+
+  /** A bill line of the tail, under its key. */
+  private note(key: string, kind: Kind, offset: number): void {
+    const refs = this.tail.get(key)
+    if (refs) refs.push({offset, kind})
+    else this.tail.set(key, [{offset, kind}])
   }
 
   private checkHeader(text: string): void {

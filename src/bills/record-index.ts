@@ -3,8 +3,8 @@
  * the record (`<record>.index`) that lets a run find a bill among millions without reading them.
  * The record's JSON lines stay the only source of truth; the index can be deleted at any time.
  *
- * Layout: 16-byte entries sorted by (hash high word, byte offset), one per bill line of the
- * record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line, u8 kind, u8 0.
+ * Layout: 16-byte entries sorted by hash high word (a key's lines in the record's order), one per
+ * bill line of the record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line, u8 kind, u8 0.
  * Then the high word of every FENCE-th entry (kept in memory, so that a lookup is one positioned
  * read of a block), then a presence bitmap (kept in memory: one bit per value of the hash's top
  * presenceBits(count) bits, set when an entry has it, so that most keys the record lacks, as every
@@ -27,7 +27,7 @@ import {closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync, rmS
 import {openPrivateFile} from '../output/sink.js'
 import {hashKey} from './key-hash.js'
 
-const MAGIC = Buffer.from('BKRIDX2\n')
+const MAGIC = Buffer.from('BKRIDX3\n')
 const ENTRY = 16
 const FENCE = 256
 /** Bills sorted in memory at once while building (16 MB of sort keys at most). */
@@ -38,9 +38,13 @@ const FINGERPRINT_SPAN = 4096
 /** Damaged line numbers kept in the metadata (the count is exact). */
 const DAMAGED_KEPT = 1000
 
-/** Bits of the presence bitmap's index: about 8 bits per entry (an eighth of them set), 2 MB at most. */
+/**
+ * Bits of the presence bitmap's index: about 64 bits per entry, so that a key the index lacks
+ * reads a block one time in 64 (at 8 bits per entry, one in 8 was most of an import's reads),
+ * 2 MB at most (more often a read past about 260,000 entries).
+ */
 function presenceBits(count: number): number {
-  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 8))))
+  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 64))))
 }
 
 const presenceBytes = (count: number) => 2 ** presenceBits(count) / 8
@@ -241,6 +245,21 @@ export interface BuildSource {
   parse(text: string): IndexedLine | undefined
   /** The key of the line at `offset` (to tell apart keys that share a hash). */
   keyAt(offset: number): string | undefined
+  /**
+   * The lines after `from` as a reader of the record already holds them, up to the record's end:
+   * then nothing is read or parsed again. Only for a tail small enough to be held.
+   */
+  known?: KnownTail | undefined
+}
+
+/** The bill lines after an index's end, as read: by key (each key's lines in order), to `covered`. */
+export interface KnownTail {
+  bills: ReadonlyMap<string, readonly LineRef[]>
+  /** Line numbers of the damaged lines among them. */
+  damaged: readonly number[]
+  covered: number
+  /** Lines of the record before `covered`, header included. */
+  lines: number
 }
 
 /**
@@ -264,12 +283,13 @@ function build(file: string, previous: RecordIndex | undefined, source: BuildSou
   let covered = source.from
   const damaged = previous ? [...previous.meta.damaged] : []
   let damagedCount = previous?.meta.damagedCount ?? 0
+  let counts: Counts = previous?.meta ?? {count: 0, created: 0, unconfirmed: 0, settled: 0}
   const chunk = new Chunk()
   let step = 0
   const flush = (last: boolean) => {
     const out = last ? `${file}.${process.pid}.tmp` : `${file}.${process.pid}.${step++}.tmp`
     made.push(out)
-    const counts = mergeInto(out, base?.index, chunk, source)
+    counts = mergeInto(out, base && {index: base.index, counts}, chunk, source)
     chunk.clear()
     if (base?.file) {
       base.index.close()
@@ -278,21 +298,29 @@ function build(file: string, previous: RecordIndex | undefined, source: BuildSou
     if (!last) base = {index: RecordIndex.unchecked(out, counts.count), file: out}
     return counts
   }
-  for (const {text, offset} of source.readLines(source.from)) {
-    lines++
-    covered = offset + Buffer.byteLength(text) + 1
-    if (text.trim() === '') continue
-    const line = source.parse(text)
-    if (!line) {
-      if (damaged.length < DAMAGED_KEPT) damaged.push(lines)
-      damagedCount++
-      continue
-    }
-    chunk.push(line.key, offset, line.kind)
+  const add = (key: string, offset: number, kind: Kind) => {
+    chunk.push(key, offset, kind)
     if (chunk.length === CHUNK) flush(false)
   }
+  const damage = (line: number) => {
+    if (damaged.length < DAMAGED_KEPT) damaged.push(line)
+    damagedCount++
+  }
+  if (source.known) {
+    for (const [key, refs] of source.known.bills) for (const {offset, kind} of refs) add(key, offset, kind)
+    source.known.damaged.forEach(damage)
+    ;({covered, lines} = source.known)
+  } else
+    for (const {text, offset} of source.readLines(source.from)) {
+      lines++
+      covered = offset + Buffer.byteLength(text) + 1
+      if (text.trim() === '') continue
+      const line = source.parse(text)
+      if (line) add(line.key, offset, line.kind)
+      else damage(lines)
+    }
   const tmp = `${file}.${process.pid}.tmp`
-  const counts = flush(true)
+  flush(true)
   const meta: IndexMeta = {
     covered,
     lines,
@@ -348,41 +376,55 @@ interface Counts {
 }
 
 /**
- * Writes the entries of `base` and `chunk` in order to `out` (with fences and the presence bitmap, without metadata), and
- * counts the bills. The chunk's lines all come after the base's, so on equal hashes base goes first.
+ * Writes the entries of `base` and `chunk` in order to `out` (with fences and the presence bitmap,
+ * without metadata), and counts the bills. The chunk's lines all come after the base's, so on equal
+ * hashes base goes first. The base's entries are copied in runs, and its counts carried: only the
+ * keys of a hash the chunk holds are counted again, so that bringing a large index up to date after
+ * each tail of an import costs little more than copying it.
  */
-function mergeInto(out: string, base: RecordIndex | undefined, chunk: Chunk, source: BuildSource): Counts {
+function mergeInto(
+  out: string,
+  base: {index: RecordIndex; counts: Counts} | undefined,
+  chunk: Chunk,
+  source: BuildSource,
+): Counts {
   const sorted = chunk.sortKeys.subarray(0, chunk.length).sort()
-  const writer = new EntryWriter(out, (base?.meta.count ?? 0) + chunk.length)
-  const counter = new Counter(source)
-  const emit = (entry: Buffer) => {
-    writer.write(entry)
-    counter.add(entry)
-  }
+  const writer = new EntryWriter(out, (base?.index.meta.count ?? 0) + chunk.length)
+  const counter = new Counter(source, base?.counts)
   const entry = Buffer.alloc(ENTRY)
   let next = 0
+  const nextHigh = () => (next < sorted.length ? Math.floor((sorted[next] as number) / PLACE) : Infinity)
   const emitChunkUpTo = (hi: number) => {
-    while (next < sorted.length) {
+    while (next < sorted.length && nextHigh() <= hi) {
       const sortKey = sorted[next] as number
       const high = Math.floor(sortKey / PLACE)
-      if (high > hi) return
       const place = sortKey - high * PLACE
       entry.writeUInt32BE(high, 0)
       entry.writeUInt32BE(chunk.lows[place] as number, 4)
       entry.writeUIntBE(chunk.offsets[place] as number, 8, 6)
       entry[14] = chunk.kinds[place] as number
       entry[15] = 0
-      emit(entry)
+      writer.write(entry, 0, ENTRY)
+      counter.add(entry, 0, true)
       next++
     }
   }
   if (base)
-    for (const block of base.entries())
+    for (const block of base.index.entries()) {
+      let copied = 0
       for (let at = 0; at < block.length; at += ENTRY) {
+        const hi = block.readUInt32BE(at)
         // Chunk entries with a lower hash go first; equal hashes: the base's lines are earlier.
-        emitChunkUpTo(block.readUInt32BE(at) - 1)
-        emit(block.subarray(at, at + ENTRY))
+        if (nextHigh() < hi) {
+          writer.write(block, copied, at)
+          copied = at
+          emitChunkUpTo(hi - 1)
+        }
+        // Only a hash the chunk holds is counted again.
+        if (nextHigh() === hi) counter.add(block, at, false)
       }
+      writer.write(block, copied, block.length)
+    }
   emitChunkUpTo(Infinity)
   counter.end()
   writer.end()
@@ -408,14 +450,22 @@ class EntryWriter {
     this.shift = 32 - presenceBits(expected)
   }
 
-  write(entry: Buffer): void {
-    if (this.count % FENCE === 0) this.fences.push(entry.readUInt32BE(0))
-    const bit = entry.readUInt32BE(0) >>> this.shift
-    this.presence[bit >>> 3] = (this.presence[bit >>> 3] as number) | (1 << (bit & 7))
-    entry.copy(this.buffer, this.used)
-    this.used += ENTRY
-    this.count++
-    if (this.used === this.buffer.length) this.flush()
+  /** Writes the entries of `entries` from byte `from` to byte `to`. */
+  write(entries: Buffer, from: number, to: number): void {
+    for (let at = from; at < to; at += ENTRY) {
+      const hi = entries.readUInt32BE(at)
+      if (this.count % FENCE === 0) this.fences.push(hi)
+      const bit = hi >>> this.shift
+      this.presence[bit >>> 3] = (this.presence[bit >>> 3] as number) | (1 << (bit & 7))
+      this.count++
+    }
+    for (let at = from; at < to;) {
+      const n = Math.min(to - at, this.buffer.length - this.used)
+      entries.copy(this.buffer, this.used, at, at + n)
+      this.used += n
+      at += n
+      if (this.used === this.buffer.length) this.flush()
+    }
   }
 
   end(): void {
@@ -434,40 +484,64 @@ class EntryWriter {
   }
 }
 
-/** Counts the bills of the entries met in order: a run of equal hashes is one key (or a collision). */
+/**
+ * Counts the bills from the base's counts, given the chunk's entries and the base's of the same
+ * hashes, in order: a run of equal hashes is one key (or a collision), and each run changes the
+ * counts by its base entries' count taken back and the whole run's added.
+ */
 class Counter {
-  counts = {created: 0, unconfirmed: 0, settled: 0}
-  private run: Array<{hi: number; lo: number; ref: LineRef}> = []
+  counts: Omit<Counts, 'count'>
+  private hi = -1
+  /** The run's entries as (low word, offset, kind, 1 if the chunk's), flat: reused for every run. */
+  private readonly run: number[] = []
 
-  constructor(private readonly source: BuildSource) {}
+  constructor(
+    private readonly source: BuildSource,
+    base: Counts | undefined,
+  ) {
+    this.counts = {created: base?.created ?? 0, unconfirmed: base?.unconfirmed ?? 0, settled: base?.settled ?? 0}
+  }
 
-  add(entry: Buffer): void {
-    const hi = entry.readUInt32BE(0)
-    if (this.run.length > 0 && this.run[0]?.hi !== hi) this.end()
-    this.run.push({hi, lo: entry.readUInt32BE(4), ref: {offset: entry.readUIntBE(8, 6), kind: entry[14] as Kind}})
+  add(entries: Buffer, at: number, fromChunk: boolean): void {
+    const hi = entries.readUInt32BE(at)
+    if (hi !== this.hi) {
+      this.end()
+      this.hi = hi
+    }
+    this.run.push(entries.readUInt32BE(at + 4), entries.readUIntBE(at + 8, 6), entries[at + 14] as number, +fromChunk)
   }
 
   end(): void {
     const run = this.run
-    this.run = []
-    if (run.length === 0) return
-    if (run.length === 1) return this.tally(run.map((r) => r.ref))
-    // Rare: a key with several lines, or keys sharing a hash: told apart by reading the lines.
-    const byKey = new Map<string, LineRef[]>()
-    for (const {lo, ref} of run) {
-      const key = `${lo}\u0000${this.source.keyAt(ref.offset) ?? ''}`
-      const refs = byKey.get(key) ?? []
-      refs.push(ref)
-      byKey.set(key, refs)
+    // Most often a new key's one line.
+    if (run.length === 4) this.tally([{offset: run[1] as number, kind: run[2] as Kind}], 1)
+    else if (run.length > 4) {
+      for (const refs of this.keysOf(false)) this.tally(refs, -1)
+      for (const refs of this.keysOf(true)) this.tally(refs, 1)
     }
-    for (const refs of byKey.values()) this.tally(refs.sort((a, b) => a.offset - b.offset))
+    run.length = 0
   }
 
-  private tally(refs: LineRef[]): void {
+  /** The run's lines (the base's alone, or all) by key, in order; rarely several keys, told apart by reading the lines. */
+  private keysOf(withChunk: boolean): LineRef[][] {
+    const byKey = new Map<string, LineRef[]>()
+    const run = this.run
+    for (let i = 0; i < run.length; i += 4) {
+      if (!withChunk && run[i + 3] === 1) continue
+      const offset = run[i + 1] as number
+      const key = `${run[i]}\u0000${this.source.keyAt(offset) ?? ''}`
+      const lines = byKey.get(key) ?? []
+      lines.push({offset, kind: run[i + 2] as Kind})
+      byKey.set(key, lines)
+    }
+    return [...byKey.values()].map((lines) => lines.sort((a, b) => a.offset - b.offset))
+  }
+
+  private tally(refs: LineRef[], sign: 1 | -1): void {
     const state = replay(refs)
-    if (state.created !== undefined) this.counts.created++
-    else if (state.unconfirmed !== undefined) this.counts.unconfirmed++
-    else if (state.settled) this.counts.settled++
+    if (state.created !== undefined) this.counts.created += sign
+    else if (state.unconfirmed !== undefined) this.counts.unconfirmed += sign
+    else if (state.settled) this.counts.settled += sign
   }
 }
 

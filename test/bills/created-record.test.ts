@@ -230,6 +230,54 @@ describe('record of created bills', () => {
     reopened.close()
   })
 
+  it('brings its index up to date from its own appends: the counts and answers of an index built from the file', async () => {
+    const configDir = tempDir('bk-record-')
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ, input: 'a.csv'})
+    const run = '2026-03-04T05:06:07.000Z'
+    const keys = Array.from({length: 12_000}, (_, i) => k(`ven_${i % 11}`, `C-${i}`))
+    const inBatches = async (list: string[], add: (batch: string[]) => Promise<void>) => {
+      for (let i = 0; i < list.length; i += 100) await add(list.slice(i, i + 100))
+    }
+    try {
+      // Past the tail limit several times over: the index is brought up to date as the lines go in,
+      // and later lines of a key meet its earlier ones in the index (created or settled after unconfirmed).
+      await inBatches(keys, (b) => record.addUnconfirmed(b.map((key) => ({key, run}))))
+      await inBatches(
+        keys.filter((_, i) => i % 3 === 0),
+        (b) => record.add(b.map((key) => ({key, id: `bil_${key.length}_${key.slice(-5)}`}))),
+      )
+      await inBatches(
+        keys.filter((_, i) => i % 3 === 1),
+        (b) => record.addAbsent(b),
+      )
+      await record.add([{key: k('ven_new', 'N-1'), id: 'bil_n1'}])
+      expect(existsSync(`${record.file}.index`)).toBe(true)
+      expect(await record.summary()).toMatchObject({
+        created: 4_001,
+        unconfirmed: 4_000,
+        settled: 4_000,
+        damagedCount: 0,
+      })
+    } finally {
+      record.close()
+    }
+    // The same record indexed again from its file alone.
+    rmSync(`${record.file}.index`)
+    const rebuilt = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      expect(await rebuilt.summary()).toMatchObject({created: 4_001, unconfirmed: 4_000, settled: 4_000})
+      for (const [i, key] of keys.entries()) {
+        if (i % 97 !== 0 && i > 30) continue
+        const found = rebuilt.lookup(key)
+        if (i % 3 === 0) expect(found?.id, key).toMatch(/^bil_/)
+        else if (i % 3 === 1) expect(found, key).toBeUndefined()
+        else expect(found?.unconfirmedBy, key).toBe(run)
+      }
+    } finally {
+      rebuilt.close()
+    }
+  })
+
   it('never trusts a torn index, nor one of another record', async () => {
     const configDir = tempDir('bk-record-')
     const file = writeBigRecord(configDir, 20_000)

@@ -399,13 +399,16 @@ function mergeInto(
       const sortKey = sorted[next] as number
       const high = Math.floor(sortKey / PLACE)
       const place = sortKey - high * PLACE
+      const low = chunk.lows[place] as number
+      const offset = chunk.offsets[place] as number
+      const kind = chunk.kinds[place] as Kind
       entry.writeUInt32BE(high, 0)
-      entry.writeUInt32BE(chunk.lows[place] as number, 4)
-      entry.writeUIntBE(chunk.offsets[place] as number, 8, 6)
-      entry[14] = chunk.kinds[place] as number
+      entry.writeUInt32BE(low, 4)
+      entry.writeUIntBE(offset, 8, 6)
+      entry[14] = kind
       entry[15] = 0
       writer.write(entry, 0, ENTRY)
-      counter.add(entry, 0, true)
+      counter.add(high, low, offset, kind, true)
       next++
     }
   }
@@ -421,7 +424,8 @@ function mergeInto(
           emitChunkUpTo(hi - 1)
         }
         // Only a hash the chunk holds is counted again.
-        if (nextHigh() === hi) counter.add(block, at, false)
+        if (nextHigh() === hi)
+          counter.add(hi, block.readUInt32BE(at + 4), block.readUIntBE(at + 8, 6), block[at + 14] as Kind, false)
       }
       writer.write(block, copied, block.length)
     }
@@ -502,13 +506,12 @@ class Counter {
     this.counts = {created: base?.created ?? 0, unconfirmed: base?.unconfirmed ?? 0, settled: base?.settled ?? 0}
   }
 
-  add(entries: Buffer, at: number, fromChunk: boolean): void {
-    const hi = entries.readUInt32BE(at)
+  add(hi: number, lo: number, offset: number, kind: Kind, fromChunk: boolean): void {
     if (hi !== this.hi) {
       this.end()
       this.hi = hi
     }
-    this.run.push(entries.readUInt32BE(at + 4), entries.readUIntBE(at + 8, 6), entries[at + 14] as number, +fromChunk)
+    this.run.push(lo, offset, kind, +fromChunk)
   }
 
   end(): void {

@@ -39,12 +39,12 @@ const FINGERPRINT_SPAN = 4096
 const DAMAGED_KEPT = 1000
 
 /**
- * Bits of the presence bitmap's index: about 64 bits per entry, so that a key the index lacks
- * reads a block one time in 64 (at 8 bits per entry, one in 8 was most of an import's reads),
- * 2 MB at most (more often a read past about 260,000 entries).
+ * Bits of the presence bitmap's index: 16 to 32 bits per entry, so that a key the index lacks
+ * reads a block at most one time in 16 (at 8 bits, one in 8 was most of an import's reads; at 64,
+ * a 200,000-bill import peaked 4 MB higher), 2 MB at most (more reads past 1,000,000 entries).
  */
 function presenceBits(count: number): number {
-  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 64))))
+  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 16))))
 }
 
 const presenceBytes = (count: number) => 2 ** presenceBits(count) / 8

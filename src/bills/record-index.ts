@@ -4,8 +4,8 @@
  * The record's JSON lines stay the only source of truth; the index can be deleted at any time.
  *
  * Layout: 16-byte entries sorted by hash high word (a key's lines in the record's order), one per
- * bill line of the record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line, u8 kind, u8 0.
- * Then the high word of every FENCE-th entry (kept in memory, so that a lookup is one positioned
+ * bill line of the record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line,
+ * u8 kind, u8 0. Then the high word of every FENCE-th entry (kept in memory, so that a lookup is one positioned
  * read of a block), then a presence bitmap (kept in memory: one bit per value of the hash's top
  * presenceBits(count) bits, set when an entry has it, so that most keys the record lacks, as every
  * new bill of an import is, cost no read at all), then the metadata as JSON, its length (u32) and
@@ -27,7 +27,7 @@ import {closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync, rmS
 import {openPrivateFile} from '../output/sink.js'
 import {hashKey} from './key-hash.js'
 
-const MAGIC = Buffer.from('BKRIDX3\n')
+const MAGIC = Buffer.from('BKRIDX2\n')
 const ENTRY = 16
 const FENCE = 256
 /** Bills sorted in memory at once while building (16 MB of sort keys at most). */
@@ -38,13 +38,9 @@ const FINGERPRINT_SPAN = 4096
 /** Damaged line numbers kept in the metadata (the count is exact). */
 const DAMAGED_KEPT = 1000
 
-/**
- * Bits of the presence bitmap's index: 16 to 32 bits per entry, so that a key the index lacks
- * reads a block at most one time in 16 (at 8 bits, one in 8 was most of an import's reads; at 64,
- * a 200,000-bill import peaked 4 MB higher), 2 MB at most (more reads past 1,000,000 entries).
- */
+/** Bits of the presence bitmap's index: about 8 bits per entry (an eighth of them set), 2 MB at most. */
 function presenceBits(count: number): number {
-  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 16))))
+  return Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 8))))
 }
 
 const presenceBytes = (count: number) => 2 ** presenceBits(count) / 8

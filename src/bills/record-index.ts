@@ -5,12 +5,12 @@
  *
  * Layout: 16-byte entries sorted by hash high word (a key's lines in the record's order), one per
  * bill line of the record up to `covered`: u32 hash high, u32 hash low, u48 offset of the line,
- * u8 kind, u8 0. Then the high word of every FENCE-th entry (kept in memory, so that a lookup is one positioned
- * read of a block), then a presence bitmap (kept in memory: one bit per value of the hash's top
- * presenceBits(count) bits, set when an entry has it, so that most keys the record lacks, as every
- * new bill of an import is, cost no read at all), then the metadata as JSON, its length (u32) and
- * MAGIC. A 64-bit hash of the key finds candidates; the line is read to compare the key itself, so
- * a collision costs a read, never a wrong answer.
+ * u8 kind, u8 0. Then the high word of every FENCE-th entry (kept in memory, so that a lookup is
+ * one positioned read of a block), then a presence bitmap (kept in memory: one bit per value of
+ * the hash's top presenceBits(count) bits, set when an entry has it, so that most keys the record
+ * lacks, as every new bill of an import is, cost no read at all), then the metadata as JSON, its
+ * length (u32) and MAGIC. A 64-bit hash of the key finds candidates; the line is read to compare
+ * the key itself, so a collision costs a read, never a wrong answer.
  *
  * Trust: the metadata holds a fingerprint of the record (its header line and the 4 KB before
  * `covered`): an index of another record, of a rewritten one (`bills record --forget-before`
@@ -521,7 +521,10 @@ class Counter {
     run.length = 0
   }
 
-  /** The run's lines (the base's alone, or all) by key, in order; rarely several keys, told apart by reading the lines. */
+  /**
+   * The run's lines (the base's alone, or all) by key, each key's in order: keys that share a
+   * hash are told apart by reading their lines.
+   */
   private keysOf(withChunk: boolean): LineRef[][] {
     const byKey = new Map<string, LineRef[]>()
     const run = this.run

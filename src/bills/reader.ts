@@ -117,7 +117,7 @@ function threadInput(label: string, source: Readable, size: number | undefined, 
     source,
     shape,
     (n) => (bytes += n),
-    (error) => new InputError(`Cannot read ${label}: ${error.message}`),
+    (error) => unreadableMidway(label, error.message),
   )
   return Object.assign(
     lineCounter(label, size, () => bytes),
@@ -172,8 +172,13 @@ function workerInput(file: string, size: number, script: string, data: CsvWorker
 }
 
 function failureOf(file: string, failure: WorkerFailure): Error {
-  if (!isCsvError(failure)) return new InputError(`Cannot read ${file}: ${failure.message}`)
+  if (!isCsvError(failure)) return unreadableMidway(file, failure.message)
   return Object.assign(new Error(failure.message), {code: failure.code, lines: failure.lines})
+}
+
+/** A failure to read the input met while it is parsed, on either thread. */
+function unreadableMidway(label: string, message: string): InputError {
+  return new InputError(`Cannot read ${label}: ${message}`)
 }
 
 /**

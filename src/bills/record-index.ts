@@ -292,7 +292,6 @@ function build(file: string, previous: RecordIndex | undefined, source: BuildSou
       rmSync(base.file, {force: true})
     }
     if (!last) base = {index: RecordIndex.unchecked(out, counts.count), file: out}
-    return counts
   }
   const add = (key: string, offset: number, kind: Kind) => {
     chunk.push(key, offset, kind)

@@ -30,7 +30,9 @@
  * costs a read, never a wrong answer. Only the lines after that offset (the tail) are read at
  * open, into a Map of key to their offsets. When the tail passes TAIL_LIMIT (at open, or after an
  * append) the index is brought up to date under the record's lock: merged with the tail, in
- * chunks of bounded size, into a temporary file renamed into place. An index that is missing,
+ * chunks of bounded size, into a temporary file renamed into place; while the lines added since
+ * the index's base are few next to it, into a second, recent level alone (index-levels.ts), so
+ * that an import into a record of millions does not rewrite them all. An index that is missing,
  * torn, or of another file (its fingerprint: the header line and the bytes before its offset) is
  * not used: the lines it would cover are the tail, and the index is rebuilt. A run's memory and
  * time are thus bounded by the tail, not by the bills the record holds.
@@ -63,7 +65,8 @@ import {InputError} from '../shared/errors.js'
 import {KEY_SEPARATOR} from './bill-key.js'
 import {openPrivateFile} from '../output/sink.js'
 import {withFileLock} from '../files/run-lock.js'
-import {Kind, RecordIndex, buildIndex, replay, type KeyState, type LineRef} from './record-index.js'
+import {IndexLevels, removeRecentIndex, updateIndex} from './index-levels.js'
+import {Kind, replay, type KeyState, type LineRef} from './record-index.js'
 
 export const RECORD_FORMAT = 'bk-created-bills'
 export const RECORD_FOLDER = 'created-bills'
@@ -214,8 +217,8 @@ export function recordFolderFor(flag: string | undefined, configDir: string): st
 }
 
 class FileRecord implements CreatedRecord {
-  /** The index of the record up to some line (src/bills/record-index.ts), when one is trusted. */
-  private index: RecordIndex | undefined
+  /** The index of the record up to some line (src/bills/index-levels.ts), when one is trusted. */
+  private index: IndexLevels | undefined
   /** Bill lines after the index's end (the tail), by key, in order. */
   private readonly tail = new Map<string, LineRef[]>()
   private tailDamaged: number[] = []
@@ -256,7 +259,7 @@ class FileRecord implements CreatedRecord {
   async load(): Promise<void> {
     this.readHeader()
     if (!this.hasHeader) return
-    this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
+    this.useIndex(IndexLevels.open(this.indexFile, this.readFd, this.headerLine))
     if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) await this.locked(async () => this.compactIfPossible())
     this.refresh()
   }
@@ -360,6 +363,7 @@ class FileRecord implements CreatedRecord {
       renameSync(tmp, this.file)
       syncFolder(join(this.file, '..'))
       rmSync(this.indexFile, {force: true})
+      removeRecentIndex(this.indexFile)
       this.reopenIfReplaced()
       this.compact()
     })
@@ -452,25 +456,32 @@ class FileRecord implements CreatedRecord {
   /** Brings the index up to the last complete line (under the lock), and reads the tail anew. */
   private compact(): void {
     const index = this.index
-    const from = index?.meta.covered ?? this.headerEnd
-    buildIndex(this.indexFile, index, {
-      logFd: this.readFd,
-      headerLine: this.headerLine,
-      from,
-      lines: index?.meta.lines ?? 1,
-      readLines: (at) => this.linesFrom(at),
-      parse: (text) => {
-        const entry = parseEntry(text)
-        return entry && {key: entry.key, kind: kindOf(entry)}
+    const end = fstatSync(this.readFd).size
+    const updated = updateIndex(
+      this.indexFile,
+      index,
+      {
+        logFd: this.readFd,
+        headerLine: this.headerLine,
+        from: index?.meta.covered ?? this.headerEnd,
+        lines: index?.meta.lines ?? 1,
+        readLines: (at) => this.linesFrom(at),
+        parse: (text) => {
+          const entry = parseEntry(text)
+          return entry && {key: entry.key, kind: kindOf(entry)}
+        },
+        keyAt: (at) => this.keyAt(at),
+        // After an append, say, the tail in memory is every line the index lacks: none is read again.
+        known:
+          this.offset === end
+            ? {bills: this.tail, damaged: this.tailDamaged, covered: this.offset, lines: this.line}
+            : undefined,
       },
-      keyAt: (at) => this.keyAt(at),
-      // After an append, say, the tail in memory is every line the index lacks: none is read again.
-      known:
-        this.offset === fstatSync(this.readFd).size
-          ? {bills: this.tail, damaged: this.tailDamaged, covered: this.offset, lines: this.line}
-          : undefined,
-    })
-    this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
+      end,
+    )
+    // updateIndex closed what it replaced, or kept it open as the base of a new recent level.
+    this.index = undefined
+    this.useIndex(updated)
     this.refresh()
   }
 
@@ -494,12 +505,12 @@ class FileRecord implements CreatedRecord {
     closeSync(this.readFd)
     ;[this.appendFd, this.readFd] = openBoth(this.file)
     this.readHeader()
-    this.useIndex(RecordIndex.open(this.indexFile, this.readFd, this.headerLine))
+    this.useIndex(IndexLevels.open(this.indexFile, this.readFd, this.headerLine))
     if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) this.compactIfPossible()
     else this.refresh()
   }
 
-  private useIndex(index: RecordIndex | undefined): void {
+  private useIndex(index: IndexLevels | undefined): void {
     if (this.index !== index) this.index?.close()
     this.index = index
     this.tail.clear()

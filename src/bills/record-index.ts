@@ -19,7 +19,8 @@
  *
  * Building: the record's lines are read in chunks of CHUNK bills, each chunk sorted in memory and
  * merged with the index so far into a new file, so memory stays bounded however long the record.
- * The merge also counts the bills (created, unconfirmed, settled) for `bk bills record`.
+ * The merge also counts the bills (created, unconfirmed, settled) for `bk bills record`. A record
+ * is indexed by two such files, a base and the lines after it (index-levels.ts).
  */
 import {createHash} from 'node:crypto'
 import {closeSync, fdatasyncSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync} from 'node:fs'
@@ -54,6 +55,8 @@ export const enum Kind {
 /** What the index knows of the record up to `covered`. */
 export interface IndexMeta {
   covered: number
+  /** An index of the recent lines only (index-levels.ts): the base's `covered`, where it starts. */
+  from?: number | undefined
   /** Lines of the record before `covered`, header included. */
   lines: number
   count: number
@@ -172,11 +175,20 @@ export class RecordIndex {
   /** The lines whose key hashes as `key` does, in the record's order. */
   candidates(key: string): LineRef[] {
     const {hi, lo} = hashKey(key)
+    const found: LineRef[] = []
+    this.withHigh(hi, (low, offset, kind) => {
+      if (low === lo) found.push({offset, kind})
+    })
+    return found
+  }
+
+  /** Calls `each` with every entry whose hash high word is `hi`, in order (one positioned read, or none). */
+  withHigh(hi: number, each: (lo: number, offset: number, kind: Kind) => void): void {
     const bit = hi >>> this.shift
-    if (this.presence && ((this.presence[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return []
+    if (this.presence && ((this.presence[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return
     // Blocks from the last fence below `hi` to the last fence at or below it hold every match.
     const last = lastAtOrBelow(this.fences, hi)
-    if (last < 0) return []
+    if (last < 0) return
     const first = Math.max(0, lastAtOrBelow(this.fences, hi - 1))
     const from = first * FENCE
     const to = Math.min(this.meta.count, (last + 1) * FENCE)
@@ -184,12 +196,10 @@ export class RecordIndex {
     if (this.block.length < length) this.block = Buffer.allocUnsafe(length)
     const bytes = this.block.subarray(0, length)
     readSync(this.fd, bytes, 0, length, from * ENTRY)
-    const found: LineRef[] = []
     for (let at = 0; at < bytes.length; at += ENTRY) {
-      if (bytes.readUInt32BE(at) === hi && bytes.readUInt32BE(at + 4) === lo)
-        found.push({offset: bytes.readUIntBE(at + 8, 6), kind: bytes[at + 14] as Kind})
+      if (bytes.readUInt32BE(at) === hi)
+        each(bytes.readUInt32BE(at + 4), bytes.readUIntBE(at + 8, 6), bytes[at + 14] as Kind)
     }
-    return found
   }
 
   /** Every entry in order, in blocks (for a merge). */
@@ -259,13 +269,27 @@ export interface KnownTail {
 }
 
 /**
- * Writes the index of the record up to its last complete line to `file` (temporary file, then
- * rename), merging `previous` (which covers up to `source.from`) with the lines after it.
+ * What a build starts from, all of it ending at `source.from`: the index whose entries it merges
+ * (`entries`, with the counts as of its end), and the metadata of the whole record there (`top`).
+ * A build of the recent level (index-levels.ts) has the base below it (`lower`): the new lines of
+ * a key are counted with its lines there. A new base takes the recent level's entries with it
+ * (`carried`), as lines that come after the base's.
  */
-export function buildIndex(file: string, previous: RecordIndex | undefined, source: BuildSource): void {
+export interface BuildFrom {
+  entries?: RecordIndex | undefined
+  top?: IndexMeta | undefined
+  lower?: RecordIndex | undefined
+  carried?: RecordIndex | undefined
+}
+
+/**
+ * Writes the index of the record from `from` up to its last complete line to `file` (temporary
+ * file, then rename), merging the entries it starts from with the lines after them.
+ */
+export function buildIndex(file: string, from: BuildFrom, source: BuildSource): void {
   const made: string[] = []
   try {
-    build(file, previous, source, made)
+    build(file, from, source, made)
   } catch (error) {
     // A full disk, say: no temporary file is left behind; the record itself is untouched.
     for (const f of made) rmSync(f, {force: true})
@@ -273,19 +297,19 @@ export function buildIndex(file: string, previous: RecordIndex | undefined, sour
   }
 }
 
-function build(file: string, previous: RecordIndex | undefined, source: BuildSource, made: string[]): void {
-  let base: {index: RecordIndex; file?: string} | undefined = previous && {index: previous}
+function build(file: string, from: BuildFrom, source: BuildSource, made: string[]): void {
+  let base: {index: RecordIndex; file?: string} | undefined = from.entries && {index: from.entries}
   let lines = source.lines
   let covered = source.from
-  const damaged = previous ? [...previous.meta.damaged] : []
-  let damagedCount = previous?.meta.damagedCount ?? 0
-  let counts: Counts = previous?.meta ?? {count: 0, created: 0, unconfirmed: 0, settled: 0}
+  const damaged = from.top ? [...from.top.damaged] : []
+  let damagedCount = from.top?.damagedCount ?? 0
+  let counts: Counts = (from.entries ?? from.lower)?.meta ?? {count: 0, created: 0, unconfirmed: 0, settled: 0}
   const chunk = new Chunk()
   let step = 0
   const flush = (last: boolean) => {
     const out = last ? `${file}.${process.pid}.tmp` : `${file}.${process.pid}.${step++}.tmp`
     made.push(out)
-    counts = mergeInto(out, base && {index: base.index, counts}, chunk, source)
+    counts = mergeInto(out, base?.index, counts, chunk, source, from.lower)
     chunk.clear()
     if (base?.file) {
       base.index.close()
@@ -293,14 +317,27 @@ function build(file: string, previous: RecordIndex | undefined, source: BuildSou
     }
     if (!last) base = {index: RecordIndex.unchecked(out, counts.count), file: out}
   }
+  const full = () => chunk.length === CHUNK && flush(false)
   const add = (key: string, offset: number, kind: Kind) => {
-    chunk.push(key, offset, kind)
-    if (chunk.length === CHUNK) flush(false)
+    const {hi, lo} = hashKey(key)
+    chunk.push(hi, lo, offset, kind)
+    full()
   }
   const damage = (line: number) => {
     if (damaged.length < DAMAGED_KEPT) damaged.push(line)
     damagedCount++
   }
+  if (from.carried)
+    for (const block of from.carried.entries())
+      for (let at = 0; at < block.length; at += ENTRY) {
+        chunk.push(
+          block.readUInt32BE(at),
+          block.readUInt32BE(at + 4),
+          block.readUIntBE(at + 8, 6),
+          block[at + 14] as Kind,
+        )
+        full()
+      }
   if (source.known) {
     for (const [key, refs] of source.known.bills) for (const {offset, kind} of refs) add(key, offset, kind)
     source.known.damaged.forEach(damage)
@@ -318,6 +355,7 @@ function build(file: string, previous: RecordIndex | undefined, source: BuildSou
   flush(true)
   const meta: IndexMeta = {
     covered,
+    ...(from.lower ? {from: from.lower.meta.covered} : {}),
     lines,
     count: counts.count,
     fingerprint: fingerprint(source.logFd, source.headerLine, covered),
@@ -339,9 +377,8 @@ class Chunk {
   kinds = new Uint8Array(1024)
   length = 0
 
-  push(key: string, offset: number, kind: Kind): void {
+  push(hi: number, lo: number, offset: number, kind: Kind): void {
     if (this.length === this.sortKeys.length) this.grow()
-    const {hi, lo} = hashKey(key)
     this.sortKeys[this.length] = hi * PLACE + this.length
     this.lows[this.length] = lo
     this.offsets[this.length] = offset
@@ -379,13 +416,15 @@ interface Counts {
  */
 function mergeInto(
   out: string,
-  base: {index: RecordIndex; counts: Counts} | undefined,
+  base: RecordIndex | undefined,
+  counts: Counts,
   chunk: Chunk,
   source: BuildSource,
+  lower: RecordIndex | undefined,
 ): Counts {
   const sorted = chunk.sortKeys.subarray(0, chunk.length).sort()
-  const writer = new EntryWriter(out, (base?.index.meta.count ?? 0) + chunk.length)
-  const counter = new Counter(source, base?.counts)
+  const writer = new EntryWriter(out, (base?.meta.count ?? 0) + chunk.length)
+  const counter = new Counter(source, counts, lower)
   const entry = Buffer.alloc(ENTRY)
   let next = 0
   const nextHigh = () => (next < sorted.length ? Math.floor((sorted[next] as number) / PLACE) : Infinity)
@@ -408,7 +447,7 @@ function mergeInto(
     }
   }
   if (base)
-    for (const block of base.index.entries()) {
+    for (const block of base.entries()) {
       let copied = 0
       for (let at = 0; at < block.length; at += ENTRY) {
         const hi = block.readUInt32BE(at)
@@ -486,7 +525,8 @@ class EntryWriter {
 /**
  * Counts the bills from the base's counts, given the chunk's entries and the base's of the same
  * hashes, in order: a run of equal hashes is one key (or a collision), and each run changes the
- * counts by its base entries' count taken back and the whole run's added.
+ * counts by its base entries' count taken back and the whole run's added. Building a recent
+ * level, the lower level's entries of the run's hash are counted with the base's.
  */
 class Counter {
   counts: Omit<Counts, 'count'>
@@ -496,9 +536,11 @@ class Counter {
 
   constructor(
     private readonly source: BuildSource,
-    base: Counts | undefined,
+    base: Counts,
+    /** The level below the index being built, whose lines of a key come before all others. */
+    private readonly lower: RecordIndex | undefined,
   ) {
-    this.counts = {created: base?.created ?? 0, unconfirmed: base?.unconfirmed ?? 0, settled: base?.settled ?? 0}
+    this.counts = {created: base.created, unconfirmed: base.unconfirmed, settled: base.settled}
   }
 
   add(hi: number, lo: number, offset: number, kind: Kind, fromChunk: boolean): void {
@@ -511,6 +553,9 @@ class Counter {
 
   end(): void {
     const run = this.run
+    if (run.length === 0) return
+    // Counted with them, as earlier lines (each key's lines are put in order by offset).
+    this.lower?.withHigh(this.hi, (lo, offset, kind) => run.push(lo, offset, kind, 0))
     // Most often a new key's one line.
     if (run.length === 4) this.tally([{offset: run[1] as number, kind: run[2] as Kind}], 1)
     else if (run.length > 4) {

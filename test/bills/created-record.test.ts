@@ -278,6 +278,90 @@ describe('record of created bills', () => {
     }
   })
 
+  it('keeps the lines added to a large record in an index of their own, merged into the large one in time', async () => {
+    const configDir = tempDir('bk-record-')
+    // About 11 MB: a tail of 1 MB goes to the recent level, 2 MB into a new large index.
+    const file = writeBigRecord(configDir, 120_000)
+    // Bills left unconfirmed by an earlier run: their new lines meet them in the large index.
+    const old = '2026-02-03T00:00:00.000Z'
+    const waiting = Array.from({length: 600}, (_, i) => k('ven_v', `V-${i}`))
+    appendFileSync(file, waiting.map((key) => JSON.stringify({key, unconfirmed: old, at: old}) + '\n').join(''))
+    const recent = `${file}.index.recent`
+    const stale = join(configDir, 'stale.recent')
+    const run = '2026-03-04T05:06:07.000Z'
+    const keys = Array.from({length: 16_000}, (_, i) => k(`ven_${i % 11}`, `C-${i}`))
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ, input: 'a.csv'})
+    // The recent level's size after each batch (0: none).
+    const sizes: number[] = []
+    const inBatches = async (list: string[], add: (batch: string[]) => Promise<void>) => {
+      for (let i = 0; i < list.length; i += 100) {
+        await add(list.slice(i, i + 100))
+        const size = existsSync(recent) ? statSync(recent).size : 0
+        if (size > 0 && sizes.length === 1) copyFileSync(recent, stale)
+        if (size !== sizes.at(-1)) sizes.push(size)
+      }
+    }
+    try {
+      expect(existsSync(recent)).toBe(false)
+      await inBatches(
+        waiting.filter((_, i) => i % 2 === 0),
+        (b) => record.add(b.map((key) => ({key, id: `bil_${key.slice(-5)}`}))),
+      )
+      await inBatches(
+        waiting.filter((_, i) => i % 2 === 1),
+        (b) => record.addAbsent(b),
+      )
+      await inBatches(keys.slice(0, 9_000), (b) => record.addUnconfirmed(b.map((key) => ({key, run}))))
+      // The first lines past the tail limit went to the recent level, counted with the large index's.
+      expect(sizes.filter((size) => size > 0)).toHaveLength(1)
+      expect(await record.summary()).toMatchObject({created: 120_301, unconfirmed: 9_001, settled: 301})
+      await inBatches(keys.slice(9_000), (b) => record.addUnconfirmed(b.map((key) => ({key, run}))))
+      await inBatches(
+        keys.filter((_, i) => i % 2 === 0),
+        (b) => record.add(b.map((key) => ({key, id: `bil_${key.slice(-7)}`}))),
+      )
+      // It grew (the summary brought it up to date), then went into a new large index.
+      expect(sizes.slice(0, 3)).toEqual([0, sizes[1], sizes[2]])
+      expect(sizes[2]).toBeGreaterThan(sizes[1]!)
+      expect(sizes.slice(3)).toContain(0)
+      await inBatches(
+        keys.filter((_, i) => i % 2 === 1),
+        (b) => record.addAbsent(b),
+      )
+      expect(await record.summary()).toMatchObject({created: 128_301, unconfirmed: 1, settled: 8_301})
+    } finally {
+      record.close()
+    }
+    const expectAnswers = (found: CreatedRecord) => {
+      for (const [i, key] of [...waiting, ...keys].entries()) {
+        if (i % 37 !== 0 && i > 30) continue
+        const index = i < waiting.length ? i : i - waiting.length
+        if (index % 2 === 0) expect(found.lookup(key)?.id, key).toMatch(/^bil_/)
+        else expect(found.lookup(key), key).toBeUndefined()
+      }
+      expectBigRecord(found, 120_000)
+    }
+    // A recent level that does not start where the large index ends (one of before its merge) is not used.
+    copyFileSync(stale, recent)
+    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      expectAnswers(reopened)
+      expect(await reopened.summary()).toMatchObject({created: 128_301, unconfirmed: 1, settled: 8_301})
+    } finally {
+      reopened.close()
+    }
+    // The same record indexed again from its file alone.
+    rmSync(`${file}.index`)
+    rmSync(recent, {force: true})
+    const rebuilt = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      expect(await rebuilt.summary()).toMatchObject({created: 128_301, unconfirmed: 1, settled: 8_301})
+      expectAnswers(rebuilt)
+    } finally {
+      rebuilt.close()
+    }
+  })
+
   it('never trusts a torn index, nor one of another record', async () => {
     const configDir = tempDir('bk-record-')
     const file = writeBigRecord(configDir, 20_000)

@@ -175,20 +175,26 @@ export class RecordIndex {
   /** The lines whose key hashes as `key` does, in the record's order. */
   candidates(key: string): LineRef[] {
     const {hi, lo} = hashKey(key)
+    const bytes = this.blockOf(hi)
     const found: LineRef[] = []
-    this.withHigh(hi, (low, offset, kind) => {
-      if (low === lo) found.push({offset, kind})
-    })
+    if (bytes)
+      for (let at = 0; at < bytes.length; at += ENTRY) {
+        if (bytes.readUInt32BE(at) === hi && bytes.readUInt32BE(at + 4) === lo)
+          found.push({offset: bytes.readUIntBE(at + 8, 6), kind: bytes[at + 14] as Kind})
+      }
     return found
   }
 
-  /** Calls `each` with every entry whose hash high word is `hi`, in order (one positioned read, or none). */
-  withHigh(hi: number, each: (lo: number, offset: number, kind: Kind) => void): void {
+  /**
+   * Entries in order that hold every one whose hash high word is `hi`, among others (one
+   * positioned read), or undefined when none can. Valid until the next call: the buffer is reused.
+   */
+  blockOf(hi: number): Buffer | undefined {
     const bit = hi >>> this.shift
-    if (this.presence && ((this.presence[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return
+    if (this.presence && ((this.presence[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return undefined
     // Blocks from the last fence below `hi` to the last fence at or below it hold every match.
     const last = lastAtOrBelow(this.fences, hi)
-    if (last < 0) return
+    if (last < 0) return undefined
     const first = Math.max(0, lastAtOrBelow(this.fences, hi - 1))
     const from = first * FENCE
     const to = Math.min(this.meta.count, (last + 1) * FENCE)
@@ -196,10 +202,7 @@ export class RecordIndex {
     if (this.block.length < length) this.block = Buffer.allocUnsafe(length)
     const bytes = this.block.subarray(0, length)
     readSync(this.fd, bytes, 0, length, from * ENTRY)
-    for (let at = 0; at < bytes.length; at += ENTRY) {
-      if (bytes.readUInt32BE(at) === hi)
-        each(bytes.readUInt32BE(at + 4), bytes.readUIntBE(at + 8, 6), bytes[at + 14] as Kind)
-    }
+    return bytes
   }
 
   /** Every entry in order, in blocks (for a merge). */
@@ -555,7 +558,12 @@ class Counter {
     const run = this.run
     if (run.length === 0) return
     // Counted with them, as earlier lines (each key's lines are put in order by offset).
-    this.lower?.withHigh(this.hi, (lo, offset, kind) => run.push(lo, offset, kind, 0))
+    const below = this.lower?.blockOf(this.hi)
+    if (below)
+      for (let at = 0; at < below.length; at += ENTRY) {
+        if (below.readUInt32BE(at) === this.hi)
+          run.push(below.readUInt32BE(at + 4), below.readUIntBE(at + 8, 6), below[at + 14] as Kind, 0)
+      }
     // Most often a new key's one line.
     if (run.length === 4) this.tally([{offset: run[1] as number, kind: run[2] as Kind}], 1)
     else if (run.length > 4) {

@@ -22,7 +22,7 @@ import {RecordIndex, buildIndex, type BuildSource, type IndexMeta, type LineRef}
 /** The recent level is merged into a new base once it would cover more than this share of the base's bytes. */
 const RECENT_SHARE = 1 / 8
 
-export const recentIndexFile = (indexFile: string) => `${indexFile}.recent`
+const recentIndexFile = (indexFile: string) => `${indexFile}.recent`
 
 export class IndexLevels {
   private constructor(

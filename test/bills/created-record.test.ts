@@ -362,6 +362,42 @@ describe('record of created bills', () => {
     }
   })
 
+  it('two processes adding to a large record at once, each bringing its index up to date, lose nothing', async () => {
+    const configDir = tempDir('bk-record-')
+    const file = writeBigRecord(configDir, 120_000)
+    ;(await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
+    // 3.4 MB of lines in all, half from each: each process merges what it read into the recent
+    // level while the other writes, and past an eighth of the large index, into a new one.
+    const count = 20_000
+    // Numbers of their own: B-… are the large record's.
+    const writers = [startWriter(configDir, 'P', count, 100), startWriter(configDir, 'Q', count, 100)]
+    await Promise.all(writers.map((w) => w.ready()))
+    for (const w of writers) w.child.stdin.end('go\n')
+    for (const w of writers) expect(await w.exited, w.output()).toBe(0)
+
+    const expectAll = async (record: CreatedRecord) => {
+      expect(await record.summary()).toMatchObject({created: 120_001 + 2 * count, unconfirmed: 1, settled: 1})
+      for (const prefix of ['P', 'Q'])
+        for (let j = 0; j < count; j += j < 100 ? 1 : 53)
+          expect(record.lookup(k(`ven_${j % 7}`, `${prefix}-${j}`))?.id, `${prefix}-${j}`).toBe(`bil_${prefix}_${j}`)
+      expectBigRecord(record, 120_000)
+    }
+    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      await expectAll(reopened)
+    } finally {
+      reopened.close()
+    }
+    rmSync(`${file}.index`)
+    rmSync(`${file}.index.recent`, {force: true})
+    const rebuilt = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      await expectAll(rebuilt)
+    } finally {
+      rebuilt.close()
+    }
+  })
+
   it('never trusts a torn index, nor one of another record', async () => {
     const configDir = tempDir('bk-record-')
     const file = writeBigRecord(configDir, 20_000)

@@ -341,25 +341,15 @@ describe('record of created bills', () => {
       }
       expectBigRecord(found, 120_000)
     }
+    const expectAll = async (found: CreatedRecord) => {
+      expectAnswers(found)
+      expect(await found.summary()).toMatchObject({created: 128_301, unconfirmed: 1, settled: 8_301})
+    }
     // A recent level that does not start where the large index ends (one of before its merge) is not used.
     copyFileSync(stale, recent)
-    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
-    try {
-      expectAnswers(reopened)
-      expect(await reopened.summary()).toMatchObject({created: 128_301, unconfirmed: 1, settled: 8_301})
-    } finally {
-      reopened.close()
-    }
-    // The same record indexed again from its file alone.
-    rmSync(`${file}.index`)
-    rmSync(recent, {force: true})
-    const rebuilt = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
-    try {
-      expect(await rebuilt.summary()).toMatchObject({created: 128_301, unconfirmed: 1, settled: 8_301})
-      expectAnswers(rebuilt)
-    } finally {
-      rebuilt.close()
-    }
+    await withRecord(configDir, expectAll)
+    dropIndex(file)
+    await withRecord(configDir, expectAll)
   })
 
   it('two processes adding to a large record at once, each bringing its index up to date, lose nothing', async () => {
@@ -382,20 +372,9 @@ describe('record of created bills', () => {
           expect(record.lookup(k(`ven_${j % 7}`, `${prefix}-${j}`))?.id, `${prefix}-${j}`).toBe(`bil_${prefix}_${j}`)
       expectBigRecord(record, 120_000)
     }
-    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
-    try {
-      await expectAll(reopened)
-    } finally {
-      reopened.close()
-    }
-    rmSync(`${file}.index`)
-    rmSync(`${file}.index.recent`, {force: true})
-    const rebuilt = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
-    try {
-      await expectAll(rebuilt)
-    } finally {
-      rebuilt.close()
-    }
+    await withRecord(configDir, expectAll)
+    dropIndex(file)
+    await withRecord(configDir, expectAll)
   })
 
   it('never trusts a torn index, nor one of another record', async () => {
@@ -436,6 +415,22 @@ describe('record of created bills', () => {
     record.close()
   })
 })
+
+/** Opens the record in `folder`, runs `check` on it, and closes it. */
+async function withRecord(folder: string, check: (record: CreatedRecord) => unknown): Promise<void> {
+  const record = await openCreatedRecord({folder, baseUrl: BASE, businessId: BIZ})
+  try {
+    await check(record)
+  } finally {
+    record.close()
+  }
+}
+
+/** Deletes both levels of the record's index: the next open builds it from the file alone. */
+function dropIndex(file: string): void {
+  rmSync(`${file}.index`)
+  rmSync(`${file}.index.recent`, {force: true})
+}
 
 /**
  * A record written directly: bills B-0… (January), a damaged line (line 5002), and bills whose

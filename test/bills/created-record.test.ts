@@ -66,15 +66,19 @@ function startWriter(configDir: string, prefix: string, count: number, batch: nu
   }
 }
 
+/** Lets the writers go once all are ready, and waits until each has exited 0. */
+async function runTogether(writers: Array<ReturnType<typeof startWriter>>): Promise<void> {
+  await Promise.all(writers.map((w) => w.ready()))
+  for (const w of writers) w.child.stdin.end('go\n')
+  for (const w of writers) expect(await w.exited, w.output()).toBe(0)
+}
+
 describe('record of created bills', () => {
   it('loses nothing when two processes append at once', async () => {
     const configDir = tempDir('bk-record-')
     const count = 600
     // Neither process finds the file: both race to create it, header included.
-    const writers = [startWriter(configDir, 'A', count, 3), startWriter(configDir, 'B', count, 3)]
-    await Promise.all(writers.map((w) => w.ready()))
-    for (const w of writers) w.child.stdin.end('go\n')
-    for (const w of writers) expect(await w.exited, w.output()).toBe(0)
+    await runTogether([startWriter(configDir, 'A', count, 3), startWriter(configDir, 'B', count, 3)])
 
     const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
     try {
@@ -360,10 +364,7 @@ describe('record of created bills', () => {
     // level while the other writes, and past an eighth of the large index, into a new one.
     const count = 20_000
     // Numbers of their own: B-… are the large record's.
-    const writers = [startWriter(configDir, 'P', count, 100), startWriter(configDir, 'Q', count, 100)]
-    await Promise.all(writers.map((w) => w.ready()))
-    for (const w of writers) w.child.stdin.end('go\n')
-    for (const w of writers) expect(await w.exited, w.output()).toBe(0)
+    await runTogether([startWriter(configDir, 'P', count, 100), startWriter(configDir, 'Q', count, 100)])
 
     const expectAll = async (record: CreatedRecord) => {
       expect(await record.summary()).toMatchObject({created: 120_001 + 2 * count, unconfirmed: 1, settled: 1})

@@ -46,6 +46,12 @@ function presenceBits(count: number): number {
 
 const presenceBytes = (count: number) => 2 ** presenceBits(count) / 8
 
+/** The fields of the entry at byte `at` of `bytes` (the layout above). */
+const highAt = (bytes: Buffer, at: number): number => bytes.readUInt32BE(at)
+const lowAt = (bytes: Buffer, at: number): number => bytes.readUInt32BE(at + 4)
+const offsetAt = (bytes: Buffer, at: number): number => bytes.readUIntBE(at + 8, 6)
+const kindAt = (bytes: Buffer, at: number): Kind => bytes[at + 14] as Kind
+
 export const enum Kind {
   created = 1,
   unconfirmed = 2,
@@ -179,8 +185,8 @@ export class RecordIndex {
     const found: LineRef[] = []
     if (bytes)
       for (let at = 0; at < bytes.length; at += ENTRY) {
-        if (bytes.readUInt32BE(at) === hi && bytes.readUInt32BE(at + 4) === lo)
-          found.push({offset: bytes.readUIntBE(at + 8, 6), kind: bytes[at + 14] as Kind})
+        if (highAt(bytes, at) === hi && lowAt(bytes, at) === lo)
+          found.push({offset: offsetAt(bytes, at), kind: kindAt(bytes, at)})
       }
     return found
   }
@@ -333,12 +339,7 @@ function build(file: string, from: BuildFrom, source: BuildSource, made: string[
   if (from.carried)
     for (const block of from.carried.entries())
       for (let at = 0; at < block.length; at += ENTRY) {
-        chunk.push(
-          block.readUInt32BE(at),
-          block.readUInt32BE(at + 4),
-          block.readUIntBE(at + 8, 6),
-          block[at + 14] as Kind,
-        )
+        chunk.push(highAt(block, at), lowAt(block, at), offsetAt(block, at), kindAt(block, at))
         full()
       }
   if (source.known) {
@@ -453,7 +454,7 @@ function mergeInto(
     for (const block of base.entries()) {
       let copied = 0
       for (let at = 0; at < block.length; at += ENTRY) {
-        const hi = block.readUInt32BE(at)
+        const hi = highAt(block, at)
         // Chunk entries with a lower hash go first; equal hashes: the base's lines are earlier.
         if (nextHigh() < hi) {
           writer.write(block, copied, at)
@@ -461,8 +462,7 @@ function mergeInto(
           emitChunkUpTo(hi - 1)
         }
         // Only a hash the chunk holds is counted again.
-        if (nextHigh() === hi)
-          counter.add(hi, block.readUInt32BE(at + 4), block.readUIntBE(at + 8, 6), block[at + 14] as Kind, false)
+        if (nextHigh() === hi) counter.add(hi, lowAt(block, at), offsetAt(block, at), kindAt(block, at), false)
       }
       writer.write(block, copied, block.length)
     }
@@ -494,7 +494,7 @@ class EntryWriter {
   /** Writes the entries of `entries` from byte `from` to byte `to`. */
   write(entries: Buffer, from: number, to: number): void {
     for (let at = from; at < to; at += ENTRY) {
-      const hi = entries.readUInt32BE(at)
+      const hi = highAt(entries, at)
       if (this.count % FENCE === 0) this.fences.push(hi)
       const bit = hi >>> this.shift
       this.presence[bit >>> 3] = (this.presence[bit >>> 3] as number) | (1 << (bit & 7))
@@ -561,8 +561,7 @@ class Counter {
     const below = this.lower?.blockOf(this.hi)
     if (below)
       for (let at = 0; at < below.length; at += ENTRY) {
-        if (below.readUInt32BE(at) === this.hi)
-          run.push(below.readUInt32BE(at + 4), below.readUIntBE(at + 8, 6), below[at + 14] as Kind, 0)
+        if (highAt(below, at) === this.hi) run.push(lowAt(below, at), offsetAt(below, at), kindAt(below, at), 0)
       }
     // Most often a new key's one line.
     if (run.length === 4) this.tally([{offset: run[1] as number, kind: run[2] as Kind}], 1)

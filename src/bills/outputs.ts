@@ -158,8 +158,15 @@ export class ResultsFile {
     return this.file.path
   }
 
-  async add(number: string, id: string, line: number): Promise<void> {
-    await this.file.write(this.ndjson ? JSON.stringify({number, id, line}) + '\n' : csvLine([number, id, String(line)]))
+  /** One write for a batch's bills. */
+  async add(created: ReadonlyArray<{bill: BillDraft; id: string}>): Promise<void> {
+    const line = ({bill, id}: {bill: BillDraft; id: string}) => {
+      const at = bill.rows[0]!.line
+      return this.ndjson
+        ? JSON.stringify({number: bill.number, id, line: at}) + '\n'
+        : csvLine([bill.number, id, String(at)])
+    }
+    await this.file.write(created.map(line).join(''))
   }
 
   /** Creates the file even when no bill was created, so --results always names a file. */
@@ -238,11 +245,12 @@ export class ImportOutputs {
     await this.unsent.add(bill, () => reason)
   }
 
-  /** A bill created, in this run or (`before`: why it was not sent) an earlier one. */
-  async created(bill: BillDraft, id: string, before?: string): Promise<void> {
-    if (before !== undefined && this.observer?.createdBefore) this.observer.createdBefore(bill, id, before)
-    else this.observer?.created(bill, id)
-    await this.results?.add(bill.number, id, bill.rows[0]!.line)
+  /** Bills created, in this run (a batch's) or (`before`: why it was not sent) an earlier one. */
+  async created(created: ReadonlyArray<{bill: BillDraft; id: string}>, before?: string): Promise<void> {
+    for (const {bill, id} of created)
+      if (before !== undefined && this.observer?.createdBefore) this.observer.createdBefore(bill, id, before)
+      else this.observer?.created(bill, id)
+    await this.results?.add(created)
   }
 
   /** The rejects, unconfirmed and unsent files, and a lines file's side files, when written. */

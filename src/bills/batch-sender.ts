@@ -268,11 +268,12 @@ export class Batcher {
     private readonly sender: BatchSender,
   ) {}
 
-  async add(bill: BillDraft): Promise<void> {
-    if (this.numbers.has(bill.number)) await this.flush()
+  /** Resolves once the batch the bill completes is submitted; undefined (no promise) when it completes none. */
+  add(bill: BillDraft): Promise<void> | undefined {
+    if (this.numbers.has(bill.number)) return this.flush().then(() => this.add(bill))
     this.bills.push(bill)
     this.numbers.add(bill.number)
-    if (this.bills.length >= this.size) await this.flush()
+    return this.bills.length >= this.size ? this.flush() : undefined
   }
 
   /** The bills not yet in a batch, taken out (the run stopped before sending them). */

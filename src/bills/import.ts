@@ -302,9 +302,12 @@ async function holdBackOpenBill(bill: BillDraft | undefined, tally: ImportTally)
   return 0
 }
 
-/** Where each bill read goes: set aside, refused, known from before, or batched to send. */
+/**
+ * Where each bill read goes: set aside, refused, known from before, or batched to send. Not an
+ * async function: a bill that only joins a batch returns no promise for the reader to await.
+ */
 function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, batcher: Batcher) {
-  return async (bill: BillDraft): Promise<void> => {
+  return (bill: BillDraft): Promise<void> | undefined => {
     tally.read(bill)
     if (isSetAside(bill)) return tally.setAside(bill)
     if (bill.errors.length > 0) return tally.invalid(bill)
@@ -318,6 +321,6 @@ function billRouter(options: ImportOptions, run: OpenRun, tally: ImportTally, ba
     const ownRun = earlier?.unconfirmedBy === run.started && earlier.input === options.file
     if (earlier?.unconfirmedBy !== undefined && !ownRun && !options.resendUnconfirmed)
       return tally.unconfirmedElsewhere(bill, earlier)
-    await batcher.add(bill)
+    return batcher.add(bill)
   }
 }

@@ -480,7 +480,6 @@ class FileRecord implements CreatedRecord {
       end,
     )
     // updateIndex closed what it replaced, or kept it open as the base of a new recent level.
-    this.index = undefined
     this.useIndex(updated)
     this.refresh()
   }
@@ -505,13 +504,15 @@ class FileRecord implements CreatedRecord {
     closeSync(this.readFd)
     ;[this.appendFd, this.readFd] = openBoth(this.file)
     this.readHeader()
+    const replaced = this.index
     this.useIndex(IndexLevels.open(this.indexFile, this.readFd, this.headerLine))
+    replaced?.close()
     if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) this.compactIfPossible()
     else this.refresh()
   }
 
+  /** Reads with `index` from now on, the tail after it anew. Whoever replaces the index closes the old one. */
   private useIndex(index: IndexLevels | undefined): void {
-    if (this.index !== index) this.index?.close()
     this.index = index
     this.tail.clear()
     this.tailDamaged = []

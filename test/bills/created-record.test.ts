@@ -8,7 +8,9 @@ import {
   appendFileSync,
   copyFileSync,
   existsSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -157,6 +159,39 @@ describe('record of created bills', () => {
     const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
     expect([(await reopened.summary()).created, reopened.lookup(k('ven_a', 'INV-3'))?.id]).toEqual([2, 'bil_3'])
     reopened.close()
+  })
+
+  it('closes the index it stops using when another process rewrites the record', async () => {
+    const configDir = tempDir('bk-record-')
+    const file = createdRecordPath(configDir, BASE, BIZ)
+    // This process's descriptors open on an index of the record, replaced ones ("… (deleted)") included.
+    const indexDescriptors = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${file}.index`)
+        } catch {
+          return false
+        }
+      }).length
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      await record.add([{key: k('ven_a', 'OLD-1'), id: 'bil_old'}])
+      await record.summary()
+      expect(indexDescriptors()).toBe(1)
+      const other = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+      // Every line is older than tomorrow: the file is written anew without them, with an index of its own.
+      expect(await other.forgetBefore(new Date(Date.now() + 86_400_000))).toEqual({forgotten: 1, kept: 0})
+      other.close()
+      await record.add([{key: k('ven_a', 'NEW-1'), id: 'bil_new'}])
+      expect([record.lookup(k('ven_a', 'OLD-1')), record.lookup(k('ven_a', 'NEW-1'))?.id]).toEqual([
+        undefined,
+        'bil_new',
+      ])
+      expect(indexDescriptors()).toBe(1)
+    } finally {
+      record.close()
+    }
+    expect(indexDescriptors()).toBe(0)
   })
 
   it('passes over a damaged line before the last, naming it; reads version 1 lines as the default key', async () => {

@@ -4,14 +4,14 @@
  * and a second run on a later export adds its new values and keeps every filled id.
  */
 import {readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {stringify} from 'csv-stringify/sync'
 import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {ROOT, runBk, runShellLine, tempDir} from '../helpers/bk.js'
 import {exampleExports, flagValue} from './example-exports.js'
 
 interface Written {
@@ -147,6 +147,42 @@ describe('bills lookups init on a later export', () => {
     // A third run on the same export changes nothing.
     await lookupsInit(later)
     expect(readFileSync(vendors, 'utf8')).toBe(after)
+  })
+})
+
+describe('bills lookups init on either thread', () => {
+  // A file is parsed on the reading worker, stdin on the main thread (src/bills/reader.ts).
+  it('writes the same lookup files from a file as from stdin, over many chunks of the worker', async () => {
+    const example = EXAMPLES.find((e) => e.folder === 'xero' && e.file === 'bills.csv')!
+    const dir = tempDir('bk-lookups-threads-')
+    const [header, ...rows] = readCsv(example.path)
+    const at = (column: string) => header!.indexOf(column)
+    // About 600 KB: the worker posts it in some twenty chunks of 32 KiB.
+    const many = Array.from({length: 4000}, (_, i) => {
+      const bill = Math.floor(i / 2)
+      const row = [...rows[i % rows.length]!]
+      row[at('*ContactName')] = bill % 97 === 3 ? `Smith, Jones & Café ${bill % 700}` : `Supplier ${bill % 700}`
+      row[at('*InvoiceNumber')] = `INV-${bill}`
+      // An account code a row: a record lost or read twice shows in the ledgers' file.
+      row[at('*AccountCode')] = String(1000 + i)
+      return row
+    })
+    writeFileSync(join(dir, 'big.csv'), stringify([header!, ...many]))
+    const fromFile = await runShellLine('bk bills lookups init big.csv --map xero --dir file --json', {cwd: dir})
+    const fromStdin = await runShellLine('bk bills lookups init - --map xero --dir stdin --json < big.csv', {cwd: dir})
+    expect([fromFile.code, fromStdin.code], fromFile.stderr + fromStdin.stderr).toEqual([0, 0])
+    const written = (stdout: string) =>
+      (JSON.parse(stdout) as Written[]).map((w) => ({
+        ...w,
+        file: basename(w.file),
+        text: readFileSync(join(dir, w.file), 'utf8'),
+      }))
+    const [file, stdin] = [written(fromFile.stdout), written(fromStdin.stdout)]
+    expect(stdin).toEqual(file)
+    expect(file.map((w) => [w.field, w.values])).toEqual([
+      ['vendor_id', new Set(many.map((r) => r[at('*ContactName')])).size],
+      ['line_ledger_id', new Set(many.map((r) => r[at('*AccountCode')])).size],
+    ])
   })
 })
 

@@ -28,9 +28,15 @@ type BatchResult =
   /** `retry`: the service may accept it a moment later (429, 503, no connection), unlike a 401/403/404. */
   | {kind: 'not-sent'; error: BkError; retry: boolean}
 
+/** A bill the service created, with the id it gave it. */
+export interface CreatedDraft {
+  bill: BillDraft
+  id: string
+}
+
 /** Each bill of a batch that reached the service, by outcome, with the id or the reason. */
 export interface BatchOutcome {
-  created: Array<{bill: BillDraft; id: string}>
+  created: CreatedDraft[]
   failed: Array<{bill: BillDraft; reason: string}>
   unconfirmed: Array<{bill: BillDraft; reason: string}>
 }

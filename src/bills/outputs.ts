@@ -10,6 +10,7 @@ import {extname} from 'node:path'
 
 import {openPrivateFile, streamWriter, type StreamWriter} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
+import type {CreatedDraft} from './batch-sender.js'
 import type {OriginalRecord, ReadRecord} from './record-structure.js'
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/
@@ -159,8 +160,8 @@ export class ResultsFile {
   }
 
   /** One write for a batch's bills. */
-  async add(created: ReadonlyArray<{bill: BillDraft; id: string}>): Promise<void> {
-    const line = ({bill, id}: {bill: BillDraft; id: string}) => {
+  async add(created: readonly CreatedDraft[]): Promise<void> {
+    const line = ({bill, id}: CreatedDraft) => {
       const at = bill.rows[0]!.line
       return this.ndjson
         ? JSON.stringify({number: bill.number, id, line: at}) + '\n'
@@ -246,7 +247,7 @@ export class ImportOutputs {
   }
 
   /** Bills created, in this run (a batch's) or (`before`: why it was not sent) an earlier one. */
-  async created(created: ReadonlyArray<{bill: BillDraft; id: string}>, before?: string): Promise<void> {
+  async created(created: readonly CreatedDraft[], before?: string): Promise<void> {
     for (const {bill, id} of created)
       if (before !== undefined && this.observer?.createdBefore) this.observer.createdBefore(bill, id, before)
       else this.observer?.created(bill, id)

@@ -45,6 +45,7 @@ async function main(port: NonNullable<typeof parentPort>, data: CsvWorkerData): 
   port.on('message', () => {
     credit++
     wake?.()
+    wake = undefined
   })
   const post = (message: WorkerMessage) => port.postMessage(message)
   try {

@@ -144,6 +144,7 @@ function workerInput(file: string, size: number, script: string, data: CsvWorker
   const arrive = (message: WorkerMessage) => {
     queue.push(message)
     wake?.()
+    wake = undefined
   }
   let bytes = 0
   worker.on('message', arrive)

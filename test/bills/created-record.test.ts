@@ -386,9 +386,7 @@ describe('record of created bills', () => {
     }
     // A recent level that does not start where the large index ends (one of before its merge) is not used.
     copyFileSync(stale, recent)
-    await withRecord(configDir, expectAll)
-    dropIndex(file)
-    await withRecord(configDir, expectAll)
+    await withIndexThenRebuilt(configDir, file, expectAll)
   })
 
   it('two processes adding to a large record at once, each bringing its index up to date, lose nothing', async () => {
@@ -408,9 +406,7 @@ describe('record of created bills', () => {
           expect(record.lookup(k(`ven_${j % 7}`, `${prefix}-${j}`))?.id, `${prefix}-${j}`).toBe(`bil_${prefix}_${j}`)
       expectBigRecord(record, 120_000)
     }
-    await withRecord(configDir, expectAll)
-    dropIndex(file)
-    await withRecord(configDir, expectAll)
+    await withIndexThenRebuilt(configDir, file, expectAll)
   })
 
   it('never trusts a torn index, nor one of another record', async () => {
@@ -462,10 +458,19 @@ async function withRecord(folder: string, check: (record: CreatedRecord) => unkn
   }
 }
 
-/** Deletes both levels of the record's index: the next open builds it from the file alone. */
-function dropIndex(file: string): void {
+/**
+ * Runs `check` on the record as its index stands, then again with both levels of the index
+ * deleted, so that the open builds it from the file alone.
+ */
+async function withIndexThenRebuilt(
+  folder: string,
+  file: string,
+  check: (record: CreatedRecord) => unknown,
+): Promise<void> {
+  await withRecord(folder, check)
   rmSync(`${file}.index`)
   rmSync(`${file}.index.recent`, {force: true})
+  await withRecord(folder, check)
 }
 
 /**

@@ -480,6 +480,21 @@ export class BillAssembler {
           bad = true
           continue
         }
+        // Split at the last "=", "a=b=1" would send the value "a=b": the cell is ambiguous.
+        if (piece.indexOf('=') !== eq) {
+          err(
+            column,
+            text,
+            `has an allocation "${piece}" with more than one "=": a tag value cannot contain "=" or ";"`,
+          )
+          bad = true
+          continue
+        }
+        if (allocations.some((a) => a.value === value)) {
+          err(column, text, `allocates to "${value}" twice: give each value once, with its whole amount`)
+          bad = true
+          continue
+        }
         const ap = amountProblem(amount, {nonNegative: true})
         if (ap) {
           err(column, text, `allocation "${piece}": amount "${amount}" ${ap}`)

@@ -67,6 +67,8 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       row({number: 'A-1'}), // 22
       row({number: 'A-19', 'tag:department': '=5'}), // 23
       row({number: 'A-20', due_at: 'tomorrow'}), // 24
+      row({number: 'A-21', 'tag:department': 'a=b=1'}), // 25
+      row({number: 'A-22', 'tag:department': 'engineering=1;engineering=2'}), // 26
     ]
     const {dir, name} = csvFile(lines)
     const result = await runBk(['bills', 'import', name, '--dry-run', '--max-errors', '100'], {
@@ -96,10 +98,12 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       'bills.csv:22: column number: "A-1" reappears after another bill began: bill A-1 (vendor ven_',
       'bills.csv:23: column tag:department: "=5" has an allocation "=5" without a value',
       'bills.csv:24: column due_at: "tomorrow" is not an ISO 8601 date or datetime',
+      'bills.csv:25: column tag:department: "a=b=1" has an allocation "a=b=1" with more than one "="',
+      'bills.csv:26: column tag:department: "engineering=1;engineering=2" allocates to "engineering" twice',
     ]
     for (const line of expected) expect(result.stderr).toContain(line)
     expect(result.stderr).not.toMatch(/bills\.csv:(2|18):/)
-    expect(result.stderr).toContain('Error: 21 problems in bills.csv (21 of 22 bills invalid); nothing was sent')
+    expect(result.stderr).toContain('Error: 23 problems in bills.csv (23 of 24 bills invalid); nothing was sent')
     expect(emulator.state.bills.count()).toBe(0)
   })
 

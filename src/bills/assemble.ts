@@ -48,6 +48,8 @@ export interface RowError {
   /** The column as the file names it (and ours when the map renamed it). */
   column?: string | undefined
   value?: string | undefined
+  /** The cell as the file has it, when a map read it as `value` (BillAssembler.rowError). */
+  written?: string | undefined
   message: string
   /** Keeps the bill from being sent without being a fault of the file (a credit note the map skips). */
   skip?: boolean | undefined
@@ -212,12 +214,25 @@ export class BillAssembler {
    */
   private where(row: SourceRow, column: Column | `tag:${string}`): Pick<RowError, 'file' | 'line' | 'column'> {
     const joined = row.origin?.lines
-    const i = column.startsWith('tag:')
-      ? (this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1)
-      : this.at[column as Column]
+    const i = this.indexOf(column)
     if (joined && i >= 0 && this.layout.sources?.[i]?.some((source) => source >= joined.from))
       return {file: joined.label, line: joined.record.line, column: this.linesLabels[i] ?? column}
     return {line: row.line, column: this.label(column)}
+  }
+
+  /**
+   * A row's error about `value` of `column`. When a map read the value from one cell written
+   * otherwise ("1,234.56" read as 1234.56, a name looked up as an id), the error also carries the
+   * cell as written: that is what the user finds in the file.
+   */
+  private rowError(row: SourceRow, column: Column | `tag:${string}`, value: string, message: string): RowError {
+    const error: RowError = {...this.where(row, column), value, message}
+    // A flattened row's cells are not the file's columns one for one: only a plain row is traced.
+    if (!row.raw || row.origin) return error
+    const sources = this.layout.sources?.[this.indexOf(column)]
+    const written = sources?.length === 1 ? row.raw[sources[0]!]?.trim() : undefined
+    if (written !== undefined && written !== value.trim()) error.written = written
+    return error
   }
 
   /** A bill key for people: `B-1 of ven_abc`, or the key's values joined. */
@@ -227,10 +242,15 @@ export class BillAssembler {
 
   /** How the file names our column, for messages. */
   label(column: Column | `tag:${string}`): string {
-    const i = column.startsWith('tag:')
+    const i = this.indexOf(column)
+    return (i >= 0 ? this.labels[i] : undefined) ?? column
+  }
+
+  /** Where `column` sits in a row's cells, or -1 (a tag the layout lacks). */
+  private indexOf(column: Column | `tag:${string}`): number {
+    return column.startsWith('tag:')
       ? (this.layout.tags.find((t) => `tag:${t.field}` === column)?.index ?? -1)
       : this.at[column as Column]
-    return (i >= 0 ? this.labels[i] : undefined) ?? column
   }
 
   /** A bill-level value as the bill uses it: trimmed, but for the description, sent as written. */
@@ -370,10 +390,10 @@ export class BillAssembler {
     const body: OpenBody = {head: '', lines: '', amounts: undefined, tags: [], broken: []}
     this.body = body
     const err = (column: Column | `tag:${string}`, value: string, message: string) =>
-      errors.push({...this.where(row, column), value, message})
+      errors.push(this.rowError(row, column, value, message))
     // A rule of the service's a value breaks: said only when nothing else is wrong (bill-rules.ts, in its order).
     const broken = (column: Column, message: string) =>
-      body.broken.push({...this.where(row, column), value: this.cell(cells, column), message})
+      body.broken.push(this.rowError(row, column, this.cell(cells, column), message))
     if (number === '')
       err(
         'number',
@@ -517,11 +537,14 @@ export class BillAssembler {
       if (this.billValue(first.cells, name) !== this.billValue(row.cells, name)) {
         const a = this.cell(first.cells, name)
         const b = this.cell(row.cells, name)
-        bill.errors.push({
-          ...this.where(row, name),
-          value: b,
-          message: `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`,
-        })
+        bill.errors.push(
+          this.rowError(
+            row,
+            name,
+            b,
+            `differs from line ${first.line} ("${a}") of the same bill ${bill.number}: the bill-level columns must be the same on every row of a bill`,
+          ),
+        )
       }
     }
     for (const {field, index} of this.layout.tags) {
@@ -542,7 +565,7 @@ export class BillAssembler {
   private addLine(bill: BillDraft, row: SourceRow): void {
     const {cells} = row
     const err = (column: Column, value: string, message: string) =>
-      bill.errors.push({...this.where(row, column), value, message})
+      bill.errors.push(this.rowError(row, column, value, message))
     const amount = this.cell(cells, 'line_amount').trim()
     const ap = row.failed?.has('line_amount') ? undefined : amountProblem(amount)
     const ledger = this.cell(cells, 'line_ledger_id').trim()
@@ -565,7 +588,7 @@ export class BillAssembler {
     if (description !== '') {
       json += `,"description":${JSON.stringify(description)}`
       const dp = this.textProblem(description)
-      if (dp) body.broken.push({...this.where(row, 'line_description'), value: description, message: dp})
+      if (dp) body.broken.push(this.rowError(row, 'line_description', description, dp))
     }
     if (metadata !== undefined) json += `,"metadata_":${metadata}`
     body.lines += body.lines === '' ? `${json}}` : `,${json}}`
@@ -582,7 +605,12 @@ function tagJson({field, text, allocations}: TagValue): string {
 
 /** One line of an error for people: `bills.csv:12: column line_amount: "12,50" is not …`. */
 export function formatRowError(file: string, e: RowError): string {
+  const quoted = (text: string) => `"${text.length > 80 ? text.slice(0, 77) + '...' : text}"`
   const value =
-    e.value === undefined || e.value === '' ? '' : `"${e.value.length > 80 ? e.value.slice(0, 77) + '...' : e.value}" `
+    e.written !== undefined
+      ? `${quoted(e.written)} (read as ${quoted(e.value ?? '')}) `
+      : e.value === undefined || e.value === ''
+        ? ''
+        : `${quoted(e.value)} `
   return `${e.file ?? file}:${e.line}: ${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
 }

@@ -163,6 +163,17 @@ describe('an export that does not read is refused whole: exit 2, row and column 
     )
   })
 
+  it('a value the map converted is named as the file writes it, and as bk read it', async () => {
+    const file = join(tempDir('bk-qbo-digits-'), 'bills.csv')
+    const text = readFileSync(ex('quickbooks-online', 'bills.csv'), 'utf8').split('\n')
+    text[2] = text[2]!.replace(/,[^,]*$/, ',"1,000,000,000,000,000,000.00"')
+    writeFileSync(file, text.join('\n'))
+    await refused(
+      [file, ...PRESETS['quickbooks-online']!, ...lookups('quickbooks-online'), '--dry-run'],
+      `${file}:3: column "Line Amount" (line_amount): "1,000,000,000,000,000,000.00" (read as "1000000000000000000.00") has more than 15 significant digits`,
+    )
+  })
+
   it('a value missing from a lookup, listed once by --dry-run', async () => {
     const file = fixture('xero-vendor-missing.csv')
     const args = xero(file, '--date-format', 'DD/MM/YYYY')
@@ -206,7 +217,8 @@ describe('an export that does not read is refused whole: exit 2, row and column 
   it('a continuation row that names another vendor', async () => {
     await refused(
       [fixture('gnucash-continuation-conflict.csv'), ...PRESETS.gnucash!, ...lookups('gnucash')],
-      'gnucash-continuation-conflict.csv:2: column "column 3" (vendor_id): "ven_',
+      // The cell as written, then the id its lookup gave: the number is what the file holds.
+      'gnucash-continuation-conflict.csv:2: column "column 3" (vendor_id): "000023" (read as "ven_',
       'differs from line 1',
     )
   })

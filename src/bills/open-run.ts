@@ -251,10 +251,14 @@ async function prepareResumeLog(
       removeResumeLog(file)
     } else if (!options.resume) {
       const state = earlier!
-      const created = [...state.outcomes.values()].filter((o) => o.kind === 'created').length
+      const outcomes = [...state.outcomes.values()]
+      const created = outcomes.filter((o) => o.kind === 'created').length
+      // Unconfirmed bills (a crash, an abandoned batch) may exist too: sent again, they could be twice.
+      const unconfirmed = outcomes.filter((o) => o.kind === 'unconfirmed').length
+      const records = `${counted(created, 'bill')} created${unconfirmed > 0 ? ` and ${unconfirmed} unconfirmed` : ''}`
       const changed = changedSince(options, state.header)
       throw new InputError(
-        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${counted(created, 'bill')} created${changed ? `, and ${changed}` : ''}. Refusing to import it again, which could create them twice`,
+        `${options.file} was imported before: its journal ${file} (started ${state.header.at}) records ${records}${changed ? `, and ${changed}` : ''}. Refusing to import it again, which could create them twice`,
         {
           code: 'journal_exists',
           hint: changed

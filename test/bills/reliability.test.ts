@@ -295,6 +295,13 @@ describe('bk bills import --resume', () => {
     const unconfirmed = numbersIn(join(dir, 'bills.unconfirmed.csv'))
     expect(unconfirmed.size).toBe(150)
     for (const reason of unconfirmed.values()) expect(reason).toContain('aborted (second Ctrl-C)')
+    // Run again without --resume: refused, and the refusal counts the unconfirmed bills too.
+    const again = await runBk(['bills', 'import', 'bills.csv'], {
+      env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
+      cwd: dir,
+    })
+    expect(again.code, again.stderr).toBe(2)
+    expect(again.stderr).toContain('records 0 bills created and 150 unconfirmed. Refusing to import it again')
     // The service may still act on an abandoned request (the emulator does, once the proxy lets
     // them through): that is why they are unconfirmed. Whatever it did, --resume must not send them again.
     proxy.release()

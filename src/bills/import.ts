@@ -185,15 +185,17 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
   }
 }
 
-/** A dry run reads the record too (a local file), when it knows the business. */
+/** A dry run reads the record too (a local file), when it knows the business and the environment. */
 async function openDryRunRecord(
   options: DryRunOptions,
 ): Promise<{record: CreatedRecord | undefined; result: DryRunResult['record']}> {
-  if (!options.record)
-    return {
-      record: undefined,
-      result: {file: null, note: 'no business known (--business): the record of created bills was not read'},
-    }
+  if (!options.record) {
+    // The record is per business and environment: say which of the two is missing.
+    const missing = options.businessId
+      ? 'no environment known (--profile, or BK_BASE_URL with credentials)'
+      : 'no business known (--business)'
+    return {record: undefined, result: {file: null, note: `${missing}: the record of created bills was not read`}}
+  }
   const record = await readCreatedRecord(options.record)
   if (record) return {record, result: {file: record.file}}
   const where = `${options.record.businessId} at ${options.record.baseUrl}`

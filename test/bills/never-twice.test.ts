@@ -96,12 +96,19 @@ describe('the record of created bills guards every import', () => {
     expect(duplicated('STDIN')).toEqual([])
   })
 
-  it('a dry run says when it cannot read the record: no business known', async () => {
+  it('a dry run says when it cannot read the record: no business, or no environment, known', async () => {
     const dir = tempDir('bk-twice-dry-')
     writeFileSync(join(dir, 'bills.csv'), rows('NOBIZ', 1, 2))
     const dry = await runBk(['bills', 'import', join(dir, 'bills.csv'), '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.stderr).toContain('Bills created earlier are not counted: no business known (--business)')
+    // A business without an environment: the record is per environment too, and that is what is missing.
+    const env = {BK_BUSINESS_ID: 'biz_demo_acme'}
+    const known = await runBk(['bills', 'import', join(dir, 'bills.csv'), '--dry-run'], {env})
+    expect(known.code, known.stderr).toBe(0)
+    expect(known.stderr).toContain(
+      'Bills created earlier are not counted: no environment known (--profile, or BK_BASE_URL with credentials)',
+    )
   })
 })
 

@@ -9,7 +9,7 @@ import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {InputError} from '../shared/errors.js'
-import {removeResumeLog} from '../files/resume-log.js'
+import {checkResumeTarget, removeResumeLog} from '../files/resume-log.js'
 import {lockOwner, waitForRunLock, type LockOwner, type RunLock} from '../files/run-lock.js'
 import {checkWritable} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
@@ -268,20 +268,12 @@ async function prepareResumeLog(
       )
     } else {
       previous = earlier!
-      if (previous.header.business !== options.businessId) {
-        throw new InputError(
-          `The journal ${file} is of an import into ${previous.header.business}, not ${options.businessId}`,
-          {
-            hint: `Resume with --business ${previous.header.business}, or pass --journal to keep a separate journal for this business.`,
-          },
-        )
-      }
-      if (previous.header.baseUrl !== options.baseUrl) {
-        throw new InputError(
-          `The journal ${file} is of an import into ${previous.header.baseUrl}, not ${options.baseUrl}`,
-          {hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.'},
-        )
-      }
+      checkResumeTarget(
+        file,
+        {business: previous.header.business, baseUrl: previous.header.baseUrl},
+        {business: options.businessId, baseUrl: options.baseUrl},
+        'an import into',
+      )
       checkResumable(options, previous, file)
     }
   }

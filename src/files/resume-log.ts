@@ -175,3 +175,27 @@ function cutTornTail(file: string): void {
 export function removeResumeLog(file: string): void {
   rmSync(file, {force: true})
 }
+
+/** Where what a resume log records holds true: the API base URL (the environment) and the business. */
+export interface ResumeLogTarget {
+  baseUrl: string
+  business: string
+}
+
+/**
+ * Refuses to resume a log begun against another environment or business: what it records as
+ * created exists there, so resuming here would skip what was never sent here. `of` names what
+ * the log is of, up to its target: "an import into".
+ */
+export function checkResumeTarget(file: string, logged: ResumeLogTarget, current: ResumeLogTarget, of: string): void {
+  if (logged.business !== current.business) {
+    throw new InputError(`The journal ${file} is of ${of} ${logged.business}, not ${current.business}`, {
+      hint: `Resume with --business ${logged.business}, or pass --journal to keep a separate journal for this business.`,
+    })
+  }
+  if (logged.baseUrl !== current.baseUrl) {
+    throw new InputError(`The journal ${file} is of ${of} ${logged.baseUrl}, not ${current.baseUrl}`, {
+      hint: 'Resume with the same profile or base URL, or pass --journal to keep a separate journal.',
+    })
+  }
+}

@@ -8,7 +8,7 @@ import {classifyWriteFailure} from '../api/outcome.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../shared/errors.js'
 import {counted} from '../shared/counts.js'
-import {removeResumeLog} from '../files/resume-log.js'
+import {checkResumeTarget, removeResumeLog} from '../files/resume-log.js'
 import {fingerprint, EntryLogWriter, readEntryLog, type EntryLogState} from './resume-log.js'
 import type {LoadedEntry} from './load.js'
 
@@ -51,7 +51,7 @@ export interface PostResult {
 /** Decides what to send; throws InputError (nothing sent) when a journal is in the way. */
 export function planPosting(
   files: readonly FileEntries[],
-  options: {mode: JournalMode; businessId: string},
+  options: {mode: JournalMode; businessId: string; baseUrl: string},
 ): PlannedFile[] {
   const plans: PlannedFile[] = []
   for (const f of files) {
@@ -87,14 +87,7 @@ export function planPosting(
       plans.push(plan)
       continue
     }
-    if (state.header.business_id !== options.businessId) {
-      throw new InputError(
-        `The journal ${journalPath} is for business ${state.header.business_id}, not ${options.businessId}`,
-        {
-          hint: `Pass --business ${state.header.business_id} to resume it, or --restart to post to ${options.businessId} anew.`,
-        },
-      )
-    }
+    checkEntryLogTarget(journalPath as string, state, options)
     for (const entry of f.entries) {
       const record = state.entries.get(entry.index)
       const outcome = {file: f.file, index: entry.index, description: entry.description}
@@ -119,8 +112,33 @@ export function planPosting(
   return plans
 }
 
+/**
+ * A journal's created entries exist where it was begun: resumed against another business or base
+ * URL, it would skip entries never posted there. A journal of an older bk does not record its
+ * base URL: it is refused too, and the hint gives the line to add if it was begun here.
+ */
+function checkEntryLogTarget(file: string, state: EntryLogState, options: {businessId: string; baseUrl: string}): void {
+  const baseUrl = state.header.base_url
+  if (baseUrl === undefined && state.header.business_id === options.businessId) {
+    throw new InputError(
+      `The journal ${file} was begun by an older bk and does not record the base URL its entries were posted to: resuming it against ${options.baseUrl} would skip every entry it records as created, whether or not it exists there`,
+      {
+        code: 'journal_without_base_url',
+        hint: `If its entries were posted to ${options.baseUrl}, add "base_url":"${options.baseUrl}" to its first line and run again; otherwise pass --journal to keep a separate journal for this base URL.`,
+      },
+    )
+  }
+  checkResumeTarget(
+    file,
+    {business: state.header.business_id, baseUrl: baseUrl ?? options.baseUrl},
+    {business: options.businessId, baseUrl: options.baseUrl},
+    'entries posted to',
+  )
+}
+
 export interface PostOptions {
   businessId: string
+  baseUrl: string
   mode: JournalMode
   create: (input: JournalEntryInput) => Promise<{id: string}>
   onOutcome?: (kind: 'created' | 'failed', outcome: Outcome) => void
@@ -136,7 +154,9 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
   for (const plan of plans) {
     if (plan.journalPath && options.mode === 'restart') removeResumeLog(plan.journalPath)
     if (plan.toSend.length === 0) continue
-    const journal = plan.journalPath ? EntryLogWriter.open(plan.journalPath, options.businessId) : undefined
+    const journal = plan.journalPath
+      ? EntryLogWriter.open(plan.journalPath, {business: options.businessId, baseUrl: options.baseUrl})
+      : undefined
     try {
       for (const entry of plan.toSend) {
         const fp = fingerprint(entry.input)

@@ -8,7 +8,7 @@ import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {ResumeLogFile, readResumeLogLines} from '../files/resume-log.js'
+import {ResumeLogFile, readResumeLogLines, type ResumeLogTarget} from '../files/resume-log.js'
 
 const KIND = 'bk-journal-entries'
 
@@ -28,6 +28,8 @@ export interface EntryLogHeader {
   kind: typeof KIND
   version: 1
   business_id: string
+  /** The API base URL the entries were posted to; absent from a journal of an older bk. */
+  base_url?: string
   started_at: string
 }
 
@@ -58,14 +60,15 @@ export class EntryLogWriter {
   private constructor(private readonly journal: ResumeLogFile) {}
 
   /** Opens for appending; writes the header when the journal is new. */
-  static open(path: string, businessId: string): EntryLogWriter {
+  static open(path: string, target: ResumeLogTarget): EntryLogWriter {
     const isNew = !existsSync(path)
     const writer = new EntryLogWriter(ResumeLogFile.open(path))
     if (isNew)
       writer.journal.append({
         kind: KIND,
         version: 1,
-        business_id: businessId,
+        business_id: target.business,
+        base_url: target.baseUrl,
         started_at: new Date().toISOString(),
       } satisfies EntryLogHeader)
     return writer

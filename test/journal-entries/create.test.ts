@@ -195,7 +195,13 @@ describe('bk journal-entries create', () => {
     writeFileSync(
       `${file}.bk-journal`,
       [
-        {kind: 'bk-journal-entries', version: 1, business_id: BIZ, started_at: '2026-03-01T00:00:00Z'},
+        {
+          kind: 'bk-journal-entries',
+          version: 1,
+          business_id: BIZ,
+          base_url: emulator.baseUrl,
+          started_at: '2026-03-01T00:00:00Z',
+        },
         {index: 1, fingerprint: fingerprint(loaded.entries[0]!.input), status: 'sending', at: '2026-03-01T00:00:01Z'},
       ]
         .map((r) => JSON.stringify(r))

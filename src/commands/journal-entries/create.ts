@@ -155,7 +155,9 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
   ): Promise<JournalEntriesCreateResult> {
     const {flags} = this
     const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
-    const plans = planPosting(files, {mode, businessId})
+    // The environment the journals were begun in must be this one (post.ts).
+    const {baseUrl} = await this.credentials()
+    const plans = planPosting(files, {mode, businessId, baseUrl})
     const toSend = plans.reduce((n, p) => n + p.toSend.length, 0)
     for (const s of plans.flatMap((p) => p.skipped))
       this.note(`skip  ${s.file} entry ${s.index}: already created as ${s.id}`)
@@ -166,6 +168,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     const {api} = toSend > 0 ? await this.session() : {api: undefined}
     const result = await postPlanned(plans, {
       businessId,
+      baseUrl,
       mode,
       create: (input) =>
         (api as NonNullable<typeof api>).journalEntries.create(businessId, input, {performedBy: flags['performed-by']}),

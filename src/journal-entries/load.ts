@@ -2,7 +2,8 @@
  * Reads journal entries from YAML text, keeping source positions, and checks every rule that
  * can be checked offline. Amounts never pass through a JavaScript number: the document is
  * parsed with the failsafe schema (every scalar stays text) and an amount is taken from the
- * scalar's source text, so `120.50` is sent as "120.50" and 0.1 + 0.2 stays exact.
+ * scalar's source text, so `120.50` is sent as "120.50" and 0.1 + 0.2 stays exact. A YAML null
+ * (`~`, `null`) is no value, like an empty one.
  *
  * Accepted shapes: one entry (a mapping with `lines`), a list of entries under `entries:`, or a
  * bare list of entries. A line is `debit: 120.00` / `credit: 120.00`, or `debit_credit` + `amount`.
@@ -318,6 +319,15 @@ function keyText(pair: Pair): string | undefined {
   return isScalar(pair.key) ? String(pair.key.value) : undefined
 }
 
+/**
+ * Whether a value is YAML's null: nothing, or a plain `~`, `null`, `Null` or `NULL`. The failsafe
+ * schema reads those as text, so they are told by their source; a quoted "null" stays text.
+ */
+function isNull(node: unknown): boolean {
+  if (node === null || node === undefined) return true
+  return isScalar(node) && node.type === 'PLAIN' && /^(?:~|null|Null|NULL)?$/.test(scalarText(node))
+}
+
 /** The literal text of a scalar: its source for plain scalars, its value for quoted ones. */
 function scalarText(node: Scalar): string {
   if (node.type === 'PLAIN' && typeof node.source === 'string') return node.source
@@ -386,14 +396,14 @@ function fields(
   return out
 }
 
-/** The text of a scalar field, or undefined with a problem when it is a list or mapping. */
+/** The text of a scalar field ('' for a null), or undefined with a problem when it is a list or mapping. */
 function textField(
   pair: Pair | undefined,
   name: string,
   report: (offset: number | undefined, message: string) => void,
 ): string | undefined {
   if (!pair) return undefined
-  if (pair.value === null || pair.value === undefined) return ''
+  if (isNull(pair.value)) return ''
   if (!isScalar(pair.value)) {
     report(nodeStart(pair.value), `${name} must be text, not a ${isSeq(pair.value) ? 'list' : 'mapping'}`)
     return undefined
@@ -414,7 +424,8 @@ function readEntry(node: Node, index: number, file: string, at: At, problems: Pr
   }
   // The description first, so that every message about this entry can name it.
   const descPair = node.items.find((p) => keyText(p) === 'description')
-  if (descPair && isScalar(descPair.value)) description = String(descPair.value.value).trim() || undefined
+  if (descPair && isScalar(descPair.value) && !isNull(descPair.value))
+    description = String(descPair.value.value).trim() || undefined
   const f = fields(node, ENTRY_KEYS, report, 'an entry')
 
   const descriptionText = textField(f.get('description'), 'description', report)
@@ -532,7 +543,7 @@ function readLine(
   if (amountKey) {
     // The amount's own source text, never a value the YAML library made from it.
     const node = f.get(amountKey)?.value
-    const text = isScalar(node) ? scalarText(node) : textField(f.get(amountKey), amountKey, fail)
+    const text = isScalar(node) && !isNull(node) ? scalarText(node) : textField(f.get(amountKey), amountKey, fail)
     if (text !== undefined) {
       const parsed = parseAmount(text)
       if (parsed.ok) amount = text.trim()
@@ -544,7 +555,7 @@ function readLine(
   const tags = f.get('tag_value_ids')
   if (tags) {
     const v = tags.value as Node | null
-    if (v === null || (isScalar(v) && String(v.value).trim() === '')) tagValueIds = []
+    if (isNull(v) || (isScalar(v) && String(v.value).trim() === '')) tagValueIds = []
     else if (!isSeq(v)) fail(nodeStart(v), 'tag_value_ids must be a list of tag value ids, e.g. [tv_…]')
     else {
       tagValueIds = []

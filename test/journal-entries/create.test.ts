@@ -328,6 +328,35 @@ lines:
     expect(tagged?.line_entries?.[0]?.tag_value_ids).toEqual([eng, apollo])
     expect(tagged?.line_entries?.[1]?.tag_value_ids).toEqual([])
   })
+
+  it('takes a YAML null (~, null) as no value, like an empty one; a quoted "null" is text', async () => {
+    const file = write(
+      'nulls.yaml',
+      `entries:
+  - description: ~
+    datetime: 2026-03-08T08:00:00Z
+    lines:
+      - {ledger_id: ${L.expenses}, debit: 3.25, description: null, tag_value_ids: ~}
+      - {ledger_id: ${L.cash}, credit: 3.25, description: NULL, tag_value_ids: null}
+  - description: null
+    datetime: 2026-03-08T09:00:00Z
+    lines:
+      - {ledger_id: ${L.expenses}, debit: 3.26, description: "null"}
+      - {ledger_id: ${L.cash}, credit: 3.26, description: '~'}
+`,
+    )
+    const result = await runBk(['journal-entries', 'create', file, '--json'], {env: envFor(emulator)})
+    expect(result.code, result.stderr).toBe(0)
+    const {created} = parseJsonOutput<{created: Array<{id: string; description?: string | null}>}>(result)
+    expect(created.map((c) => c.description ?? null)).toEqual([null, null])
+    const sent = created.map(({id}) => entries().find((e) => e.id === id))
+    expect(sent.map((e) => e?.description)).toEqual(['', ''])
+    expect(sent.map((e) => e?.line_entries?.map((l) => l.description))).toEqual([
+      ['', ''],
+      ['null', '~'],
+    ])
+    expect(sent[0]?.line_entries?.map((l) => l.tag_value_ids)).toEqual([[], []])
+  })
 })
 
 describe('examples/journal-entries.yaml', () => {

@@ -2,8 +2,8 @@
  * Reads journal entries from YAML text, keeping source positions, and checks every rule that
  * can be checked offline. Amounts never pass through a JavaScript number: the document is
  * parsed with the failsafe schema (every scalar stays text) and an amount is taken from the
- * scalar's source text, so `120.50` is sent as "120.50" and 0.1 + 0.2 stays exact. A YAML null
- * (`~`, `null`) is no value, like an empty one.
+ * scalar's source text, so `120.50` is sent as "120.50" (and `010` as "10") and 0.1 + 0.2 stays
+ * exact. A YAML null (`~`, `null`) is no value, like an empty one.
  *
  * Accepted shapes: one entry (a mapping with `lines`), a list of entries under `entries:`, or a
  * bare list of entries. A line is `debit: 120.00` / `credit: 120.00`, or `debit_credit` + `amount`.
@@ -27,7 +27,13 @@ import {
 } from 'yaml'
 
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
-import {checkBalance, journalEntryViolations, parseAmount, type Side} from '../shared/journal-entry-rules.js'
+import {
+  amountToSend,
+  checkBalance,
+  journalEntryViolations,
+  parseAmount,
+  type Side,
+} from '../shared/journal-entry-rules.js'
 import {parseUtcDatetime} from './datetime.js'
 
 export interface Problem {
@@ -546,7 +552,7 @@ function readLine(
     const text = isScalar(node) && !isNull(node) ? scalarText(node) : textField(f.get(amountKey), amountKey, fail)
     if (text !== undefined) {
       const parsed = parseAmount(text)
-      if (parsed.ok) amount = text.trim()
+      if (parsed.ok) amount = amountToSend(text, parsed.value)
       else fail(pos(amountKey), `${amountKey} ${parsed.reason}`)
     }
   }

@@ -56,6 +56,15 @@ export function parseAmount(text: string): ParseMoneyResult {
   return parsed
 }
 
+/**
+ * An amount as bk sends it, from its text and the value parsed from it: decimal.js's plain text at
+ * the scale written, so leading zeros go (`010` is sent as "10") and the decimals written stay
+ * (`120.50` is sent as "120.50").
+ */
+export function amountToSend(text: string, value: Money): string {
+  return value.toFixed(scaleOf(text.trim()))
+}
+
 function scaleOf(text: string): number {
   const dot = text.indexOf('.')
   return dot < 0 ? 0 : text.length - dot - 1

@@ -357,6 +357,23 @@ lines:
     ])
     expect(sent[0]?.line_entries?.map((l) => l.tag_value_ids)).toEqual([[], []])
   })
+
+  it("sends an amount's value: leading zeros dropped, the decimals written kept", async () => {
+    const file = write(
+      'zeros.yaml',
+      `description: Leading zeros
+datetime: 2026-03-09T08:00:00Z
+lines:
+  - {ledger_id: ${L.expenses}, debit: 010}
+  - {ledger_id: ${L.expenses}, debit_credit: debit, amount: "00.50"}
+  - {ledger_id: ${L.cash}, credit: 0010.500}
+`,
+    )
+    const result = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(result.code, result.stderr).toBe(0)
+    const [sent] = byDescription('Leading zeros')
+    expect(sent?.line_entries?.map((l) => l.amount)).toEqual(['10', '0.50', '10.500'])
+  })
 })
 
 describe('examples/journal-entries.yaml', () => {

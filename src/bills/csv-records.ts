@@ -103,22 +103,24 @@ export async function* recordBatches(parser: Parser): AsyncGenerator<string[][]>
   }
 }
 
-/** Resolves when the stream has records to read or has ended; rejects with its error. */
+/**
+ * Resolves when the stream has records to read, has ended or has failed. A failure resolves too:
+ * csv-parse pushes a chunk's records before the error it meets in that chunk, and they stay
+ * readable once it is destroyed; recordBatches takes them, then throws the error.
+ */
 function readableOrEnd(stream: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      stream.off('readable', ready)
-      stream.off('end', ready)
+  return new Promise((resolve) => {
+    const settle = () => {
+      stream.off('readable', settle)
+      stream.off('end', settle)
       stream.off('error', settle)
-      stream.off('close', ready)
-      if (error) reject(error)
-      else resolve()
+      stream.off('close', settle)
+      resolve()
     }
-    const ready = () => settle()
-    stream.on('readable', ready)
-    stream.on('end', ready)
+    stream.on('readable', settle)
+    stream.on('end', settle)
     stream.on('error', settle)
     // Destroyed without an error (closed early): nothing more will come.
-    stream.on('close', ready)
+    stream.on('close', settle)
   })
 }

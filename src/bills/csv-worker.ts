@@ -19,9 +19,10 @@ export interface CsvWorkerData {
 /** What a read error or a parse error was, to be thrown again on the main thread. */
 export interface WorkerFailure {
   message: string
-  /** The error's code (csv-parse's, or the file system's) and csv-parse's line count. */
+  /** The error's code (csv-parse's, or the file system's). */
   code?: string | undefined
-  lines?: number | undefined
+  /** csv-parse's: the position in its record of the field it stopped in. */
+  index?: number | undefined
 }
 
 export type WorkerMessage =
@@ -56,8 +57,8 @@ async function main(port: NonNullable<typeof parentPort>, data: CsvWorkerData): 
     }
     post({end: true, bytes})
   } catch (error) {
-    const e = error as Error & {code?: string; lines?: number}
-    post({failure: {message: e.message, code: e.code, lines: e.lines}, bytes})
+    const e = error as Error & {code?: string; index?: number}
+    post({failure: {message: e.message, code: e.code, index: e.index}, bytes})
   }
 }
 

@@ -13,6 +13,7 @@ import {InputError} from '../shared/errors.js'
 import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
 import {csvParser, isCsvError, recordBatches, type CsvShape} from './csv-records.js'
 import type {CsvWorkerData, WorkerFailure, WorkerMessage} from './csv-worker.js'
+import type {RowError} from './assemble.js'
 import type {ReadRecord, RowOrigin} from './record-structure.js'
 
 export type {CsvShape} from './csv-records.js'
@@ -174,7 +175,7 @@ function workerInput(file: string, size: number, script: string, data: CsvWorker
 
 function failureOf(file: string, failure: WorkerFailure): Error {
   if (!isCsvError(failure)) return unreadableMidway(file, failure.message)
-  return Object.assign(new Error(failure.message), {code: failure.code, lines: failure.lines})
+  return Object.assign(new Error(failure.message), {code: failure.code, index: failure.index})
 }
 
 /** A failure to read the input met while it is parsed, on either thread. */
@@ -206,16 +207,28 @@ function countNewlines(text: string): number {
   return n
 }
 
-/** A csv-parse failure as one message naming the line its record starts on. */
-export function csvErrorMessage(error: Error & {code?: string}, line: number): string {
+/** A csv-parse failure: its code and the position in its record of the field it stopped in. */
+export type CsvFailure = Error & {code?: string | undefined; index?: number | undefined}
+
+/**
+ * A csv-parse failure in bk's words, as a problem of the record starting on `line` (bk's count:
+ * the records before it are all read first) and of its field, named by `header` when there is one.
+ */
+export function csvProblem(error: CsvFailure, line: number, header?: readonly string[]): RowError {
+  const column = error.index === undefined ? undefined : header?.[error.index]?.trim() || String(error.index + 1)
+  return {line, ...(column === undefined ? {} : {column}), message: csvMessage(error, line)}
+}
+
+function csvMessage(error: CsvFailure, line: number): string {
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
       return `unterminated quoted field: the quote opened on line ${line} is never closed (the rest of the file was read into it)`
     case 'INVALID_OPENING_QUOTE':
       return `a quote inside a field that does not start with one, in the record starting on line ${line} (RFC 4180): quote the whole field and double the quote inside it, such as "12"" monitor"`
     case 'CSV_INVALID_CLOSING_QUOTE':
-      return `a quoted field in the record starting on line ${line} is followed by text before the next comma: ${error.message.replace(/ at line \d+/, '')}`
+      return `text follows the closing quote of a quoted field, in the record starting on line ${line} (RFC 4180): quote the whole field and double each quote inside it, such as "12"" monitor"`
     default:
+      // None of bk's options lets csv-parse raise another: its own words, should one come.
       return `cannot parse the record starting on line ${line}: ${error.message.replace(/ at line \d+/, '')}`
   }
 }

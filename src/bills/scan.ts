@@ -9,7 +9,7 @@ import {layoutFor} from './columns.js'
 import type {Lookups} from './lookups.js'
 import type {BillMap} from './map-file.js'
 import {isCsvError} from './csv-records.js'
-import {csvErrorMessage, type CsvInput} from './reader.js'
+import {csvProblem, type CsvFailure, type CsvInput} from './reader.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 import {counted} from '../shared/counts.js'
@@ -111,6 +111,8 @@ export async function scan(
   let assembler: BillAssembler | undefined
   let translator: ExportTranslator | undefined
   let header: string[] = []
+  // The header as the file names its columns (none before it is read, or when the map has none).
+  let names: string[] | undefined
   let rows = 0
   // The lines before the header a map skips (`skip_lines:`), kept for the values it reads there.
   const preamble: string[][] = []
@@ -132,6 +134,7 @@ export async function scan(
           const bad = named && !first.isData ? unreadableCell(record, record, line, map?.encoding) : undefined
           if (bad)
             throw new InputError(`${formatRowError(input.label, {...bad, column: `${bad.column} (the header)`})}`)
+          names = first.header
           header = first.header ?? record.map((_, i) => `column ${i + 1}`)
           if (map) {
             translator = new ExportTranslator(
@@ -179,16 +182,10 @@ export async function scan(
       }
   } catch (error) {
     if (error instanceof BkError) throw error
-    const e = error as Error & {code?: string}
+    const e = error as CsvFailure
     if (!isCsvError(e)) throw error
-    // csv-parse raises a chunk's error before bk has read that chunk's earlier records, so its own
-    // line count (which counts a CRLF inside quotes twice) is the better answer when it is ahead.
-    const reported = (e as {lines?: number}).lines
-    const line =
-      e.code === 'INVALID_OPENING_QUOTE' && typeof reported === 'number' && reported > input.nextLine
-        ? reported
-        : input.nextLine
-    return {rows, header, fatal: {line, message: csvErrorMessage(e, line)}, open: assembler?.finish()}
+    // Every record before the failure was read: the next line is the one its record starts on.
+    return {rows, header, fatal: csvProblem(e, input.nextLine, names), open: assembler?.finish()}
   } finally {
     input.close()
   }

@@ -7,13 +7,14 @@
  * streams: none of this runs.
  */
 import {InputError} from '../shared/errors.js'
+import {formatRowError} from './assemble.js'
 import {headerKey} from './columns.js'
 import {isCsvError} from './csv-records.js'
 import {checkDelimiter} from './delimiter-check.js'
 import {joinLinesFile} from './lines-file.js'
 import type {BillMap} from './map-file.js'
 import {numberedLines, unpackLines} from './packed-lines.js'
-import {openCsv, csvErrorMessage, type CsvInput, type Parsing} from './reader.js'
+import {openCsv, csvProblem, type CsvFailure, type CsvInput, type Parsing} from './reader.js'
 import {hasStructure, type FlatRow, type Flattened, type ReadRecord, type RowOrigin} from './record-structure.js'
 import {joinRecordTypes} from './record-types.js'
 
@@ -28,7 +29,7 @@ export async function openInput(
   const input = openCsv(file, parsing, {...shape, quote: map?.quotes === false ? false : undefined})
   if (!map || !hasStructure(map)) return input
   try {
-    const records = await readWhole(input)
+    const records = await readWhole(input, map.header ? map.skipLines : undefined)
     const preamble = records.splice(0, Math.min(map.skipLines, records.length))
     const flat = await flatten(input.label, records, map)
     guardMergedBills(input.label, flat, map)
@@ -56,15 +57,18 @@ async function flatten(label: string, records: ReadRecord[], map: BillMap): Prom
   })
   let lineRecords: ReadRecord[]
   try {
-    lineRecords = await readWhole(lines)
+    lineRecords = await readWhole(lines, 0)
   } finally {
     lines.close()
   }
   return joinLinesFile({label, records}, {label: lines.label, records: lineRecords}, join, map.aliasOf)
 }
 
-/** Every record of a file with its line; a CSV error names the line its record starts on. */
-export async function readWhole(input: CsvInput): Promise<ReadRecord[]> {
+/**
+ * Every record of a file with its line; a CSV error names the line its record starts on, and its
+ * column by the header, the record at `headerAt` (undefined: the file has none).
+ */
+export async function readWhole(input: CsvInput, headerAt?: number): Promise<ReadRecord[]> {
   const records: ReadRecord[] = []
   try {
     for await (const batch of input.batches())
@@ -75,12 +79,11 @@ export async function readWhole(input: CsvInput): Promise<ReadRecord[]> {
       }
   } catch (error) {
     if (error instanceof InputError) throw error
-    const e = error as Error & {code?: string}
+    const e = error as CsvFailure
     if (!isCsvError(e)) throw error
-    // As in the scan: csv-parse's own line count is the better answer when it is ahead of bk's.
-    const reported = (e as {lines?: number}).lines
-    const line = typeof reported === 'number' && reported > input.nextLine ? reported : input.nextLine
-    throw new InputError(`${input.label}:${line}: ${csvErrorMessage(e, line)}`)
+    // As in the scan: every record before the failure was read, so the next line is its record's.
+    const header = headerAt === undefined ? undefined : records[headerAt]?.cells
+    throw new InputError(formatRowError(input.label, csvProblem(e, input.nextLine, header)))
   }
   return records
 }

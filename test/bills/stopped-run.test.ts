@@ -77,7 +77,9 @@ describe('a run stopped at an unreadable row', () => {
       const result = await runBk(['bills', 'import', 'late.csv'], {env: envFor(slow), cwd})
       expect(result.stderr).not.toMatch(/Emitted 'error' event|node:internal/)
       expect(result.code, result.stderr).toBe(6)
-      expect(result.stderr).toContain('late.csv:3002: unterminated quoted field: the quote opened on line 3002')
+      expect(result.stderr).toContain(
+        'late.csv:3002: column description: unterminated quoted field: the quote opened on line 3002',
+      )
       // The bill still open when the quote swallowed the rest is read but never sent.
       expect(result.stderr).toMatch(
         /2,900 bills before it were sent \(2,900 created, 0 unconfirmed\); 100 bills were not sent/,

@@ -141,7 +141,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(
-      'bills.csv:4: unterminated quoted field: the quote opened on line 4 is never closed',
+      'bills.csv:4: column description: unterminated quoted field: the quote opened on line 4 is never closed',
     )
   })
 
@@ -266,7 +266,9 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     ])
     const quote = await runBk(['bills', 'import', name4, '--dry-run'], {env: envFor(emulator), cwd: dir4})
     expect(quote.code).toBe(2)
-    expect(quote.stderr).toContain('bills.csv:3: a quote inside a field that does not start with one')
+    expect(quote.stderr).toContain(
+      'bills.csv:3: column description: a quote inside a field that does not start with one',
+    )
     // __proto__ is an ordinary key, sent as written.
     const {dir: dir2, name: name2} = csvFile([HEADER, row({number: 'V-5', metadata: q('{"__proto__": {"x": 1}}')})])
     const shown = await runBk(['bills', 'import', name2, '--dry-run', '--show', '1'], {

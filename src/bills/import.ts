@@ -52,6 +52,8 @@ export interface DryRunResult {
   /** The record read, or why none could be (no business known). */
   record: {file: string | null; note?: string | undefined}
   errorCount: number
+  /** The line of a CSV error the file cannot be read past: the counts are of the bills before it. */
+  stoppedAtLine?: number | undefined
   /** The first `maxErrors` errors, in file order. */
   errors: Array<RowError & {text: string}>
   /** --show N: the first N valid bills, exactly as they would be sent. */
@@ -162,6 +164,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     unconfirmed,
     record: known.result,
     errorCount,
+    ...(result.fatal ? {stoppedAtLine: result.fatal.line} : {}),
     errors,
     ...(shown ? {shown} : {}),
     ...(result.missing?.size

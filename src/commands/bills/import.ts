@@ -211,7 +211,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     }
     const more = result.errorCount - result.errors.length
     throw new InputError(
-      `${counted(result.errorCount, 'problem')} in ${result.file}${invalidPart(result.invalid, result.bills, more)}; nothing was sent`,
+      `${counted(result.errorCount, 'problem')} in ${result.file}${result.stoppedAtLine === undefined ? invalidPart(result.invalid, result.bills, more) : stoppedPart(result, more)}; nothing was sent`,
       {
         code: 'invalid_bills',
         details: result,
@@ -381,7 +381,20 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
  * missing column): "0 of 0 bills invalid" says nothing.
  */
 function invalidPart(invalid: number, bills: number, more: number): string {
-  const notListed = more > 0 ? `${n(more)} not listed, raise --max-errors to see them` : ''
-  const parts = [bills > 0 ? `${n(invalid)} of ${counted(bills, 'bill')} invalid` : '', notListed].filter(Boolean)
+  const parts = [bills > 0 ? `${n(invalid)} of ${counted(bills, 'bill')} invalid` : '', notListed(more)].filter(Boolean)
   return parts.length ? ` (${parts.join('; ')})` : ''
+}
+
+/**
+ * `; reading stopped at line 2501, after 2,499 bills (0 invalid)`: a CSV error the file cannot be
+ * read past. The bills before it were read and checked; what follows it, nobody knows.
+ */
+function stoppedPart(result: DryRunResult, more: number): string {
+  const parts = [n(result.invalid) + ' invalid', notListed(more)].filter(Boolean).join('; ')
+  const before = result.bills > 0 ? `after ${counted(result.bills, 'bill')} (${parts})` : 'before any bill'
+  return `; reading stopped at line ${result.stoppedAtLine}, ${before}`
+}
+
+function notListed(more: number): string {
+  return more > 0 ? `${n(more)} not listed, raise --max-errors to see them` : ''
 }

@@ -41,14 +41,7 @@ export async function abandonOpenFiles(): Promise<Array<{file: string; existed: 
 
 /** Opens the output before anything is fetched, so that an unusable --file costs no request. */
 export async function openSink(file?: string | undefined): Promise<Sink> {
-  if (!file || file === '-') {
-    return {
-      isTty: Boolean(process.stdout.isTTY),
-      write: (text) => writeWithBackpressure(process.stdout, text),
-      end: async () => {},
-      abort: async () => {},
-    }
-  }
+  if (!file || file === '-') return stdoutSink()
   const existed = (await checkWritable('--file', file)) !== undefined
   const partial = `${file}.partial`
   // Created afresh (a link left at FILE.partial is removed, not followed); the rename then
@@ -84,6 +77,26 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       if (process.env.GITHUB_STEP_SUMMARY) (await import('../ci/export-summary.js')).summarizeExport(file)
     },
     abort,
+  }
+}
+
+/**
+ * stdout, for a command whose work is what it writes there: once the reader has gone (`| head`),
+ * the next write throws the EPIPE, and the command stops fetching (BaseCommand.catch: exit 0).
+ * bk's start drops the writes themselves (src/startup/closed-streams.ts), so without this check
+ * a list would go on fetching for no one.
+ */
+function stdoutSink(): Sink {
+  let gone: Error | undefined
+  process.stdout.on('error', (error) => (gone ??= error))
+  return {
+    isTty: Boolean(process.stdout.isTTY),
+    async write(text) {
+      if (gone) throw gone
+      await writeWithBackpressure(process.stdout, text)
+    },
+    end: async () => {},
+    abort: async () => {},
   }
 }
 

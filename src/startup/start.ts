@@ -10,6 +10,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {cacheLocation, codeCacheOff} from './cache-location.js'
+import {dropWritesToClosedStreams} from './closed-streams.js'
 import {requireWithCodeCache} from './code-cache.js'
 import {cacheFileName, kindOfRun, onlyHelpOrVersion} from './run-kind.js'
 import {storedHelp} from './stored-help.js'
@@ -22,6 +23,7 @@ interface Bundle {
 
 /** Runs bk from the package folder `root`, for the arguments `argv` (process.argv.slice(2)). */
 export function start(root: string, argv: string[]): void {
+  dropWritesToClosedStreams()
   const env = process.env
   const answer = versionLine(root, argv, env) ?? storedHelp(root, argv, env, process.stdout)
   if (answer !== undefined) {

@@ -8,7 +8,7 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, runBundle, tempDir} from '../helpers/bk.js'
+import {ROOT, runBk, runBundle, spawnBk, tempDir} from '../helpers/bk.js'
 import {runBkTty} from '../helpers/tty.js'
 
 const {texts} = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8')) as {texts: Record<string, string>}
@@ -75,5 +75,18 @@ describe('help for a program', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('USAGE')
     expect(readdirSync(cache)).not.toEqual([])
+  })
+
+  it('and the version exit 0 without a word when stdout is closed before they are written', async () => {
+    for (const args of [['bills', 'import', '--help'], ['help', '--help'], ['--version']]) {
+      const child = spawnBk(args)
+      child.stdin.end()
+      // Closed as bk starts: its one write finds no reader (`bk … --help | true`).
+      child.stdout.destroy()
+      let stderr = ''
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect({args, code, stderr}).toEqual({args, code: 0, stderr: ''})
+    }
   })
 })

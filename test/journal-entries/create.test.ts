@@ -3,14 +3,15 @@
  * service (exact decimal strings), nothing sent when one entry is invalid, and the journal that
  * makes a re-run never post an entry twice.
  */
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {DEMO_IDS} from '../../src/emulator/seed.js'
-import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, spawnBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
+import {valveProxy} from '../helpers/valve-proxy.js'
 
 const L = DEMO_IDS.ledgers
 const BIZ = DEMO_IDS.business
@@ -429,5 +430,45 @@ describe('journal-entries create: refusals by the service', () => {
       expect.objectContaining({index: 1, error: expect.stringContaining('ledger ldg_missing not found') as string}),
     ])
     expect(byDescription('Rejected 1')).toHaveLength(0)
+  })
+
+  it('goes on to its end when its stderr is closed while it posts: each entry once, lock gone, exit 6', async () => {
+    // Every tenth entry is rejected by the service, each rejection a line on stderr as it comes.
+    const rejected = (i: number) => i % 10 === 1
+    const text = Array.from({length: 30}, (_, i) => {
+      const entry = entryYaml(`Closed ${i + 1}`, '1', '1')
+      return rejected(i + 1) ? entry.replaceAll(L.expenses, 'ldg_missing') : entry
+    })
+    const folder = tempDir('bk-je-closed-')
+    const file = join(folder, 'closed.yaml')
+    writeFileSync(file, 'entries:\n' + text.join(''))
+    // The posts wait until stderr is closed, so the close falls before the first answer.
+    const proxy = await valveProxy(emulator.baseUrl, (req) => req.method === 'POST')
+    try {
+      const child = spawnBk(['journal-entries', 'create', file], {
+        env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
+      })
+      child.stdin.end()
+      let stdout = ''
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+      const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
+      await proxy.holding
+      child.stderr.destroy()
+      proxy.open()
+      expect(await exited).toBe(6)
+      for (let i = 1; i <= 30; i++) expect(byDescription(`Closed ${i}`), `entry ${i}`).toHaveLength(rejected(i) ? 0 : 1)
+      expect(stdout.match(/^je_\w+ {2}/gm)).toHaveLength(27)
+      expect(readdirSync(folder).filter((f) => f.endsWith('.lock'))).toEqual([])
+      // The journal ends each entry created or failed: none is left sending (unconfirmed).
+      const last = new Map<number, string>()
+      for (const line of readFileSync(`${file}.bk-journal`, 'utf8').trim().split('\n').slice(1)) {
+        const record = JSON.parse(line) as {index: number; status: string}
+        last.set(record.index, record.status)
+      }
+      expect([...last.values()].filter((s) => s !== 'created' && s !== 'failed')).toEqual([])
+      expect(last.size).toBe(30)
+    } finally {
+      await proxy.close()
+    }
   })
 })

@@ -54,20 +54,32 @@ export function csvParser(
 }
 
 /**
+ * The encoding a file's byte order mark names, as csv-parse reads one (`bom: true`) on the bytes
+ * of a UTF-8 file: UTF-8's, or UTF-16LE's (Windows' "Unicode text").
+ */
+export function bomEncoding(bytes: Uint8Array): 'utf-8' | 'utf-16le' | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8'
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le'
+  return undefined
+}
+
+/**
  * Bytes of a single-byte encoding to text, with Node's own decoders: Windows-1252 through the
  * WHATWG TextDecoder, Latin-1 through Buffer's (TextDecoder would read "latin1" as Windows-1252).
- * A file that starts with a UTF-8 byte order mark is read as UTF-8 whatever the map says: the
- * mark is unambiguous, and bk's own rejects files of such an import are written that way.
+ * A file that starts with a byte order mark is read by it whatever the map says: the mark is
+ * unambiguous, and bk's own rejects files of such an import are written with one. A UTF-16 file's
+ * bytes go to csv-parse as they are, which reads them by their mark as it does on the UTF-8 path.
  */
 function decoderFor(encoding: 'windows-1252' | 'latin1'): Transform {
-  let decode: ((chunk: Buffer) => string) | undefined
+  let decode: ((chunk: Buffer) => string | Buffer) | undefined
   return new Transform({
     decodeStrings: true,
     readableObjectMode: false,
     transform(chunk: Buffer, _enc, done) {
       if (!decode) {
-        const bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf
-        if (bom) {
+        const bom = bomEncoding(chunk)
+        if (bom === 'utf-16le') decode = (c) => c
+        else if (bom === 'utf-8') {
           const utf8 = new TextDecoder('utf-8')
           decode = (c) => utf8.decode(c, {stream: true})
         } else if (encoding === 'latin1') decode = (c) => c.toString('latin1')

@@ -9,6 +9,7 @@ import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../shared/errors.js'
 import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
+import {bomEncoding} from './csv-records.js'
 import {openCsv} from './reader.js'
 import type {Encoding} from './map-file.js'
 
@@ -18,7 +19,10 @@ export const SAMPLE_ROWS = 500
 
 export interface FileSample {
   file: string
+  /** The encoding the file is read with: utf-8 for one with a byte order mark (the reader reads it by its mark). */
   encoding: Encoding
+  /** The encoding the file's byte order mark names, which the import reads it in whatever a map says. */
+  bom: 'utf-8' | 'utf-16le' | undefined
   /** No byte above 0x7f in the sniffed bytes: any single-byte encoding reads it alike. */
   ascii: boolean
   delimiter: string
@@ -42,10 +46,10 @@ const CANDIDATES = [',', ';', '\t'] as const
 export async function sampleFile(file: string, quotes?: false): Promise<FileSample> {
   if (file === '-') throw new InputError('maps init needs a file: it reads the start of the file twice, stdin once')
   const head = await readHead(file)
-  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf
+  const bom = bomEncoding(head)
   const ascii = head.every((b) => b < 0x80)
   const encoding: Encoding = bom || ascii || isUtf8(head) ? 'utf-8' : 'windows-1252'
-  const text = new TextDecoder(encoding).decode(head)
+  const text = new TextDecoder(bom ?? encoding).decode(head)
   // The last line of the sniffed bytes may be cut short: shape is told from the complete ones.
   const lines = text.split(/\r?\n/)
   const whole = head.length < SNIFF_BYTES ? lines : lines.slice(0, -1)
@@ -63,7 +67,7 @@ export async function sampleFile(file: string, quotes?: false): Promise<FileSamp
   }
   if (read.records.length <= preambleLines)
     throw new InputError(`${file} is empty: expected a header row or rows of bills`)
-  return {file, encoding, ascii, delimiter, preambleLines, ...read, quotes: quotes ?? true}
+  return {file, encoding, bom, ascii, delimiter, preambleLines, ...read, quotes: quotes ?? true}
 }
 
 async function readRecords(file: string, shape: {delimiter: string; encoding: Encoding; quote: false | undefined}) {

@@ -155,7 +155,7 @@ async function layoutOf(sample: FileSample) {
 function shapeOf(sample: FileSample, header: boolean) {
   return {
     file: sample.file,
-    encoding: sample.encoding,
+    encoding: sample.bom ?? sample.encoding,
     delimiter: sample.delimiter,
     header,
     skipLines: sample.preambleLines,

@@ -33,7 +33,8 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
   if (f.delimiter !== ',') out.push(`delimiter: ${f.delimiter === '\t' ? 'tab' : q(f.delimiter)}`)
   if (f.recordTypes && f.encoding === 'windows-1252')
     out.push("encoding: windows-1252  # IIF as QuickBooks Desktop writes it, in Windows' code page")
-  else if (f.encoding !== 'utf-8') out.push(`encoding: ${f.encoding}`)
+  // A file with a byte order mark (UTF-16 included) is read by its mark: no encoding: for it.
+  else if (f.encoding !== 'utf-8' && f.encoding !== 'utf-16le') out.push(`encoding: ${f.encoding}`)
   quoteLines(out, f)
   if (f.skipLines > 0) out.push(`skip_lines: ${f.skipLines}  # the lines before the header row`)
   if (!f.header) out.push('header: false  # the first row holds data: columns are named by position')

@@ -17,13 +17,18 @@ import {decodeUtf8} from '../shared/utf8.js'
 import {replacePrivateFile} from '../files/private-file.js'
 import {headerKey, headerOf} from './columns.js'
 import type {BillMap} from './map-file.js'
-import {LOOKUP_FILES} from './map-init.js'
 import {compileComputed, computedText, RowFailure, type ComputedStep} from './computed-columns.js'
 import {parseDateAs, parseNumberAs} from './formats.js'
 import {openInput} from './structured-input.js'
 import {columnsForLayout, readFirstRow} from './translate.js'
 
 const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
+/** The lookup file written for each field. */
+export const LOOKUP_FILES: Record<string, string> = {
+  vendor_id: 'vendors.csv',
+  line_ledger_id: 'ledgers.csv',
+  business_id: 'businesses.csv',
+}
 
 export interface LookupFileResult {
   field: string
@@ -133,6 +138,22 @@ function lookedUp(map: BillMap, header: string[] | undefined, cells: string[], f
       `${map.source}: no column of ${file} feeds vendor_id, line_ledger_id or business_id: nothing to look up`,
     )
   return fields
+}
+
+/**
+ * The looked-up fields the map computes (DATEV's vendor_id, the larger of two account columns),
+ * with the distinct values `rows` compute: what `bk bills maps init` names for a preset.
+ */
+export function computedLookups(
+  map: BillMap,
+  header: string[] | undefined,
+  rows: string[][],
+): Array<{field: string; columns: string[]; distinct: number}> {
+  const cells = header ?? (rows[0] ?? []).map((_, i) => String(i + 1))
+  return computedFields(map, header, cells).map((f) => {
+    const values = new Set(rows.map((r) => computedKey(f.compute!, r)).filter((v) => v !== ''))
+    return {field: f.field, columns: f.columns, distinct: values.size}
+  })
 }
 
 /** The looked-up fields the map computes from other columns, each named by the columns it reads. */

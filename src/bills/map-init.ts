@@ -15,7 +15,9 @@ import {presetDetails} from './presets.js'
 import {proposeColumns} from './column-proposals.js'
 import type {RecordStructure} from './record-structure.js'
 import {iifRecordTypes, joinSample} from './record-types-sample.js'
+import {computedLookups, LOOKUP_FILES} from './lookups-init.js'
 import {starterMap} from './starter-map.js'
+import {listed} from './translate.js'
 
 /** A format as seen: the one format that reads the sample, or the several to decide between. */
 export interface FormatFinding {
@@ -62,7 +64,8 @@ export interface MapInitFindings {
   recordTypes: RecordStructure['recordTypes'] | null
   sampledRows: number
   wholeFile: boolean
-  preset: {name: string; command: string; needs: string[]} | null
+  /** `lookups`: the `bk bills lookups init` command, with the flags the file is read with; null without lookups. */
+  preset: {name: string; command: string; needs: string[]; lookups: string | null} | null
   nearest: NearestPreset | null
   columns: ColumnFinding[]
   dateFormat: FormatFinding | null
@@ -195,19 +198,30 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   const read = profiles.map((p, i) => (formatTarget(targets[i]) ? p : profileColumn([], 0)))
   const formats = formatsOf(read)
   const decide: string[] = []
-  const flags: string[] = []
+  // How the file is read: `lookups init` reads it too, so its command gets these as well.
+  const reading: string[] = []
+  if (map.linesFile) reading.push('--lines-file <LINES.csv>')
   if (map.delimiter !== sample.delimiter)
-    flags.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
-  if (!sample.ascii && map.encoding !== sample.encoding) flags.push(`--encoding ${sample.encoding}`)
+    reading.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
+  // A byte order mark is read whatever the map's encoding says (csv-records.ts): no flag for it.
+  if (!sample.ascii && !sample.bom && map.encoding !== sample.encoding) reading.push(`--encoding ${sample.encoding}`)
+  const flags = [...reading]
   const checked = presetFormats(map, read, targets, formats)
   flags.push(...checked.flags)
   decide.push(...checked.decide)
   if (checked.dateFormat) formats.dateFormat = checked.dateFormat
+  const told = amountsTold(map, targets, match.rows)
   if (match.needsAmounts) {
     flags.push('--amounts <net|gross>')
     decide.push('--amounts net or gross: the layout has amounts before and after tax')
+  } else if (told.length === 1) flags.push(`--amounts ${told[0]!}`)
+  else if (told.length > 1) {
+    flags.push('--amounts <net|gross>')
+    decide.push(
+      `--amounts net or gross: rows of the sample say their amounts are without tax and others with it; the rows of the other kind are refused`,
+    )
   }
-  const lookups = presetLookups(map, cells, targets, match.rows)
+  const lookups = presetLookups(match, cells, targets)
   for (const l of lookups) flags.push(`--lookup ${l.field}=${l.file}`)
   if (
     !targets.includes('currency') &&
@@ -221,7 +235,6 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
       flags.push(`--${flag} <${flag.endsWith('format') ? 'FORMAT' : 'VALUE'}>`)
   const notes = checked.notes
   if (map.linesFile) {
-    flags.unshift('--lines-file <LINES.csv>')
     notes.push(
       `${match.name} reads the bills' lines from a second file, joined on ${map.linesFile.key}: pass it as --lines-file`,
     )
@@ -237,6 +250,10 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
       name: match.name,
       command: [`bk bills import ${shellWord(sample.file)} --map ${match.name}`, ...flags].join(' '),
       needs: details.needs,
+      lookups:
+        lookups.length > 0
+          ? [`bk bills lookups init ${shellWord(sample.file)} --map ${match.name}`, ...reading].join(' ')
+          : null,
     },
     nearest: null,
     columns: cells.map((c, i) => ({
@@ -256,29 +273,37 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   }
 }
 
+/**
+ * What a column of `amounts_are:` (QuickBooks Online's Amounts Are) says of the sample's rows:
+ * net, gross or both. The import refuses a taxed row without --amounts, so the rows tell the flag.
+ */
+function amountsTold(map: PresetMatch['map'], targets: Array<string | null>, rows: string[][]): Array<'net' | 'gross'> {
+  const at = targets.indexOf('amounts_are')
+  const rule = map.amountsAre
+  if (at === -1 || !rule) return []
+  const values = rows.map((r) => (r[at] ?? '').trim())
+  return (['net', 'gross'] as const).filter((basis) => values.some((v) => listed(rule[basis], v)))
+}
+
 const formatTarget = (target: string | null | undefined) =>
   target != null && /_at$|amount|net|gross|tax|price|quantity|discount/.test(target)
 
 const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
-export const LOOKUP_FILES: Record<string, string> = {
-  vendor_id: 'vendors.csv',
-  line_ledger_id: 'ledgers.csv',
-  business_id: 'businesses.csv',
-}
 
-/** The lookups a preset needs for this file: keyed ones, and id columns holding names or codes. */
-function presetLookups(
-  map: PresetMatch['map'],
-  cells: string[],
-  targets: Array<string | null>,
-  rows: string[][],
-): LookupFinding[] {
+/**
+ * The lookups a preset needs for this file: keyed ones, computed ones (DATEV's accounts), and id
+ * columns holding names or codes.
+ */
+function presetLookups(match: PresetMatch, cells: string[], targets: Array<string | null>): LookupFinding[] {
+  const {map, rows} = match
   const out: LookupFinding[] = []
   for (const [field, key] of map.lookupKeys) {
     const at = key.map((k) => cells.findIndex((c) => headerKey(c) === headerKey(k)))
     const keys = new Set(rows.map((r) => at.map((i) => (r[i] ?? '').trim()).join('\u0000')))
     out.push({field, columns: key, file: LOOKUP_FILES[field] ?? `${field}.csv`, distinct: keys.size})
   }
+  for (const computed of computedLookups(map, match.header, rows))
+    out.push({...computed, file: LOOKUP_FILES[computed.field] ?? `${computed.field}.csv`})
   targets.forEach((t, i) => {
     const prefix = t ? ID_PREFIX[t] : undefined
     if (!t || !prefix || out.some((l) => l.field === t)) return

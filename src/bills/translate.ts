@@ -1067,7 +1067,7 @@ export class ExportTranslator {
 }
 
 /** Whether a list holds the value, compared without case (the values are trimmed). */
-function listed(list: readonly string[], value: string): boolean {
+export function listed(list: readonly string[], value: string): boolean {
   const v = value.toLowerCase()
   return list.some((x) => x.toLowerCase() === v)
 }

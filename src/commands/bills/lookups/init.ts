@@ -58,7 +58,12 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
         )
       }
       const lines = flags['lines-file'] ? ` --lines-file ${flags['lines-file']}` : ''
-      const args = results.map((r) => `--lookup ${r.field}=${r.file}`).join(' ')
+      // The import reads the file as this command did: with the same delimiter and encoding.
+      const shape = [
+        ...(flags.delimiter ? [`--delimiter ${flags.delimiter === 'tab' ? 'tab' : `'${flags.delimiter}'`}`] : []),
+        ...(flags.encoding ? [`--encoding ${flags.encoding}`] : []),
+      ]
+      const args = [...shape, ...results.map((r) => `--lookup ${r.field}=${r.file}`)].join(' ')
       this.log(`Then: bk bills import ${this.args.file}${lines} --map ${flags.map} ${args} --dry-run`)
     }
     return results

@@ -50,8 +50,7 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
       for (const n of findings.notes) process.stdout.write(`Note: ${n}\n`)
       if (p.needs.length > 0)
         process.stdout.write(`What ${p.name} needs from you:\n${p.needs.map((n) => `  ${n}`).join('\n')}\n`)
-      if (findings.lookups.length > 0)
-        process.stdout.write(`Write the lookup files with: bk bills lookups init ${findings.file} --map ${p.name}\n`)
+      if (p.lookups) process.stdout.write(`Write the lookup files with: ${p.lookups}\n`)
       return findings
     }
     const n = findings.nearest

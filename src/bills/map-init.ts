@@ -80,6 +80,11 @@ export interface MapInitFindings {
   fillDown: string[]
   /** Each decision the user must make before the map imports (a `# DECIDE:` line of the map). */
   decide: string[]
+  /**
+   * Headers the header row names more than once, each with its columns (1-based): a map names a
+   * header once, so the starter map then reads every column by its position.
+   */
+  repeated: Array<{header: string; columns: number[]}>
   /** Notes for the user: columns bk found nothing for, a missing currency. */
   notes: string[]
   /** The starter map (YAML), when no preset reads the file. */
@@ -118,14 +123,28 @@ export async function initMap(file: string): Promise<MapInitFindings> {
     nearest: nearest?.preset ?? null,
     ...formats,
     ...proposal,
+    repeated: layout.recordTypes ? [] : repeatedHeaders(names),
     map: null,
   }
+  for (const r of findings.repeated)
+    findings.notes.push(
+      `the header row names "${r.header}" on columns ${r.columns.join(', ')}: a map names a header once, so this map reads every column by its position (header: false, the header row skipped). Check which of them is which; if a later export moves a column, edit the positions`,
+    )
   if (findings.dateFormat && findings.dateFormat.value === null)
     findings.decide.unshift(`the date format: ${decideText(findings.dateFormat)}`)
   if (findings.numberFormat && findings.numberFormat.value === null)
     findings.decide.unshift(`the number format: ${decideText(findings.numberFormat)}`)
   findings.map = starterMap(findings, names)
   return findings
+}
+
+/** Headers named more than once, as the import compares them (case, spaces, a trailing `:` forgiven). */
+function repeatedHeaders(names: readonly string[]): MapInitFindings['repeated'] {
+  const at = new Map<string, number[]>()
+  names.forEach((name, i) => at.set(headerKey(name), [...(at.get(headerKey(name)) ?? []), i + 1]))
+  return [...at.values()]
+    .filter((columns) => columns.length > 1)
+    .map((columns) => ({header: names[columns[0]! - 1]!, columns}))
 }
 
 export function decideText(f: FormatFinding): string {
@@ -268,6 +287,7 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
     lookups,
     fillDown: [],
     decide,
+    repeated: [],
     notes,
     map: null,
   }

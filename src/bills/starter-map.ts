@@ -36,7 +36,13 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
   // A file with a byte order mark (UTF-16 included) is read by its mark: no encoding: for it.
   else if (f.encoding !== 'utf-8' && f.encoding !== 'utf-16le') out.push(`encoding: ${f.encoding}`)
   quoteLines(out, f)
-  if (f.skipLines > 0) out.push(`skip_lines: ${f.skipLines}  # the lines before the header row`)
+  // A repeated header cannot be named in columns: (a key given twice is refused): every column by position.
+  const byPosition = f.repeated.length > 0
+  if (byPosition) {
+    const repeated = f.repeated.map((r) => `${q(r.header)} (columns ${r.columns.join(', ')})`).join(', ')
+    out.push(`header: false  # the header row repeats ${repeated}: columns are named by position`)
+    out.push(`skip_lines: ${f.skipLines + 1}  # the header row${f.skipLines > 0 ? ' and the lines before it' : ''}`)
+  } else if (f.skipLines > 0) out.push(`skip_lines: ${f.skipLines}  # the lines before the header row`)
   if (!f.header) out.push('header: false  # the first row holds data: columns are named by position')
   formatLines(out, 'date_format', f.dateFormat, 'dates')
   formatLines(out, 'number_format', f.numberFormat, 'numbers')
@@ -50,15 +56,20 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
     )
   }
   out.push('columns:')
-  const width = Math.max(...names.map((n) => q(n).length))
-  f.columns.forEach((c) => {
+  const key = (column: string, i: number) => (byPosition ? String(i + 1) : q(column))
+  const width = Math.max(...names.map((n, i) => key(n, i).length))
+  f.columns.forEach((c, i) => {
     const example = c.examples.length > 0 ? `; e.g. ${c.examples.map(q).join(', ')}` : ''
-    out.push(`  ${`${q(c.column)}:`.padEnd(width + 1)} ${(c.target ?? '~').padEnd(16)} # ${c.why}${example}`)
+    const header = byPosition ? `${q(c.column)}: ` : ''
+    out.push(
+      `  ${`${key(c.column, i)}:`.padEnd(width + 1)} ${(c.target ?? '~').padEnd(16)} # ${header}${c.why}${example}`,
+    )
   })
   const keyed = f.lookups.filter((l) => l.columns.length > 1)
   if (keyed.length > 0) {
     out.push('lookups:  # looked up by several columns: the lookup file holds these columns, then the id')
-    for (const l of keyed) out.push(`  ${l.field}: {key: ${list(l.columns)}}`)
+    const position = (column: string) => String(f.columns.findIndex((c) => c.column === column) + 1)
+    for (const l of keyed) out.push(`  ${l.field}: {key: ${list(byPosition ? l.columns.map(position) : l.columns)}}`)
   }
   if (f.fillDown.length > 0)
     out.push(`fill_down: ${list(f.fillDown)}  # blank on a bill's further rows: taken from the row above`)

@@ -59,6 +59,10 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
         ? `No preset reads ${findings.file}; the nearest is ${n.name} (${counted(n.shared, 'header')} in common; not in it: ${n.unknown.join(', ') || 'none'}; in it, not in the file: ${n.absent.join(', ') || 'none'}).`
         : `No preset reads ${findings.file}, and none shares a header with it.`,
     )
+    for (const r of findings.repeated)
+      say(
+        `The header row names "${r.header}" on columns ${r.columns.join(', ')}: a map names a header once, so the starter map reads every column by its position (header: false). Check which of them is which.`,
+      )
     if (out) say(`Wrote a starter map to ${out}.`)
     else process.stdout.write(findings.map!)
     if (findings.decide.length > 0)

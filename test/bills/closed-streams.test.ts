@@ -13,7 +13,7 @@ import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {runBk, spawnBk, tempDir} from '../helpers/bk.js'
 import {billRow, billsCsv} from '../helpers/bill-rows.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {valveProxy} from '../helpers/valve-proxy.js'
+import {recordingProxy, type RecordedRequest} from '../helpers/recording-proxy.js'
 import {whenOutput} from '../helpers/wait.js'
 
 const BILLS = 300
@@ -71,10 +71,8 @@ async function importClosing(prefix: string, which: 'stdout' | 'stderr', extra: 
   const dir = tempDir('bk-closed-')
   const configDir = tempDir()
   const valid = billsFile(dir, prefix)
-  const proxy = await valveProxy(
-    emulator.baseUrl,
-    (req) => req.method === 'POST' && Boolean(req.url?.endsWith('/bills')),
-  )
+  const isPost = (r: RecordedRequest) => r.method === 'POST' && r.path.endsWith('/bills')
+  const proxy = await recordingProxy(emulator.baseUrl, isPost)
   try {
     const child = spawnBk(['bills', 'import', 'bills.csv', '--batch-size', '10', ...extra], {
       env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
@@ -89,12 +87,12 @@ async function importClosing(prefix: string, which: 'stdout' | 'stderr', extra: 
     let text = ''
     closing.on('data', (d: Buffer) => (first += d.toString()))
     other.on('data', (d: Buffer) => (text += d.toString()))
-    await proxy.holding
+    await proxy.whenRequest(isPost)
     // On stderr, read its first line (a row set aside) before closing it, as `head -1` does.
     if (which === 'stderr') await whenOutput(closing, () => first.includes('\n'), 'the first line on stderr')
     const createdBeforeClose = createdNumbers(prefix).length
     closing.destroy()
-    proxy.open()
+    proxy.release()
     return {dir, configDir, valid, code: await exited, createdBeforeClose, closed: first, other: text}
   } finally {
     await proxy.close()

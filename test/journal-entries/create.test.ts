@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {parseJsonOutput, runBk, spawnBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
-import {valveProxy} from '../helpers/valve-proxy.js'
+import {recordingProxy, type RecordedRequest} from '../helpers/recording-proxy.js'
 
 const L = DEMO_IDS.ledgers
 const BIZ = DEMO_IDS.business
@@ -443,7 +443,8 @@ describe('journal-entries create: refusals by the service', () => {
     const file = join(folder, 'closed.yaml')
     writeFileSync(file, 'entries:\n' + text.join(''))
     // The posts wait until stderr is closed, so the close falls before the first answer.
-    const proxy = await valveProxy(emulator.baseUrl, (req) => req.method === 'POST')
+    const isPost = (r: RecordedRequest) => r.method === 'POST'
+    const proxy = await recordingProxy(emulator.baseUrl, isPost)
     try {
       const child = spawnBk(['journal-entries', 'create', file], {
         env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
@@ -452,9 +453,9 @@ describe('journal-entries create: refusals by the service', () => {
       let stdout = ''
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
       const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
-      await proxy.holding
+      await proxy.whenRequest(isPost)
       child.stderr.destroy()
-      proxy.open()
+      proxy.release()
       expect(await exited).toBe(6)
       for (let i = 1; i <= 30; i++) expect(byDescription(`Closed ${i}`), `entry ${i}`).toHaveLength(rejected(i) ? 0 : 1)
       expect(stdout.match(/^je_\w+ {2}/gm)).toHaveLength(27)

@@ -4,7 +4,7 @@
  * one), then from the values alone. A proposal is a starting point the user checks; what cannot
  * be told from the file (which amount is sent, a format that reads two ways) is left to decide.
  */
-import {headerKey} from './columns.js'
+import {headerKey, ID_COLUMN_PREFIX} from './columns.js'
 import type {ColumnProfile} from './column-profile.js'
 import type {ColumnFinding, CreditFinding, LookupFinding} from './map-init.js'
 
@@ -41,7 +41,6 @@ const RULES: Rule[] = [
 
 const CREDIT_WORDS = /credit|gutschrift|refund|^pc$|^cn$|accpaycredit|^vc$/i
 const BILL_LEVEL = ['number', 'vendor_id', 'issued_at', 'due_at', 'currency', 'description']
-const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_'}
 const FILES: Record<string, string> = {vendor_id: 'vendors.csv', line_ledger_id: 'ledgers.csv'}
 
 export interface Proposal {
@@ -190,7 +189,7 @@ function lookupsOf(columns: ColumnFinding[], profiles: ColumnProfile[]): LookupF
     const i = columns.findIndex((c) => c.target === field)
     if (i === -1) continue
     const values = profiles[i]!.values
-    if (values.every((v) => v.startsWith(ID_PREFIX[field]!))) continue
+    if (values.every((v) => v.startsWith(ID_COLUMN_PREFIX[field]!))) continue
     const keyed = field === 'vendor_id' && first !== undefined
     const key = keyed ? [columns[i]!.column, first.column] : [columns[i]!.column]
     if (keyed) Object.assign(columns[i]!, {target: null, why: 'a key of the vendor lookup (lookups: below)'})

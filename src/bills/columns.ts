@@ -3,6 +3,7 @@
  * accounting package's export is translated onto these columns by translate.ts, through a map.
  */
 import {InputError} from '../shared/errors.js'
+import {ID_PREFIX} from '../shared/spec.js'
 
 /** Columns repeated on each row of a bill: every row of the bill must agree on them. */
 export const BILL_COLUMNS = [
@@ -19,6 +20,13 @@ export const BILL_COLUMNS = [
 export const LINE_COLUMNS = ['line_description', 'line_amount', 'line_ledger_id', 'line_metadata'] as const
 export const REQUIRED_COLUMNS = ['number', 'vendor_id', 'line_amount', 'line_ledger_id'] as const
 export const KNOWN_COLUMNS: readonly string[] = [...BILL_COLUMNS, ...LINE_COLUMNS]
+
+/** bk's id columns a lookup can fill from names or codes, each with the prefix of its ids. */
+export const ID_COLUMN_PREFIX: Readonly<Partial<Record<string, string>>> = {
+  vendor_id: ID_PREFIX.vendor,
+  line_ledger_id: ID_PREFIX.ledger,
+  business_id: ID_PREFIX.business,
+}
 
 export type BillColumn = (typeof BILL_COLUMNS)[number]
 export type LineColumn = (typeof LINE_COLUMNS)[number]

@@ -15,14 +15,13 @@ import {stringify} from 'csv-stringify/sync'
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
 import {replacePrivateFile} from '../files/private-file.js'
-import {headerKey, headerOf} from './columns.js'
+import {headerKey, headerOf, ID_COLUMN_PREFIX} from './columns.js'
 import type {BillMap} from './map-file.js'
 import {compileComputed, computedText, RowFailure, type ComputedStep} from './computed-columns.js'
 import {parseDateAs, parseNumberAs} from './formats.js'
 import {openInput} from './structured-input.js'
 import {columnsForLayout, readFirstRow} from './translate.js'
 
-const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
 /** The lookup file written for each field. */
 export const LOOKUP_FILES: Record<string, string> = {
   vendor_id: 'vendors.csv',
@@ -111,7 +110,7 @@ async function collect(file: string, map: BillMap): Promise<Field[]> {
     (f) =>
       f.at.length > 1 ||
       f.compute !== undefined ||
-      [...f.keys.values()].some(([v]) => !v!.startsWith(ID_PREFIX[f.field] ?? '\u0000')),
+      [...f.keys.values()].some(([v]) => !v!.startsWith(ID_COLUMN_PREFIX[f.field] ?? '\u0000')),
   )
 }
 
@@ -130,7 +129,7 @@ function lookedUp(map: BillMap, header: string[] | undefined, cells: string[], f
   const columns = columnsForLayout(map, header)
   cells.forEach((cell, i) => {
     const target = columns.get(header ? headerKey(cell) : String(i + 1))
-    if (!target || !(target in ID_PREFIX) || fields.some((f) => f.field === target)) return
+    if (!target || !(target in ID_COLUMN_PREFIX) || fields.some((f) => f.field === target)) return
     fields.push({field: target, columns: [header ? cell.trim() : `column ${i + 1}`], at: [i], keys: new Map()})
   })
   if (fields.length === 0)
@@ -158,7 +157,7 @@ export function computedLookups(
 
 /** The looked-up fields the map computes from other columns, each named by the columns it reads. */
 function computedFields(map: BillMap, header: string[] | undefined, cells: string[]): Field[] {
-  const rules = map.compute.filter((c) => c.target in ID_PREFIX && !map.lookupKeys.has(c.target))
+  const rules = map.compute.filter((c) => c.target in ID_COLUMN_PREFIX && !map.lookupKeys.has(c.target))
   if (rules.length === 0) return []
   const numberFormat = map.numberFormat ?? '1234.56'
   const steps = compileComputed(

@@ -5,7 +5,7 @@
  * the date and number formats seen, credit markers, and the lookups the map needs. A format
  * that reads the sample two ways is never chosen: it is a decision left to the user.
  */
-import {headerKey} from './columns.js'
+import {headerKey, ID_COLUMN_PREFIX} from './columns.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
@@ -308,8 +308,6 @@ function amountsTold(map: PresetMatch['map'], targets: Array<string | null>, row
 const formatTarget = (target: string | null | undefined) =>
   target != null && /_at$|amount|net|gross|tax|price|quantity|discount/.test(target)
 
-const ID_PREFIX: Record<string, string> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
-
 /**
  * The lookups a preset needs for this file: keyed ones, computed ones (DATEV's accounts), and id
  * columns holding names or codes.
@@ -325,7 +323,7 @@ function presetLookups(match: PresetMatch, cells: string[], targets: Array<strin
   for (const computed of computedLookups(map, match.header, rows))
     out.push({...computed, file: LOOKUP_FILES[computed.field] ?? `${computed.field}.csv`})
   targets.forEach((t, i) => {
-    const prefix = t ? ID_PREFIX[t] : undefined
+    const prefix = t ? ID_COLUMN_PREFIX[t] : undefined
     if (!t || !prefix || out.some((l) => l.field === t)) return
     const values = new Set(rows.map((r) => (r[i] ?? '').trim()).filter((v) => v !== ''))
     // A column with no value in the sample (a lines file's, not read here) is looked up as the preset says.

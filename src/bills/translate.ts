@@ -13,6 +13,7 @@ import {
   canonicalColumn,
   headerKey,
   headerOf,
+  ID_COLUMN_PREFIX,
   IGNORED_COLUMN,
   nearestName,
   noHeaderHint,
@@ -63,7 +64,6 @@ export interface TranslatedRow {
 const AMOUNT_SOURCES: readonly string[] = ['quantity', 'unit_price', 'line_net', 'line_tax', 'line_gross']
 /** Source columns read as a mark on the row (credit, status, tax inclusion), never sent. */
 const ROW_MARKS: readonly string[] = ['credit_marker', 'status', 'amounts_are']
-const ID_PREFIX: Partial<Record<string, string>> = {vendor_id: 'ven_', line_ledger_id: 'ldg_', business_id: 'biz_'}
 const QUANTITY_HEADER = /^\W*(qty|quantity)\b/i
 const UNIT_PRICE_HEADER = /unit|price|rate/i
 
@@ -284,7 +284,7 @@ export class ExportTranslator {
       }
       const at = this.position.get(target) ?? -1
       const lookup = this.lookups.get(target)
-      const prefix = ID_PREFIX[target]
+      const prefix = ID_COLUMN_PREFIX[target]
       const kind: PlanStep['kind'] = AMOUNT_SOURCES.includes(target)
         ? 'amount-source'
         : (GUARD_COLUMNS as readonly string[]).includes(target)
@@ -785,7 +785,7 @@ export class ExportTranslator {
   ): string {
     const trimmed = text.trim()
     const lookup = this.lookups.get(step.target)
-    const prefix = ID_PREFIX[step.target]
+    const prefix = ID_COLUMN_PREFIX[step.target]
     if (trimmed === '' || (!lookup && !prefix)) return text
     const at = step.reads[0] ?? -1
     if (!lookup) {

@@ -194,6 +194,21 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(result.stderr).toContain('1 of 2 bills invalid')
   })
 
+  it('says a UTF-16 file without its little-endian mark is UTF-16, not Windows-1252', async () => {
+    const dir = tempDir('bk-bills-')
+    const text = HEADER + '\n' + row({number: 'B-1'}) + '\n'
+    // Big-endian with its mark (FE FF), and little-endian without one: neither is read.
+    const be = Buffer.from(text, 'utf16le').swap16()
+    writeFileSync(join(dir, 'be.csv'), Buffer.concat([Buffer.from([0xfe, 0xff]), be]))
+    writeFileSync(join(dir, 'le.csv'), Buffer.from(text, 'utf16le'))
+    for (const name of ['be.csv', 'le.csv']) {
+      const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain('holds a NUL byte beside each character: the file is UTF-16 without the mark')
+      expect(result.stderr).not.toContain('--encoding windows-1252')
+    }
+  })
+
   it('refuses unknown and missing columns by name', async () => {
     const {dir, name} = csvFile(['number,vendor,line_amount,line_ledger_id', 'E-1,ven_demo_office,1,ldg_demo_expenses'])
     const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})

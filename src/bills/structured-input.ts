@@ -83,7 +83,9 @@ export async function readWhole(input: CsvInput, headerAt?: number): Promise<Rea
     if (!isCsvError(e)) throw error
     // As in the scan: every record before the failure was read, so the next line is its record's.
     const header = headerAt === undefined ? undefined : records[headerAt]?.cells
-    throw new InputError(formatRowError(input.label, csvProblem(e, input.nextLine, header)))
+    throw new InputError(formatRowError(input.label, csvProblem(e, input.nextLine, header)), {
+      hint: 'Nothing was sent: the file is read whole before any bill is sent. Correct that line (or export the file again), then run the same command.',
+    })
   }
   return records
 }

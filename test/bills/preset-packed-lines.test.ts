@@ -128,6 +128,17 @@ describe('structural mismatches stop the import with nothing sent', () => {
     )
   })
 
+  it('a stray quote in a file read whole: its line and column, and what to do', async () => {
+    // Read whole before any bill (its lines are packed in cells): the quote error comes first.
+    const text = exampleText('manager-io', 'batch-update.tsv').replace(
+      '\tCompute, February\t',
+      '\t"Compute" February\t',
+    )
+    const stderr = await refused(batchUpdate(text))
+    expect(stderr).toContain('batch-update.tsv:9: column Lines.Description: text follows the closing quote')
+    expect(stderr).toContain('Hint: Nothing was sent: the file is read whole before any bill is sent.')
+  })
+
   it('two bills in a row under one vendor and number, which the scan would merge', async () => {
     const text = exampleText('manager-io', 'batch-update.tsv').replace('INV-1002', 'CN-7')
     expect(await refused(batchUpdate(text))).toContain(

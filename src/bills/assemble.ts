@@ -199,7 +199,7 @@ export class BillAssembler {
     this.billCols = BILL_COLUMNS.map((name) => ({name, index: layout.index[name]})).filter((c) => c.index !== -1)
     const named = (label: string, i: number) => {
       const ours = layout.names[i]
-      return ours === undefined ? undefined : label === ours ? ours : `"${label}" (${ours})`
+      return ours === undefined ? undefined : columnLabel(label, ours)
     }
     this.labels = layout.header.map((h, i) => named(h.trim(), i))
     const prefix = `${LINES_PREFIX}.`
@@ -603,6 +603,16 @@ function tagJson({field, text, allocations}: TagValue): string {
   return `${JSON.stringify(field)}:${value}`
 }
 
+/** A cell of a file without a header row, named by its position. */
+const POSITIONAL = /^column \d+(?: |$)/
+
+/** A column as messages name it: its header, with the field it feeds when that is another name. */
+export function columnLabel(label: string, field: string): string {
+  if (label === field) return label
+  // "column 5", a headerless file's name for a cell, needs no quotes.
+  return POSITIONAL.test(label) ? `${label} (${field})` : `"${label}" (${field})`
+}
+
 /** One line of an error for people: `bills.csv:12: column line_amount: "12,50" is not …`. */
 export function formatRowError(file: string, e: RowError): string {
   const quoted = (text: string) => `"${text.length > 80 ? text.slice(0, 77) + '...' : text}"`
@@ -612,5 +622,7 @@ export function formatRowError(file: string, e: RowError): string {
       : e.value === undefined || e.value === ''
         ? ''
         : `${quoted(e.value)} `
-  return `${e.file ?? file}:${e.line}: ${e.column ? `column ${e.column}: ` : ''}${value}${e.message}`
+  // A file without a header row names its cells by position: "column 5" already says column.
+  const column = !e.column ? '' : POSITIONAL.test(e.column) ? `${e.column}: ` : `column ${e.column}: `
+  return `${e.file ?? file}:${e.line}: ${column}${value}${e.message}`
 }

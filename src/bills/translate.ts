@@ -8,7 +8,7 @@
  */
 import {InputError} from '../shared/errors.js'
 import {Decimal, type Money} from '../shared/money.js'
-import {creditNote, type RowError, type SourceRow} from './assemble.js'
+import {columnLabel, creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
   headerKey,
@@ -1062,7 +1062,7 @@ export class ExportTranslator {
   /** A column as messages name it; one joined from the lines file (`from` on) by that file's header. */
   private columnLabel(i: number, target: string, from?: number): string {
     const label = from === undefined ? this.labels[i]! : this.labels[i]!.slice(LINES_PREFIX.length + 1)
-    return label === target ? label : `"${label}" (${target})`
+    return columnLabel(label, target)
   }
 }
 

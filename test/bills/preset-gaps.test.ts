@@ -146,7 +146,7 @@ describe('gnucash: taxable and taxincluded', () => {
     expect(result.code).toBe(2)
     expect(result.sent).toEqual([])
     expect(result.output).toContain(
-      'bills.csv:2: column "column 16" (amounts_are): "Y" says the amount is with tax (gross), but --amounts net is given',
+      'bills.csv:2: column 16 (amounts_are): "Y" says the amount is with tax (gross), but --amounts net is given',
     )
     expect(result.output).not.toContain('bills.csv:1:')
   })

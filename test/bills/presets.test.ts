@@ -218,7 +218,7 @@ describe('an export that does not read is refused whole: exit 2, row and column 
     await refused(
       [fixture('gnucash-continuation-conflict.csv'), ...PRESETS.gnucash!, ...lookups('gnucash')],
       // The cell as written, then the id its lookup gave: the number is what the file holds.
-      'gnucash-continuation-conflict.csv:2: column "column 3" (vendor_id): "000023" (read as "ven_',
+      'gnucash-continuation-conflict.csv:2: column 3 (vendor_id): "000023" (read as "ven_',
       'differs from line 1',
     )
   })

@@ -300,4 +300,23 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(header.code).toBe(2)
     expect(header.stderr).toContain('column descr\\u0001iption (the header)')
   })
+
+  it('names a cell of a file without a header row by its position, said once', async () => {
+    const {dir, name} = csvFile([
+      'H-1,ven_demo_office,2026-01-05,EUR,12.x5,ldg_demo_expenses',
+      'H-2,ven_demo_office,2026-01-05,EUR,1\u00015.00,ldg_demo_expenses',
+    ])
+    const map = ['header: false', 'columns:', '  1: number', '  2: vendor_id', '  3: issued_at', '  4: currency']
+    map.push('  5: line_amount', '  6: line_ledger_id')
+    writeFileSync(join(dir, 'by-position.yaml'), map.join('\n') + '\n')
+    const result = await runBk(['bills', 'import', name, '--map', 'by-position.yaml', '--dry-run'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('bills.csv:1: column 5 (line_amount): "12.x5" is not a number')
+    expect(result.stderr).toContain('bills.csv:2: column 5: "1\\u00015.00" holds the control character U+0001')
+    expect(result.stderr).not.toContain('column column')
+    expect(result.stderr).not.toContain('"column 5"')
+  })
 })

@@ -25,6 +25,17 @@ function csvLine(cells: readonly string[], delimiter = ','): string {
   return out + '\n'
 }
 
+/**
+ * A failed write, naming the file: `--results /dev/stdout` piped to `head` fails with a bare
+ * "EPIPE: broken pipe". The error stays the cause, so a full disk is still told by its code.
+ */
+function writeFailure(path: string, error: unknown): Error {
+  const e = error as NodeJS.ErrnoException
+  if (!e.code) return e
+  const why = e.code === 'EPIPE' ? 'the program reading it stopped (EPIPE)' : e.message
+  return new Error(`could not write ${path}: ${why}`, {cause: error})
+}
+
 class LazyFile {
   private out: StreamWriter | undefined
 
@@ -38,11 +49,15 @@ class LazyFile {
   }
 
   async write(text: string): Promise<void> {
-    if (!this.out) {
-      this.out = streamWriter(createWriteStream(this.path, {fd: openPrivateFile('output', this.path, 'truncate')}))
-      await this.out.write(this.first())
+    try {
+      if (!this.out) {
+        this.out = streamWriter(createWriteStream(this.path, {fd: openPrivateFile('output', this.path, 'truncate')}))
+        await this.out.write(this.first())
+      }
+      await this.out.write(text)
+    } catch (error) {
+      throw writeFailure(this.path, error)
     }
-    await this.out.write(text)
   }
 
   async close(): Promise<void> {

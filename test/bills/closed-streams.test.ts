@@ -3,8 +3,10 @@
  * log pipeline): it goes on to its end, every bill sent once and recorded, the journal and its
  * lock closed, and its exit code is its outcome's. The batches are held by a proxy until the
  * stream is closed, so the close always falls while bills are in flight and more are to come.
+ * A results file that is a pipe whose reader stops is no stream to drop: the import stops, naming it.
  */
-import {readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {createReadStream, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -145,5 +147,56 @@ describe('bills import with a stream closed while it runs', () => {
     expect(run.code).toBe(6)
     expect(run.other).not.toMatch(/EPIPE|Error|node:/)
     await expectWholeImport('CLOSED-OUT', run)
+  })
+
+  it('--results to a pipe whose reader stops: the file is named, the rest is left for --resume', async () => {
+    // `--results /dev/stdout | head -1`: a named pipe stands for the shell's, read here, closed
+    // after the first batch's results; the batches after it wait in the proxy until then.
+    const dir = tempDir('bk-closed-')
+    const configDir = tempDir()
+    const valid = billsFile(dir, 'CLOSED-RESULTS')
+    execFileSync('mkfifo', [join(dir, 'results.pipe')])
+    let posts = 0
+    const isPost = (r: RecordedRequest) => r.method === 'POST' && r.path.endsWith('/bills')
+    const proxy = await recordingProxy(emulator.baseUrl, (r) => isPost(r) && ++posts > 1)
+    try {
+      const reader = createReadStream(join(dir, 'results.pipe'))
+      const child = spawnBk(['bills', 'import', 'bills.csv', '--batch-size', '10', '--results', 'results.pipe'], {
+        env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
+        cwd: dir,
+        configDir,
+      })
+      child.stdin.end()
+      let stderr = ''
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
+      let results = ''
+      reader.on('data', (d: string | Buffer) => (results += d.toString()))
+      await whenOutput(reader, () => results.includes('CLOSED-RESULTS-'), "the first batch's results")
+      reader.destroy()
+      proxy.release()
+      expect(await exited).toBe(7)
+      expect(stderr).toContain('Import failed: could not write results.pipe: the program reading it stopped (EPIPE)')
+      expect(stderr).toContain('--resume')
+      expect(locks(dir)).toEqual([])
+      // Nothing twice: a --resume (results to a file now) sends only the bills not created.
+      const resumed = await runBk(['bills', 'import', 'bills.csv', '--resume'], {
+        env: {...envFor(emulator), BK_BASE_URL: proxy.baseUrl},
+        cwd: dir,
+        configDir,
+      })
+      expect(resumed.code, resumed.stderr).toBe(6)
+    } finally {
+      await proxy.close()
+    }
+    await expectWholeImport('CLOSED-RESULTS', {
+      dir,
+      configDir,
+      valid,
+      code: 6,
+      createdBeforeClose: 0,
+      closed: '',
+      other: '',
+    })
   })
 })

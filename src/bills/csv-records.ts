@@ -44,6 +44,15 @@ export function csvParser(
   parser._read = (size: number) => {
     if (!started) {
       started = true
+      // A workbook or UTF-16 without its mark is refused by its first bytes, before any of it is
+      // read as rows (its "header" would be noise): this listener runs before the pipe's.
+      source.once('data', (chunk: Buffer | string) => {
+        const reason = typeof chunk === 'string' ? undefined : notCsv(chunk)
+        if (!reason) return
+        source.unpipe()
+        source.destroy()
+        parser.destroy(readError(Object.assign(new Error(reason), {code: NOT_CSV})))
+      })
       source.on('data', (chunk: Buffer | string) => onBytes(chunk.length))
       if (encoding === 'utf-8') source.pipe(parser)
       else source.pipe(decoderFor(encoding)).pipe(parser)
@@ -60,6 +69,34 @@ export function csvParser(
 export function bomEncoding(bytes: Uint8Array): 'utf-8' | 'utf-16le' | undefined {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8'
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le'
+  return undefined
+}
+
+/** The code of the error `notCsv`'s refusal is read as, on either thread. */
+export const NOT_CSV = 'BK_NOT_CSV'
+
+// eslint-disable-next-line no-control-regex -- the NUL bytes are the point
+const UTF16_UNMARKED = /(?:\u0000[^\u0000]){2}|(?:[^\u0000]\u0000){2}/
+
+/**
+ * Why a file's first bytes are no CSV bk reads, if they are not: a spreadsheet workbook (what a
+ * bookkeeper most often has instead of its CSV export), a PDF, or UTF-16 that csv-parse does not
+ * read: big-endian (FE FF), or either order without a mark (a NUL beside each character). Only
+ * UTF-16 with its little-endian mark (FF FE, Excel's "Unicode text") is read.
+ */
+export function notCsv(head: Uint8Array): string | undefined {
+  const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b)
+  const saveAs = 'Save it as CSV UTF-8 (in Excel: File > Save As > "CSV UTF-8") and import that file'
+  if (starts(0x50, 0x4b, 0x03, 0x04))
+    return `it is a ZIP file, such as an Excel or OpenDocument workbook (.xlsx, .ods), not CSV. ${saveAs}`
+  if (starts(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1))
+    return `it is an Excel 97-2003 workbook (.xls), not CSV. ${saveAs}`
+  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d))
+    return 'it is a PDF, not CSV: export the data as CSV from the program that made it'
+  if (bomEncoding(head) === 'utf-16le') return undefined
+  const start = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, 1024)).toString('latin1')
+  if (starts(0xfe, 0xff) || UTF16_UNMARKED.test(start))
+    return 'it holds a NUL byte beside each character: it is UTF-16 without the mark bk reads it by (big-endian, or no byte order mark). Save it as UTF-8 ("CSV UTF-8" in Excel), or as UTF-16 with its mark ("Unicode text")'
   return undefined
 }
 

@@ -9,7 +9,7 @@ import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../shared/errors.js'
 import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
-import {bomEncoding} from './csv-records.js'
+import {bomEncoding, notCsv} from './csv-records.js'
 import {openCsv} from './reader.js'
 import type {Encoding} from './map-file.js'
 
@@ -46,6 +46,8 @@ const CANDIDATES = [',', ';', '\t'] as const
 export async function sampleFile(file: string, quotes?: false): Promise<FileSample> {
   if (file === '-') throw new InputError('maps init needs a file: it reads the start of the file twice, stdin once')
   const head = await readHead(file)
+  const refusal = notCsv(head)
+  if (refusal) throw new InputError(`Cannot read ${file}: ${refusal}`, {hint: 'No starter map was written.'})
   const bom = bomEncoding(head)
   const ascii = head.every((b) => b < 0x80)
   const encoding: Encoding = bom || ascii || isUtf8(head) ? 'utf-8' : 'windows-1252'

@@ -11,7 +11,7 @@ import {Worker} from 'node:worker_threads'
 
 import {InputError} from '../shared/errors.js'
 import {unreadableBecause, unreadableHint} from '../files/file-errors.js'
-import {csvParser, isCsvError, recordBatches, type CsvShape} from './csv-records.js'
+import {csvParser, isCsvError, NOT_CSV, recordBatches, type CsvShape} from './csv-records.js'
 import type {CsvWorkerData, WorkerFailure, WorkerMessage} from './csv-worker.js'
 import type {RowError} from './assemble.js'
 import type {ReadRecord, RowOrigin} from './record-structure.js'
@@ -118,7 +118,7 @@ function threadInput(label: string, source: Readable, size: number | undefined, 
     source,
     shape,
     (n) => (bytes += n),
-    (error) => unreadableMidway(label, error.message),
+    (error) => unreadableMidway(label, error.message, (error as NodeJS.ErrnoException).code),
   )
   return Object.assign(
     lineCounter(label, size, () => bytes),
@@ -174,12 +174,16 @@ function workerInput(file: string, size: number, script: string, data: CsvWorker
 }
 
 function failureOf(file: string, failure: WorkerFailure): Error {
-  if (!isCsvError(failure)) return unreadableMidway(file, failure.message)
+  if (!isCsvError(failure)) return unreadableMidway(file, failure.message, failure.code)
   return Object.assign(new Error(failure.message), {code: failure.code, index: failure.index})
 }
 
+const NOTHING_READ = 'No row of it was read, and nothing was sent.'
+
 /** A failure to read the input met while it is parsed, on either thread. */
-function unreadableMidway(label: string, message: string): InputError {
+function unreadableMidway(label: string, message: string, code?: string): InputError {
+  // Refused at its first bytes (csv-records.ts notCsv): the message says what to do.
+  if (code === NOT_CSV) return new InputError(`Cannot read ${label}: ${message}`, {hint: NOTHING_READ})
   return new InputError(`Cannot read ${label}: ${message}`)
 }
 

@@ -65,16 +65,6 @@ function c1Reason(encoding: string | undefined): string {
  * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
  * character (a binary file, or a stray byte): importing it would send mangled text.
  */
-/**
- * A NUL byte beside every character: UTF-16 that bk cannot tell by a mark (big-endian, whose mark
- * csv-parse does not read, or either order without one). Only UTF-16 with its mark (FF FE,
- * Excel's "Unicode text") is read (csv-records.ts).
- */
-// eslint-disable-next-line no-control-regex -- the NUL bytes are the point
-const UTF16_UNMARKED = /(?:\u0000[^\u0000]){2}|(?:[^\u0000]\u0000){2}/
-const UTF16_REASON =
-  'holds a NUL byte beside each character: the file is UTF-16 without the mark bk reads it by (big-endian, or no byte order mark). Save it as UTF-8 ("CSV UTF-8" in Excel), or as UTF-16 with its mark ("Unicode text")'
-
 function unreadableCell(
   record: string[],
   header: string[],
@@ -89,9 +79,8 @@ function unreadableCell(
     const c = m[0]
     const code = c.charCodeAt(0)
     const at = `U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}`
-    const message = UTF16_UNMARKED.test(cell)
-      ? UTF16_REASON
-      : code >= 0x80 && code <= 0x9f
+    const message =
+      code >= 0x80 && code <= 0x9f
         ? `holds the control character ${at}: it ${c1Reason(encoding)}`
         : c === '\uFFFD'
           ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'

@@ -202,10 +202,42 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     writeFileSync(join(dir, 'be.csv'), Buffer.concat([Buffer.from([0xfe, 0xff]), be]))
     writeFileSync(join(dir, 'le.csv'), Buffer.from(text, 'utf16le'))
     for (const name of ['be.csv', 'le.csv']) {
-      const result = await runBk(['bills', 'import', name, '--dry-run'], {env: envFor(emulator), cwd: dir})
-      expect(result.code).toBe(2)
-      expect(result.stderr).toContain('holds a NUL byte beside each character: the file is UTF-16 without the mark')
-      expect(result.stderr).not.toContain('--encoding windows-1252')
+      for (const args of [
+        ['bills', 'import', name, '--dry-run'],
+        ['bills', 'maps', 'init', name],
+      ]) {
+        const result = await runBk(args, {env: envFor(emulator), cwd: dir})
+        expect(result.code, args.join(' ')).toBe(2)
+        expect(result.stderr).toContain(
+          `Cannot read ${name}: it holds a NUL byte beside each character: it is UTF-16 without the mark`,
+        )
+        expect(result.stderr).not.toContain('--encoding windows-1252')
+      }
+    }
+  })
+
+  it('refuses a workbook or a PDF at its first bytes, saying how to get its CSV; nothing sent', async () => {
+    const dir = tempDir('bk-bills-')
+    // The first bytes as each format's specification starts a file, then bytes no CSV holds.
+    const files: Record<string, [string, string]> = {
+      'bills.xlsx': ['50 4b 03 04 14 00 06 00', 'a ZIP file, such as an Excel or OpenDocument workbook'],
+      'bills.xls': ['d0 cf 11 e0 a1 b1 1a e1', 'an Excel 97-2003 workbook (.xls)'],
+      'bills.pdf': ['25 50 44 46 2d 31 2e 37', 'a PDF'],
+    }
+    for (const [name, [magic, what]] of Object.entries(files)) {
+      const bytes = Buffer.concat([Buffer.from(magic.replaceAll(' ', ''), 'hex'), Buffer.from([0, 0, 8, 0, 0x21, 0])])
+      writeFileSync(join(dir, name), bytes)
+      const runs = [
+        await runBk(['bills', 'import', name], {env: envFor(emulator), cwd: dir}),
+        await runBk(['bills', 'import', '-', '--dry-run'], {env: envFor(emulator), cwd: dir, input: bytes}),
+        await runBk(['bills', 'maps', 'init', name], {env: envFor(emulator), cwd: dir}),
+      ]
+      for (const result of runs) {
+        expect(result.code, result.stderr).toBe(2)
+        expect(result.stderr).toMatch(new RegExp(`^Error: Cannot read (${name.replace('.', '\\.')}|stdin): it is `))
+        expect(result.stderr).toContain(what)
+        expect(result.stderr).not.toContain('column')
+      }
     }
   })
 

@@ -21,7 +21,7 @@ export interface BkResult {
 export interface RunOptions {
   env?: Record<string, string | undefined>
   /** Text written to stdin (stdin is closed either way). */
-  input?: string
+  input?: string | Buffer
   configDir?: string
   cwd?: string
   timeoutMs?: number

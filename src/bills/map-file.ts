@@ -56,6 +56,11 @@ export type Encoding = (typeof ENCODINGS)[number]
 export const DELIMITERS = {',': ',', ';': ';', tab: '\t', '\t': '\t'} as const
 export type AmountBasis = 'net' | 'gross'
 
+/** A delimiter (the character, or the flag's `tab`) as a printed command's flag: `--delimiter ';'`. */
+export function delimiterFlag(delimiter: string): string {
+  return delimiter === '\t' || delimiter === 'tab' ? '--delimiter tab' : `--delimiter '${delimiter}'`
+}
+
 /** A map, checked. Flags (`--date-format` …) are applied on top by `withOverrides`. */
 export interface BillMap extends MapLanguage, RecordStructure {
   /** The file the map came from, or `preset NAME`, for messages. */

@@ -6,6 +6,7 @@
  * that reads the sample two ways is never chosen: it is a decision left to the user.
  */
 import {headerKey, ID_COLUMN_PREFIX} from './columns.js'
+import {delimiterFlag} from './map-file.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
@@ -220,8 +221,7 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   // How the file is read: `lookups init` reads it too, so its command gets these as well.
   const reading: string[] = []
   if (map.linesFile) reading.push('--lines-file <LINES.csv>')
-  if (map.delimiter !== sample.delimiter)
-    reading.push(`--delimiter ${sample.delimiter === '\t' ? 'tab' : `'${sample.delimiter}'`}`)
+  if (map.delimiter !== sample.delimiter) reading.push(delimiterFlag(sample.delimiter))
   // A byte order mark is read whatever the map's encoding says (csv-records.ts): no flag for it.
   if (!sample.ascii && !sample.bom && map.encoding !== sample.encoding) reading.push(`--encoding ${sample.encoding}`)
   const flags = [...reading]

@@ -42,7 +42,7 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
 
   async run(): Promise<LookupFileResult[]> {
     const {flags} = this
-    const {loadBillMap, withOverrides} = await import('../../../bills/map-file.js')
+    const {delimiterFlag, loadBillMap, withOverrides} = await import('../../../bills/map-file.js')
     const map = withOverrides(await loadBillMap(flags.map), {
       delimiter: flags.delimiter,
       encoding: flags.encoding,
@@ -60,7 +60,7 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
       const lines = flags['lines-file'] ? ` --lines-file ${flags['lines-file']}` : ''
       // The import reads the file as this command did: with the same delimiter and encoding.
       const shape = [
-        ...(flags.delimiter ? [`--delimiter ${flags.delimiter === 'tab' ? 'tab' : `'${flags.delimiter}'`}`] : []),
+        ...(flags.delimiter ? [delimiterFlag(flags.delimiter)] : []),
         ...(flags.encoding ? [`--encoding ${flags.encoding}`] : []),
       ]
       const args = [...shape, ...results.map((r) => `--lookup ${r.field}=${r.file}`)].join(' ')

@@ -166,13 +166,22 @@ export class ExportTranslator {
     this.targets.forEach((t, i) => {
       if (t === null) return
       const earlier = fedBy.get(t)
-      if (earlier !== undefined)
+      if (earlier !== undefined) {
+        // One header written twice cannot be told apart by a map that names headers.
+        if (header && headerKey(this.labels[earlier]!) === headerKey(this.labels[i]!))
+          throw new InputError(
+            `${fileLabel}:1: the header row names "${this.labels[i]}" twice (columns ${earlier + 1} and ${i + 1}), and both would be ${t}`,
+            {
+              hint: `A map names a header once, so it cannot tell the two apart: rename or remove one in the file, or let \`bk bills maps init ${fileLabel}\` write a map that reads the columns by position.`,
+            },
+          )
         throw new InputError(
           `${fileLabel}:1: columns "${this.labels[earlier]}" and "${this.labels[i]}" are both ${t}`,
           {
             hint: 'Map one of them to ~ (drop it).',
           },
         )
+      }
       fedBy.set(t, i)
       if (t === 'discount' || /^(line_)?metadata:/.test(t) || (GUARD_COLUMNS as readonly string[]).includes(t)) return
       if ((AMOUNT_SOURCES as readonly string[]).includes(t) || ROW_MARKS.includes(t)) {

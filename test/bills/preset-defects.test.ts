@@ -93,6 +93,19 @@ describe('quickbooks-online', () => {
 })
 
 describe('xero', () => {
+  it('a header written twice: says so, with the way out a map by headers cannot give', async () => {
+    const text =
+      '*ContactName,*InvoiceNumber,*InvoiceDate,*DueDate,Description,*Quantity,*UnitAmount,*AccountCode,description \n' +
+      'Fly & Stay Travel,T-3,07/02/2026,09/03/2026,Taxi,1,12.50,494,Taxi\n'
+    const result = await presetCase(xero(text))
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(
+      'bills.csv:1: the header row names "description" twice (columns 5 and 9), and both would be line_description',
+    )
+    expect(result.stderr).toContain('bk bills maps init')
+    expect(result.stderr).not.toContain('Map one of them to ~')
+  })
+
   it('takes the Reference column (as the bill description)', async () => {
     const text =
       '*ContactName,*InvoiceNumber,Reference,*InvoiceDate,*DueDate,Description,*Quantity,*UnitAmount,*AccountCode,*TaxType,TaxAmount\n' +

@@ -86,13 +86,19 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
  * bk's start drops the writes themselves (src/startup/closed-streams.ts), so without this check
  * a list would go on fetching for no one.
  */
+let stdoutGone: Error | undefined
+let watchingStdout = false
+
 function stdoutSink(): Sink {
-  let gone: Error | undefined
-  process.stdout.on('error', (error) => (gone ??= error))
+  // One listener for the process, however many sinks a command opens.
+  if (!watchingStdout) {
+    watchingStdout = true
+    process.stdout.on('error', (error) => (stdoutGone ??= error))
+  }
   return {
     isTty: Boolean(process.stdout.isTTY),
     async write(text) {
-      if (gone) throw gone
+      if (stdoutGone) throw stdoutGone
       await writeWithBackpressure(process.stdout, text)
     },
     end: async () => {},

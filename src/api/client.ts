@@ -21,7 +21,14 @@ import {connectionFor, type Connection} from '../net/dispatcher.js'
 import {networkFailure} from '../net/failure.js'
 import {isLoopbackHost} from '../net/proxy.js'
 import {DEFAULT_TIMEOUT_SECONDS, formatTimeout} from '../net/request-timeout.js'
-import {ApiConnectionError, ApiTimeoutError, errorFromResponse, NetworkSetupError, RedirectError} from './errors.js'
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  errorFromResponse,
+  markNotSent,
+  NetworkSetupError,
+  RedirectError,
+} from './errors.js'
 import {redactHeaders, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 
@@ -180,7 +187,8 @@ export class BkClient {
       if (status === 401 && options.auth !== false && !renewed && this.opts.token?.renew) {
         renewed = true
         this.trace('  401: renewing the access token once')
-        this.addSecret(await this.opts.token.renew())
+        // A token that cannot be renewed: this request (turned away by the 401) is not sent again.
+        this.addSecret(await this.opts.token.renew().catch((error: unknown) => Promise.reject(markNotSent(error))))
         attempt--
         continue
       }
@@ -276,7 +284,8 @@ export class BkClient {
     }
     // The token is the base URL's: a redirect to any other origin never carries it.
     if (options.auth !== false && this.opts.token && origin === this.baseUrl.origin) {
-      const token = await this.opts.token.get()
+      // The request has not left yet: a token that cannot be had means it never will.
+      const token = await this.opts.token.get().catch((error: unknown) => Promise.reject(markNotSent(error)))
       this.addSecret(token)
       headers.authorization = `Bearer ${token}`
     }

@@ -143,3 +143,19 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
       return new ApiError(msg('Request rejected'), init, ExitCode.rejected, 'rejected')
   }
 }
+
+const NOT_SENT = Symbol('bk.notSent')
+
+/**
+ * Marks `error` as met before its request left (the token for it could not be had): whatever the
+ * error says, the service cannot have acted on that request. Marked, not wrapped, so the error
+ * keeps its class, message and hint (a connection error's hint names the base URL).
+ */
+export function markNotSent(error: unknown): unknown {
+  if (error instanceof Error) Object.defineProperty(error, NOT_SENT, {value: true})
+  return error
+}
+
+export function wasNotSent(error: unknown): boolean {
+  return error instanceof Error && (error as unknown as Record<symbol, unknown>)[NOT_SENT] === true
+}

@@ -12,7 +12,7 @@ import {BkError, ExitCode, InputError, InterruptedError, withHint} from '../shar
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {requestTimeoutMs} from '../net/request-timeout.js'
-import {isUsageError, usageError, type UsageContext} from './usage-errors.js'
+import {isUsageError, unwrapFlagError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
 import type {ResolvedCredentials} from '../auth/resolve.js'
 import {ID_PREFIX} from '../shared/spec.js'
@@ -409,7 +409,7 @@ export interface PartialSuccess {
 
 /** Maps anything thrown to a BkError: ours as they are, oclif's parse errors as usage errors. */
 export function toBkError(err: Error & {oclif?: {exit?: number}; code?: string}, usage?: UsageContext): BkError {
-  if (err instanceof BkError) return err
+  if (err instanceof BkError) return unwrapFlagError(err)
   if (err.name === 'AbortError' || err.message === 'SIGINT')
     return new BkError('Interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
   if (err.name === 'ExitPromptError')

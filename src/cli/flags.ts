@@ -4,6 +4,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import type {FieldInfo} from '../output/field-paths.js'
+import {InputError} from '../shared/errors.js'
 import {OUTPUT_FORMATS} from '../output/list-writer.js'
 
 export const businessFlag = () =>
@@ -18,6 +19,27 @@ export const jwksFlag = () =>
   Flags.string({
     summary: "Key set to use instead of the service's: a JWKS/JWK/PEM file or a URL.",
     helpValue: 'FILE|URL',
+  })
+
+/**
+ * --performed-by, sent as a request header: a value no header can carry (a line break pasted
+ * with it) is refused before anything is sent, instead of failing each request as it goes out.
+ */
+export const performedByFlag = (summary: string) =>
+  Flags.string({
+    summary,
+    helpValue: 'ID',
+    async parse(value) {
+      const bad = /[^\x20-\x7e]/.exec(value)
+      if (bad) {
+        const at = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+        throw new InputError(
+          `--performed-by ${JSON.stringify(value)} holds ${at} at position ${bad.index + 1}: it is sent as a request header, which carries printable ASCII only`,
+          {hint: 'Give the id without it (a line break pasted with a value is the usual cause); nothing was sent.'},
+        )
+      }
+      return value
+    },
   })
 
 export const yesFlag = () =>

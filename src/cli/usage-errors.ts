@@ -47,6 +47,16 @@ export function isUsageError(err: Error & {oclif?: {exit?: number}}): boolean {
   )
 }
 
+/**
+ * An error bk throws from a flag's own parse (flags.ts), without the "Parsing --flag" and "See more
+ * help" lines oclif wraps its message in: bk's message names the flag and says what to do.
+ */
+export function unwrapFlagError<E extends Error>(err: E): E {
+  const m = /^Parsing --[\w-]+ \n\t([\s\S]*?)\nSee more help with --help$/.exec(err.message)
+  if (m) err.message = m[1]!
+  return err
+}
+
 /** The usage error as a BkError: one line and a hint. */
 export function usageError(err: ParseError, context: UsageContext): BkError {
   const command = `${context.bin} ${context.id.split(':').join(' ')}`

@@ -126,6 +126,31 @@ describe('bk journal-entries create', () => {
     expect(existsSync(`${file}.bk-journal`)).toBe(false)
   })
 
+  it('refuses a --performed-by no request header can carry, before anything is sent or journaled', async () => {
+    const file = write('performed.yaml', 'entries:\n' + entryYaml('Performed CR', '5.00', '5.00'))
+    const billsFile = write(
+      'performed.csv',
+      'number,vendor_id,line_amount,line_ledger_id\nP-1,ven_demo_office,5,ldg_demo_expenses\n',
+    )
+    const bills = () => emulator.state.bills.all(BIZ).filter((b) => b.number === 'P-1')
+    for (const args of [
+      ['journal-entries', 'create', file],
+      ['bills', 'import', billsFile],
+    ]) {
+      // A line break pasted with the value ($(cat who.txt) keeps a CR).
+      const result = await runBk([...args, '--performed-by', 'user-42\r'], {env: envFor(emulator), cwd: dir})
+      expect(result.code, result.stderr).toBe(2)
+      expect(result.stderr).toContain(
+        'Error: --performed-by "user-42\\r" holds U+000D at position 8: it is sent as a request header',
+      )
+      expect(result.stderr).not.toContain('Parsing --')
+    }
+    expect(byDescription('Performed CR')).toEqual([])
+    expect(bills()).toEqual([])
+    expect(existsSync(`${file}.bk-journal`)).toBe(false)
+    expect(existsSync(`${billsFile}.bk-journal`)).toBe(false)
+  })
+
   it('validates every file before sending any: an invalid second file stops the first', async () => {
     const before = entries().length
     const good = write('first-good.yaml', 'entries:\n' + entryYaml('Multi good', '1', '1'))

@@ -118,4 +118,29 @@ describe('journal-entries create under injected faults', () => {
       await faulty.close()
     }
   })
+
+  it('an entry whose token request failed was not sent: failed, and --resume sends it', async () => {
+    // Every request is answered 500, 502 or 504, the token request too: no entry can leave.
+    const faulty = await start({faultRate: 1, faultKinds: ['commit-5xx']})
+    try {
+      const file = join(tempDir('bk-je-token-5xx-'), 'token.yaml')
+      writeFileSync(
+        file,
+        `entries:\n  - description: Token 1\n    datetime: 2026-04-01T00:00:00Z\n    lines:\n      - {ledger_id: ${L.expenses}, debit: 1.00}\n      - {ledger_id: ${L.cash}, credit: 1.00}\n`,
+      )
+      const first = await runBk(['journal-entries', 'create', file, '--json'], {env: envFor(faulty)})
+      expect(first.code).toBe(7)
+      const body = parseJsonOutput<{details: Out}>(first)
+      expect(body.details.unconfirmed).toEqual([])
+      expect(body.details.failed.map((f) => f.index)).toEqual([1])
+      // The service comes back: the entry is sent once.
+      faulty.faults.next = () => undefined
+      const resumed = await runBk(['journal-entries', 'create', file, '--resume', '--json'], {env: envFor(faulty)})
+      expect(resumed.code, resumed.stdout).toBe(0)
+      const stored = faulty.state.journalEntries.all(DEMO_IDS.business).filter((e) => e.description === 'Token 1')
+      expect(stored).toHaveLength(1)
+    } finally {
+      await faulty.close()
+    }
+  })
 })

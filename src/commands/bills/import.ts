@@ -5,7 +5,7 @@ import {extname} from 'node:path'
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import {counted, formatCount as n} from '../../shared/counts.js'
-import {billReadingFlags, businessFlag, yesFlag} from '../../cli/flags.js'
+import {billReadingFlags, businessFlag, performedByFlag, yesFlag} from '../../cli/flags.js'
 import type {DryRunResult, ImportOutcome, ImportSummary} from '../../bills/import.js'
 import type {Lookups} from '../../bills/lookups.js'
 import type {BillMap} from '../../bills/map-file.js'
@@ -95,10 +95,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     'max-errors': Flags.integer({summary: 'List at most this many problems.', default: 50, min: 1}),
     'batch-size': Flags.integer({summary: 'Bills per request (1 to 100).', default: 100, min: 1, max: 100}),
     concurrency: Flags.integer({summary: 'Requests in flight at once (1 to 16).', default: 4, min: 1, max: 16}),
-    'performed-by': Flags.string({
-      summary: 'Who performs the import, sent to the service with each batch.',
-      helpValue: 'ID',
-    }),
+    'performed-by': performedByFlag('Who performs the import, sent to the service with each batch.'),
     rejects: Flags.string({
       summary: 'CSV of the bills not created, with an error column [default: NAME.rejects.csv for NAME.csv].',
       helpValue: 'FILE.csv',

@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../cli/base-command.js'
 import {BkError, ExitCode, InputError} from '../../shared/errors.js'
 import {formatCount as n} from '../../shared/counts.js'
-import {businessFlag, yesFlag} from '../../cli/flags.js'
+import {businessFlag, performedByFlag, yesFlag} from '../../cli/flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
 import type {FileEntries, JournalMode, Outcome, PostResult} from '../../journal-entries/post.js'
 
@@ -33,10 +33,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
   static override args = {}
   static override flags = {
     business: businessFlag(),
-    'performed-by': Flags.string({
-      summary: 'External id of who performs the action (sent as a request header).',
-      helpValue: 'ID',
-    }),
+    'performed-by': performedByFlag('External id of who performs the action (sent as a request header).'),
     'dry-run': Flags.boolean({summary: 'Only validate, as `journal-entries validate` does; send nothing.'}),
     resume: Flags.boolean({
       summary: 'Continue after an earlier run: skip the entries its journal records as created.',

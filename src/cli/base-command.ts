@@ -267,7 +267,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected async confirm(question: string, yes: boolean | undefined): Promise<void> {
     if (yes) return
     if (!this.canPrompt) {
-      throw new InputError(`Refusing to ${question.replace(/\?$/, '')} without confirmation`, {
+      const action = question.replace(/\?$/, '')
+      throw new InputError(`Refusing to ${action[0]!.toLowerCase()}${action.slice(1)} without confirmation`, {
         code: 'confirmation_required',
         hint: 'Pass --yes to confirm.',
       })

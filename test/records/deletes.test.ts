@@ -59,6 +59,12 @@ describe('bk documents unlink', () => {
       response: {data: {unlinked: [DEMO_RECORD_IDS.transaction], not_linked: ['je_never_linked']}},
     })
     expect(associations.size).toBe(0)
+    // Again, with nothing left to unlink: said so, not "unlinked from nothing".
+    const again = await runBk(['documents', 'unlink', doc, '--from', DEMO_RECORD_IDS.transaction, '--yes'], {
+      env: envFor(fx.emulator),
+    })
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toBe(`${doc} was not linked to ${DEMO_RECORD_IDS.transaction}: nothing changed.\n`)
   })
 
   it('exits 4, 3, 3 and 5 for an unknown document, a missing scope, another business and a malformed id', async () => {
@@ -90,7 +96,10 @@ describe('bk documents unlink', () => {
       '"bil_2", "inv_4"',
     )
     await fx.expectLocalRefusal(['documents', 'unlink', 'txn_1', '--from', 'txn_2', '--yes'], '"txn_1"')
-    await fx.expectLocalRefusal(['documents', 'unlink', doc, '--from', 'txn_1'], '--yes')
+    await fx.expectLocalRefusal(
+      ['documents', 'unlink', doc, '--from', 'txn_1'],
+      `Refusing to unlink ${doc} from txn_1 without confirmation`,
+    )
   })
 })
 

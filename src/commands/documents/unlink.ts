@@ -55,8 +55,12 @@ export default class DocumentsUnlink extends BaseCommand<typeof DocumentsUnlink>
       const data = (response as {data?: {not_linked?: unknown}} | undefined)?.data
       const notLinked = Array.isArray(data?.not_linked) ? (data.not_linked as string[]) : []
       const unlinked = ids.filter((id) => !notLinked.includes(id))
-      process.stdout.write(`Unlinked ${args.id} from ${unlinked.length ? unlinked.join(', ') : 'nothing'}.\n`)
-      if (notLinked.length) this.note(`Not linked before: ${notLinked.join(', ')}.`)
+      if (unlinked.length === 0)
+        process.stdout.write(`${args.id} was not linked to ${notLinked.join(', ')}: nothing changed.\n`)
+      else {
+        process.stdout.write(`Unlinked ${args.id} from ${unlinked.join(', ')}.\n`)
+        if (notLinked.length) this.note(`Not linked before: ${notLinked.join(', ')}.`)
+      }
     }
     return {documentId: args.id, entityIds: ids, response}
   }

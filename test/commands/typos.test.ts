@@ -62,4 +62,19 @@ describe('a mistyped command', () => {
       'Error: "bk zzzzzz" is not a bk command\nHint: Run `bk help` for the commands there are.\n',
     )
   })
+
+  it('a flag before the command: the same line with the command first', async () => {
+    const result = await runBk(['-p', 'loc', 'invoices', 'list', '--limit', '2'], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: "bk -p" is not a bk command: flags go after the command, as in "bk invoices list -p loc --limit 2"\n' +
+        'Hint: Run `bk invoices list -p loc --limit 2`, or `bk help` for the commands there are.\n',
+    )
+    const json = await runBk(['--json', 'invoices', 'list'], {env: envFor(emulator)})
+    expect(json.code).toBe(2)
+    expect(parseJsonOutput(json)).toMatchObject({
+      error: '"bk --json" is not a bk command: flags go after the command, as in "bk invoices list --json"',
+      details: {suggestion: 'invoices list --json'},
+    })
+  })
 })

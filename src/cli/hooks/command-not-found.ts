@@ -32,14 +32,17 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const typed = [...opts.id.split(':'), ...wordsBeforeFlags(opts.argv ?? [])]
   const visible = opts.config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases])
   const bin = opts.config.bin
-  const suggestion = OTHER_TOOLS_WORDS[opts.id] ?? closestCommand(typed, visible)?.split(':').join(' ')
+  const reordered = commandFirst(opts.id, opts.argv ?? [], visible)
+  const suggestion = reordered ?? OTHER_TOOLS_WORDS[opts.id] ?? closestCommand(typed, visible)?.split(':').join(' ')
   const given = opts.id.split(':').join(' ')
-  const message = `"${bin} ${given}" is not a ${bin} command${suggestion ? `; did you mean "${bin} ${suggestion}"?` : ''}`
+  const message = reordered
+    ? `"${bin} ${given}" is not a ${bin} command: flags go after the command, as in "${bin} ${reordered}"`
+    : `"${bin} ${given}" is not a ${bin} command${suggestion ? `; did you mean "${bin} ${suggestion}"?` : ''}`
   const topic = opts.config.findTopic(opts.id.split(':')[0] ?? '') ? ` ${opts.id.split(':')[0]}` : ''
   const hint = suggestion
     ? `Run \`${bin} ${suggestion}\`, or \`${bin} help${topic}\` for the commands there are.`
     : `Run \`${bin} help${topic}\` for the commands there are.`
-  if ((opts.argv ?? []).includes('--json')) {
+  if (opts.id === '--json' || (opts.argv ?? []).includes('--json')) {
     process.stdout.write(
       JSON.stringify({
         error: message,
@@ -55,6 +58,24 @@ const hook: Hook<'command_not_found'> = async function (opts) {
 }
 
 export default hook
+
+/**
+ * `bk -p prod invoices list`: a flag given before the command (as `git -C` or `gh -R` take
+ * them). The same line with the command first, when the words after the flag (and its value,
+ * if it has one) name a command.
+ */
+function commandFirst(id: string, argv: string[], commandIds: string[]): string | undefined {
+  if (!id.startsWith('-')) return undefined
+  const shown = (arg: string) => (/[\s"'$]/.test(arg) ? JSON.stringify(arg) : arg)
+  for (let value = 0; value <= 1; value++) {
+    const rest = argv.slice(value)
+    for (let n = Math.min(3, rest.length); n > 0; n--) {
+      if (!commandIds.includes(rest.slice(0, n).join(':'))) continue
+      return [...rest.slice(0, n), id, ...argv.slice(0, value), ...rest.slice(n)].map(shown).join(' ')
+    }
+  }
+  return undefined
+}
 
 function wordsBeforeFlags(argv: string[]): string[] {
   const words: string[] = []

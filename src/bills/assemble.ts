@@ -9,15 +9,8 @@
  * and then walked by the rules or stringified (docs/performance.md, "Bill import: where a row
  * goes"). test/bills/dry-run-parity.test.ts proves the emulator refuses exactly what this refuses.
  */
-import {
-  allocationTotalProblem,
-  currencyProblem,
-  idProblem,
-  metadataProblem,
-  textProblem,
-  yearProblem,
-} from '../shared/bill-rules.js'
-import {parseIsoDatetime, toUtcText} from '../shared/datetime.js'
+import {allocationTotalProblem, currencyProblem, idProblem, metadataProblem, textProblem} from '../shared/bill-rules.js'
+import {parseIsoDatetime, toUtcText, yearProblem} from '../shared/datetime.js'
 import {parseJsonTree, type JsonNode} from '../shared/exact-json.js'
 import {DECIMAL_TEXT, Decimal, type Money} from '../shared/money.js'
 import {amountLiteral, amountProblem} from './amount.js'
@@ -128,7 +121,7 @@ function parseDatetime(text: string): {ok: true; value: string} | {ok: false; re
   if (parsed.value.time !== undefined && parsed.value.offsetMinutes === undefined) {
     return {ok: false, reason: 'has no time zone: add Z for UTC (2026-01-31T09:30:00Z) or an offset (+01:00)'}
   }
-  const implausible = yearProblem(Number(parsed.value.date.slice(0, 4)))
+  const implausible = yearProblem(Number(parsed.value.date.slice(0, 4)), 'a bill')
   if (implausible) return {ok: false, reason: implausible}
   return {ok: true, value: toUtcText(parsed.value)}
 }

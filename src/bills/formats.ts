@@ -3,7 +3,7 @@
  * never guessed, because 03/11/2026 is 3 November in one region and 11 March in another, and
  * 1.250 is a thousand and a quarter in one and one and a quarter in another.
  */
-import {yearProblem} from '../shared/bill-rules.js'
+import {yearProblem} from '../shared/datetime.js'
 import {Decimal, type Money} from '../shared/money.js'
 
 /** The date formats the flags list; a map (and `--date-format`) may write any pattern of `datePattern`'s tokens. */
@@ -109,7 +109,7 @@ export function parseDateAs(text: string, format: DateFormat, year?: YearSource)
     const start = year.fiscalStart
     y = start && (mo < start.month || (mo === start.month && d < start.day)) ? year.year + 1 : year.year
   }
-  const implausible = yearProblem(y)
+  const implausible = yearProblem(y, 'a bill')
   if (implausible) return {ok: false, reason: implausible}
   if (mo < 1 || mo > 12) return {ok: false, reason: `is not a real date (${format}): there is no month ${mo}`}
   const days = new Date(Date.UTC(y, mo, 0)).getUTCDate()

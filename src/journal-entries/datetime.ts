@@ -1,9 +1,10 @@
 /**
  * The datetime of a journal entry: ISO 8601 in UTC. `Z`, `+00:00` and a bare date (midnight
  * UTC) are accepted; a time with no zone or with another offset is rejected, naming the UTC time
- * to write instead, so that an entry never moves to another day or period silently.
+ * to write instead, so that an entry never moves to another day or period silently. A year out of
+ * the plausible range (0026, 0000) is refused by the bills' rule, being a typo as much here.
  */
-import {parseIsoDatetime, toUtcText} from '../shared/datetime.js'
+import {parseIsoDatetime, toUtcText, yearProblem} from '../shared/datetime.js'
 
 export type DatetimeResult = {ok: true; value: string} | {ok: false; reason: string}
 
@@ -20,6 +21,8 @@ export function parseUtcDatetime(text: string): DatetimeResult {
     }
   }
   const v = parsed.value
+  const implausible = yearProblem(Number(v.date.slice(0, 4)), 'a journal entry')
+  if (implausible) return {ok: false, reason: `"${t}" ${implausible}`}
   if (v.time === undefined) return {ok: true, value: toUtcText(v)}
   if (v.offsetMinutes === undefined)
     return {ok: false, reason: `"${t}" has no time zone; add Z for UTC (${v.date}T${v.time}${v.fraction}Z)`}

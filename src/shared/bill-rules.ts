@@ -10,7 +10,7 @@
  * kept, so that what a parser would silently change is refused instead.
  */
 import {firstDuplicateKey, JsonNumber, treeToExactValue, type JsonNode} from './exact-json.js'
-import {parseIsoDatetime} from './datetime.js'
+import {parseIsoDatetime, yearProblem} from './datetime.js'
 import {Decimal, MAX_EXACT_DIGITS} from './money.js'
 import {ID_PREFIX, ID_SUFFIX} from './spec.js'
 
@@ -23,18 +23,6 @@ export interface BillViolation {
 export interface BillContext {
   /** The business of the request: a `business_id` in the bill must name it. */
   businessId?: string | undefined
-}
-
-/**
- * Years a bill date may have. A year outside them is a typo or a two-digit year padded (0026 for
- * 2026), refused rather than sent as written.
- */
-export const PLAUSIBLE_YEARS = {from: 1900, to: 2199} as const
-
-/** Why a year is not plausible for a bill, or undefined. */
-export function yearProblem(year: number): string | undefined {
-  if (year >= PLAUSIBLE_YEARS.from && year <= PLAUSIBLE_YEARS.to) return undefined
-  return `has the year ${String(year).padStart(4, '0')}, which is not plausible for a bill (expected ${PLAUSIBLE_YEARS.from} to ${PLAUSIBLE_YEARS.to}): check for a two-digit year or a typo`
 }
 
 let currencies: ReadonlySet<string> | undefined
@@ -68,7 +56,7 @@ export function datetimeProblem(text: string): string | undefined {
   if (!parsed.ok || parsed.value.time === undefined || text !== text.trim())
     return 'is not an ISO 8601 datetime such as 2026-01-31T09:30:00Z'
   if (parsed.value.offsetMinutes !== 0) return 'is not in UTC: the spec takes timestamps in UTC (end with Z)'
-  return yearProblem(Number(parsed.value.date.slice(0, 4)))
+  return yearProblem(Number(parsed.value.date.slice(0, 4)), 'a bill')
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -94,3 +94,15 @@ export function toUtcText(value: IsoDatetime): string {
   const wholeSeconds = Math.floor(value.epochMs / 1000) * 1000
   return new Date(wholeSeconds).toISOString().replace(/\.\d{3}Z$/, `${value.fraction}Z`)
 }
+
+/**
+ * Years a date of the books may have (a bill's, a journal entry's). A year outside them is a typo
+ * or a two-digit year padded (0026 for 2026), refused rather than sent as written.
+ */
+export const PLAUSIBLE_YEARS = {from: 1900, to: 2199} as const
+
+/** Why a year is not plausible for `record` ('a bill', 'a journal entry'), or undefined. */
+export function yearProblem(year: number, record: string): string | undefined {
+  if (year >= PLAUSIBLE_YEARS.from && year <= PLAUSIBLE_YEARS.to) return undefined
+  return `has the year ${String(year).padStart(4, '0')}, which is not plausible for ${record} (expected ${PLAUSIBLE_YEARS.from} to ${PLAUSIBLE_YEARS.to}): check for a two-digit year or a typo`
+}

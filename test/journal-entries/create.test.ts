@@ -328,6 +328,21 @@ describe('bk journal-entries create', () => {
     expect(existsSync(`${file}.bk-journal`)).toBe(false)
   })
 
+  it('refuses a datetime whose year is not plausible, naming file, line, field and value', async () => {
+    const file = write(
+      'years.yaml',
+      'entries:\n' +
+        entryYaml('Padded', '5', '5').replace('2026-03-01T09:00:00Z', '0026-03-01') +
+        entryYaml('Zero', '5', '5').replace('2026-03-01T09:00:00Z', '0000-01-01T00:00:00Z'),
+    )
+    const result = await runBk(['journal-entries', 'create', file, '--dry-run'])
+    expect(result.code).toBe(2)
+    const expected = (year: string) =>
+      `has the year ${year}, which is not plausible for a journal entry (expected 1900 to 2199): check for a two-digit year or a typo`
+    expect(result.stderr).toContain(`${file}:3:15: entry 1 "Padded": datetime "0026-03-01" ${expected('0026')}`)
+    expect(result.stderr).toContain(`${file}:8:15: entry 2 "Zero": datetime "0000-01-01T00:00:00Z" ${expected('0000')}`)
+  })
+
   it('sends tag value ids, and a business given with --business', async () => {
     const tags = emulator.state.tagFields.get(DEMO_IDS.otherBusiness)
     const eng = tags?.get('department')?.get('engineering') as string

@@ -6,8 +6,18 @@
  * knows (environment values, the profile's client secret, each token once obtained): stdout,
  * stderr (guardStandardStreams) and every file bk writes (redactKnown in the file writers) are
  * cleaned of them, so a service that echoes a secret back cannot make bk print or store it.
+ * Only secrets of MIN_SEARCHED_SECRET_LENGTH or more are searched for: a shorter one would match
+ * ordinary data. Redaction by key (headers, forms, bodies in --debug traces) applies to any length.
  */
 export const REDACTED = '[redacted]'
+
+/**
+ * The shortest secret searched for in text. Client secrets and access tokens a service issues
+ * are long (dozens of characters); a secret of a few characters ("1001") also occurs in invoice
+ * numbers, amounts and dates, and replacing it there would silently change exported data. Eight
+ * characters is short for a credential yet long enough that data rarely holds it by chance.
+ */
+export const MIN_SEARCHED_SECRET_LENGTH = 8
 
 const SECRET_KEYS = /^(authorization|client_secret|access_token|refresh_token|password|token|x-svc-signature)$/i
 
@@ -34,7 +44,7 @@ export function redactValue(value: unknown): unknown {
 /** Last line of defence: removes each known secret string wherever it appears in a text. */
 function redactText(text: string, secrets: Iterable<string | undefined>): string {
   let out = text
-  for (const s of secrets) if (s && s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED)
+  for (const s of secrets) if (s && out.includes(s)) out = out.split(s).join(REDACTED)
   return out
 }
 
@@ -43,7 +53,7 @@ const revealed = new Set<string>()
 
 /** Adds values that must never be printed or written (env values, client secret, a token). */
 export function registerSecret(...secrets: Array<string | undefined>): void {
-  for (const s of secrets) if (s && s.length >= 4 && !revealed.has(s)) known.add(s)
+  for (const s of secrets) if (s && s.length >= MIN_SEARCHED_SECRET_LENGTH && !revealed.has(s)) known.add(s)
 }
 
 /** The one value a command exists to print (`bk auth token`): shown, not redacted. */
@@ -60,9 +70,16 @@ export function redactKnown(text: string): string {
 /** The environment variables whose values are secrets. */
 const SECRET_ENV = ['BK_CLIENT_SECRET', 'BK_ACCESS_TOKEN'] as const
 
-/** Registers the secrets the environment gives (idempotent). */
-export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
+/**
+ * Registers the secrets the environment gives (idempotent), and returns the names of those too
+ * short to be searched for, for a warning.
+ */
+export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   registerSecret(...SECRET_ENV.map((name) => env[name]))
+  return SECRET_ENV.filter((name) => {
+    const value = env[name]
+    return value !== undefined && value !== '' && value.length < MIN_SEARCHED_SECRET_LENGTH
+  })
 }
 
 let guarded = false

@@ -73,8 +73,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     process.on('SIGINT', this.onInterrupt)
     warnIfNodeUnsupported(this.config.pjson.engines?.node)
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
-    const {guardStandardStreams, registerEnvironmentSecrets} = await import('../api/redact.js')
-    registerEnvironmentSecrets()
+    const {guardStandardStreams, MIN_SEARCHED_SECRET_LENGTH, registerEnvironmentSecrets} =
+      await import('../api/redact.js')
+    for (const name of registerEnvironmentSecrets())
+      this.warn(
+        `${name} is shorter than ${MIN_SEARCHED_SECRET_LENGTH} characters, too short to be hidden wherever it appears in output (it would match ordinary data); bk still never shows it in a request's headers or form.`,
+      )
     guardStandardStreams()
     await super.init()
     this.argv = withBareFields(this.argv)

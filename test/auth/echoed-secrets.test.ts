@@ -227,3 +227,31 @@ describe('secrets echoed by the service', () => {
     expect(env.stdout + env.stderr).not.toContain('hunter2-pw')
   })
 })
+
+describe('a secret too short to search for', () => {
+  it('leaves exported data exact, is still redacted by name in --debug traces, and is warned about', async () => {
+    const short = await start({clientSecret: '1001'})
+    try {
+      const env = {
+        BK_BASE_URL: short.baseUrl,
+        BK_CLIENT_ID: short.clientId,
+        BK_CLIENT_SECRET: '1001',
+        BK_BUSINESS_ID: DEMO_IDS.business,
+      }
+      const csv = await runBk(['invoices', 'list', '--limit', '1', '--output', 'csv', '--debug'], {env})
+      expect(csv.code, csv.stderr).toBe(0)
+      // The first demo invoice is INV-01001, "Order 1001": the secret's digits, kept as they are.
+      expect(csv.stdout.split('\n')[1]).toMatch(/^inv_\w+,INV-01001,[a-z_]+,cus_\w+,Order 1001,/)
+      expect(csv.stdout).not.toContain('[redacted]')
+      expect(csv.stderr).toContain(
+        'Warning: BK_CLIENT_SECRET is shorter than 8 characters, too short to be hidden wherever it appears in output',
+      )
+      // The token request's form and the bearer header are redacted by name, at any length.
+      expect(csv.stderr).toContain('"client_secret":"[redacted]"')
+      expect(csv.stderr).toContain('"authorization":"[redacted]"')
+      expect(csv.stderr).not.toMatch(/client_secret\W+1001/)
+    } finally {
+      await short.close()
+    }
+  })
+})

@@ -7,7 +7,7 @@ import {describe, expect, it, vi} from 'vitest'
 
 import {DEMO_RECORD_IDS} from '../../src/emulator/seed-records.js'
 import {parseJsonOutput, runBk} from '../helpers/bk.js'
-import {envFor} from '../helpers/emulator.js'
+import {envFor, start} from '../helpers/emulator.js'
 import {useCommandFixture} from './command-fixture.js'
 
 // Several bk runs per test on two shared cores: allow for a loaded machine.
@@ -134,6 +134,36 @@ describe('bk tasks delete', () => {
     const missing = await runBk(['tasks', 'delete', 'tsk_missing', '--yes'], {env: envFor(fx.emulator)})
     expect(missing.code).toBe(4)
     expect(missing.stderr).toContain('Could not delete task tsk_missing: Task tsk_missing not found')
+  })
+
+  it('reports a task deleted by an attempt whose answer was lost as deleted, not as not found', async () => {
+    // With this seed the first four requests meet commit-5xx, commit-5xx, commit-5xx and nothing:
+    // each faulted one is carried out, then answered 500, 502 and 504 in turn.
+    const faulty = await start({faultRate: 0.5, faultSeed: 15, faultKinds: ['commit-5xx']})
+    try {
+      // The token request meets the first fault: issued, then answered 500.
+      const issued = await fetch(`${faulty.baseUrl}/v0/auth/token`, {
+        method: 'POST',
+        headers: {'content-type': 'application/x-www-form-urlencoded'},
+        body: new URLSearchParams({client_id: faulty.clientId, client_secret: faulty.clientSecret}),
+      })
+      expect(issued.status).toBe(500)
+      const [token] = [...faulty.state.tokens.keys()]
+      const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: token, BK_BUSINESS_ID: fx.biz}
+      const id = DEMO_RECORD_IDS.openTask
+      const result = await runBk(['tasks', 'delete', id, '--yes', '--debug'], {env})
+      expect(result.code, result.stderr).toBe(0)
+      // The DELETE was carried out and answered 502, again (finding it gone) and answered 504, then 404.
+      const answers = [...result.stderr.matchAll(/← (\d{3}) DELETE /g)].map((m) => m[1])
+      expect(answers).toEqual(['502', '504', '404'])
+      expect(result.stdout).toBe(
+        `Task ${id} is deleted: the first attempt's answer was lost (the service answered 502), and the retry found the task gone, so that attempt most likely deleted it.\n`,
+      )
+      expect(faulty.state.tasks.get(fx.biz, id)).toBeUndefined()
+      expect(faulty.faults.counts['commit-5xx']).toBe(3)
+    } finally {
+      await faulty.close()
+    }
   })
 
   it('exits 3, 3 and 5 for a missing scope, another business and a malformed id', async () => {

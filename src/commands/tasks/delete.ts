@@ -7,8 +7,10 @@ import {ID_PREFIX} from '../../shared/spec.js'
 export interface TasksDeleteResult {
   taskId: string
   deleted: true
-  /** What the service answered (the spec does not show a success body). */
+  /** What the service answered (the spec does not show a success body); null when its answer was lost. */
   response: unknown
+  /** Set when the attempt that deleted the task lost its answer and a retry found the task gone: what was lost. */
+  lostAnswer?: string
 }
 
 export default class TasksDelete extends BaseCommand<typeof TasksDelete> {
@@ -38,10 +40,17 @@ export default class TasksDelete extends BaseCommand<typeof TasksDelete> {
     await this.confirm(`Delete task ${args.id}?`, flags.yes)
     const {api} = await this.session()
     const {explainApiError} = await import('../../records/service-error.js')
-    const response = await api.tasks.delete(businessId, args.id).catch((error: unknown) => {
+    const result = await api.tasks.delete(businessId, args.id).catch((error: unknown) => {
       throw explainApiError(error, `delete task ${args.id}`)
     })
-    if (!this.jsonEnabled()) process.stdout.write(`Deleted task ${args.id}.\n`)
-    return {taskId: args.id, deleted: true, response}
+    if (result.removed === 'now') {
+      if (!this.jsonEnabled()) process.stdout.write(`Deleted task ${args.id}.\n`)
+      return {taskId: args.id, deleted: true, response: result.data}
+    }
+    if (!this.jsonEnabled())
+      process.stdout.write(
+        `Task ${args.id} is deleted: the first attempt's answer was lost (${result.lost}), and the retry found the task gone, so that attempt most likely deleted it.\n`,
+      )
+    return {taskId: args.id, deleted: true, response: null, lostAnswer: result.lost}
   }
 }

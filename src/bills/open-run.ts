@@ -267,14 +267,15 @@ async function prepareResumeLog(
         },
       )
     } else {
-      previous = earlier!
-      checkResumeTarget(
-        file,
-        {business: previous.header.business, baseUrl: previous.header.baseUrl},
-        {business: options.businessId, baseUrl: options.baseUrl},
-        'an import into',
-      )
-      checkResumable(options, previous, file)
+      const state = earlier!
+      // Only created and unconfirmed bills may exist where the journal was begun.
+      const binds = [...state.outcomes.values()].some((o) => o.kind !== 'failed')
+      const target = {business: state.header.business, baseUrl: state.header.baseUrl}
+      const current = {business: options.businessId, baseUrl: options.baseUrl}
+      if (checkResumeTarget(file, target, current, 'an import into', binds)) {
+        previous = state
+        checkResumable(options, previous, file)
+      }
     }
   }
   const writer = await BillLogWriter.open(file)

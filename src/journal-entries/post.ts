@@ -82,12 +82,15 @@ export function planPosting(
       )
     }
     const plan: PlannedFile = {file: f.file, journalPath, toSend: [], skipped: [], unconfirmed: []}
-    if (!state || options.mode === 'restart') {
+    if (
+      !state ||
+      options.mode === 'restart' ||
+      !keepsEntryLog(journalPath as string, state, options, created + unknown > 0)
+    ) {
       plan.toSend = [...f.entries]
       plans.push(plan)
       continue
     }
-    checkEntryLogTarget(journalPath as string, state, options)
     for (const entry of f.entries) {
       const record = state.entries.get(entry.index)
       const outcome = {file: f.file, index: entry.index, description: entry.description}
@@ -115,9 +118,15 @@ export function planPosting(
 /**
  * A journal's created entries exist where it was begun: resumed against another business or base
  * URL, it would skip entries never posted there. A journal of an older bk does not record its
- * base URL: it is refused too, and the hint gives the line to add if it was begun here.
+ * base URL: it is refused too, and the hint gives the line to add if it was begun here. A journal
+ * that `binds` nothing (failures only) begun elsewhere is removed instead: false, start anew.
  */
-function checkEntryLogTarget(file: string, state: EntryLogState, options: {businessId: string; baseUrl: string}): void {
+function keepsEntryLog(
+  file: string,
+  state: EntryLogState,
+  options: {businessId: string; baseUrl: string},
+  binds: boolean,
+): boolean {
   const baseUrl = state.header.base_url
   if (baseUrl === undefined && state.header.business_id === options.businessId) {
     throw new InputError(
@@ -128,11 +137,12 @@ function checkEntryLogTarget(file: string, state: EntryLogState, options: {busin
       },
     )
   }
-  checkResumeTarget(
+  return checkResumeTarget(
     file,
     {business: state.header.business_id, baseUrl: baseUrl ?? options.baseUrl},
     {business: options.businessId, baseUrl: options.baseUrl},
     'entries posted to',
+    binds,
   )
 }
 

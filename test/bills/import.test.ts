@@ -356,6 +356,24 @@ describe('bk bills import', () => {
     ).toEqual(['P-1', 'P-2'])
   })
 
+  it('a journal of bills refused in a mistyped business lets --resume import into the right one', async () => {
+    const dir = csvIn('m.csv', [
+      'number,vendor_id,line_amount,line_ledger_id',
+      'M-1,ven_demo_office,1,ldg_demo_expenses',
+    ])
+    const mistyped = await runBk(['bills', 'import', 'm.csv', '--business', 'biz_demo_globex'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
+    expect(mistyped.code).toBe(6)
+    expect(mistyped.stderr).toContain('vendor ven_demo_office does not exist in business biz_demo_globex')
+    const resumed = await runBk(['bills', 'import', 'm.csv', '--resume', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(parseJsonOutput<ImportSummary>(resumed)).toMatchObject({created: 1, failed: 0, skipped: 0})
+    expect(byNumber('M-1')).toHaveLength(1)
+    expect(readFileSync(join(dir, 'm.csv.bk-journal'), 'utf8')).toMatch(/^\{"t":"header".*"business":"biz_demo_acme"/)
+  })
+
   it('a run stopped by a header error leaves no journal in the way of the next run', async () => {
     const dir = csvIn('h.csv', ['number,vendor,line_amount,line_ledger_id', 'H-1,ven_demo_office,1,ldg_demo_expenses'])
     const bad = await runBk(['bills', 'import', 'h.csv'], {env: envFor(emulator), cwd: dir})

@@ -93,6 +93,25 @@ describe('journal-entries create --resume and the base URL', () => {
     expect(home.stderr).toContain('0 created, 1 already created')
   })
 
+  it('lets a journal of failures only, begun for a mistyped business, go to the right one', async () => {
+    const file = join(dir, 'typo.yaml')
+    const header = () =>
+      JSON.parse(readFileSync(`${file}.bk-journal`, 'utf8').split('\n')[0]!) as Record<string, unknown>
+    writeFileSync(
+      file,
+      `description: typo.yaml\ndatetime: 2026-03-01\nlines:\n  - {ledger_id: ${L.expenses}, debit: 7}\n  - {ledger_id: ${L.cash}, credit: 7}\n`,
+    )
+    const mistyped = await runBk(['journal-entries', 'create', file, '--business', 'biz_nope'], {env: envFor(first)})
+    expect(mistyped.code, mistyped.stderr).toBe(4)
+    expect(header()).toMatchObject({business_id: 'biz_nope'})
+
+    // Nothing reached biz_nope: the plain re-run posts to the business given, and the journal says so.
+    const fixed = await runBk(['journal-entries', 'create', file], {env: envFor(first)})
+    expect(fixed.code, fixed.stderr).toBe(0)
+    expect(entriesAt(first).filter((e) => e.description === 'typo.yaml')).toHaveLength(1)
+    expect(header()).toMatchObject({business_id: BIZ, base_url: first.baseUrl})
+  })
+
   it('still refuses a journal begun for another business', async () => {
     const file = await postedToFirst('other-business.yaml')
     const resumed = await runBk(['journal-entries', 'create', file, '--resume', '--business', 'biz_other'], {

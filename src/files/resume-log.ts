@@ -15,8 +15,10 @@ import {
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
+  lstatSync,
   openSync,
   readSync,
+  realpathSync,
   rmSync,
   statSync,
   write,
@@ -30,8 +32,14 @@ import {InputError} from '../shared/errors.js'
 
 export const RESUME_LOG_SUFFIX = '.bk-journal'
 
+/** `FILE.bk-journal`; a symbolic link's is its target's, so that each name of a file finds one journal. */
 export function resumeLogPathFor(input: string): string {
-  return input + RESUME_LOG_SUFFIX
+  return (isLink(input) ? realpathSync(input) : input) + RESUME_LOG_SUFFIX
+}
+
+/** A link to nothing keeps its own name: reading it fails first, naming it. */
+function isLink(path: string): boolean {
+  return lstatSync(path, {throwIfNoEntry: false})?.isSymbolicLink() === true && existsSync(path)
 }
 
 export interface ResumeLogLines {

@@ -2,6 +2,7 @@
  * Reads the input files (`-` is stdin) and validates every entry of every file, so that the
  * commands can list every problem at once and refuse to send anything when there is one.
  */
+import {realpathSync} from 'node:fs'
 import {open, type FileHandle} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
@@ -44,13 +45,17 @@ export async function validateFiles(
   if (paths.length === 0)
     throw new InputError('No file given', {hint: 'Pass one or more YAML files, or - to read stdin.'})
   if (paths.filter((p) => p === STDIN).length > 1) throw new InputError('- (stdin) can be given only once')
-  const seen = new Set<string>()
+  const seen = new Map<string, string>()
   const results: LoadResult[] = []
   for (const path of paths) {
-    // Two spellings of one file (b.yaml, ./b.yaml) are the same entries.
-    const key = path === STDIN ? STDIN : resolve(path)
-    if (seen.has(key)) throw new InputError(`${path} is given twice; its entries would be posted twice`)
-    seen.add(key)
+    // Two names of one file (b.yaml, ./b.yaml, a link to b.yaml) are the same entries.
+    const key = path === STDIN ? STDIN : realPath(path)
+    const first = seen.get(key)
+    if (first !== undefined) {
+      const named = first === path ? `${path} is` : `${first} and ${path} are one file,`
+      throw new InputError(`${named} given twice; its entries would be posted twice`, {hint: 'Name each file once.'})
+    }
+    seen.set(key, path)
     const label = path === STDIN ? '<stdin>' : path
     const reader = new JournalEntriesReader(label, options)
     const bytes = path === STDIN ? stdin() : readPieces(path)
@@ -62,6 +67,15 @@ export async function validateFiles(
     problems: results.flatMap((r) => r.problems),
     omittedProblems: results.reduce((n, r) => n + r.omittedProblems, 0),
     files: results.map((r) => ({file: r.file, entries: r.count, lines: r.lines})),
+  }
+}
+
+/** The file a path names, links followed; a path that names none is left to the reading to report. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
   }
 }
 

@@ -3,7 +3,7 @@
  * service (exact decimal strings), nothing sent when one entry is invalid, and the journal that
  * makes a re-run never post an entry twice.
  */
-import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -273,6 +273,23 @@ describe('bk journal-entries create', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('given twice')
     expect(byDescription('Twice 1')).toHaveLength(0)
+  })
+
+  it('knows a file by its real path: a link to it is refused beside it, and shares its journal', async () => {
+    const file = write('linked.yaml', 'entries:\n' + entryYaml('Linked 1', '7', '7'))
+    const link = join(dir, 'link-to-linked.yaml')
+    symlinkSync('linked.yaml', link)
+    const both = await runBk(['journal-entries', 'create', file, link], {env: envFor(emulator)})
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain(`${file} and ${link} are one file, given twice`)
+    expect(byDescription('Linked 1')).toHaveLength(0)
+
+    const once = await runBk(['journal-entries', 'create', file], {env: envFor(emulator)})
+    expect(once.code, once.stderr).toBe(0)
+    const again = await runBk(['journal-entries', 'create', link], {env: envFor(emulator)})
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain(`its journal ${file}.bk-journal records 1 created entry`)
+    expect(byDescription('Linked 1')).toHaveLength(1)
   })
 
   it('reads stdin with -, says no journal is kept, and prints JSON with --json', async () => {

@@ -414,7 +414,9 @@ function textField(
     report(nodeStart(pair.value), `${name} must be text, not a ${isSeq(pair.value) ? 'list' : 'mapping'}`)
     return undefined
   }
-  return String(pair.value.value)
+  // A tagged or typed scalar (`!!timestamp 2026-03-01`, `1.50`) is read as written, not as the
+  // value YAML made of it (a Date printed in the local time zone, 1.5).
+  return typeof pair.value.value === 'string' ? pair.value.value : scalarText(pair.value)
 }
 
 function readEntry(node: Node, index: number, file: string, at: At, problems: Problem[]): LoadedEntry | undefined {

@@ -12,6 +12,8 @@ export {D as Decimal}
 
 /** Plain decimal text: optional sign, digits, optional fraction. No exponents, separators or spaces. */
 export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+/** A number in exponent notation (`1e3`, `1.5E-2`): refused with its own reason, not a word holding an e. */
+export const EXPONENT_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)e[+-]?\d+$/i
 
 /** Largest count of significant digits a JSON number (an IEEE double) carries exactly. */
 export const MAX_EXACT_DIGITS = 15
@@ -32,7 +34,7 @@ export function parseMoney(text: string, options: ParseMoneyOptions = {}): Parse
   if (!DECIMAL_TEXT.test(trimmed)) {
     const why = /,/.test(trimmed)
       ? 'use a dot for decimals and no thousands separators'
-      : /e/i.test(trimmed)
+      : EXPONENT_TEXT.test(trimmed)
         ? 'exponents are not accepted'
         : 'expected digits with an optional dot, such as 120.50'
     return {ok: false, reason: `not a decimal amount (${why})`}

@@ -51,7 +51,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       row({number: 'A-5', currency: 'EURO'}), // 6
       row({number: 'A-6', currency: 'ABC'}), // 7
       row({number: 'A-7', line_amount: '"12,50"'}), // 8
-      row({number: 'A-8', line_amount: 'abc'}), // 9
+      row({number: 'A-8', line_amount: 'free'}), // 9: an e, and no exponent
       row({number: 'A-9', line_amount: '1e3'}), // 10
       row({number: 'A-10', line_amount: '"1,234.50"'}), // 11
       row({number: 'A-11', line_amount: '1234567890.1234567'}), // 12
@@ -83,7 +83,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       'bills.csv:6: column currency: "EURO" is not an ISO 4217 currency code',
       'bills.csv:7: column currency: "ABC" is not an ISO 4217 currency code',
       'bills.csv:8: column line_amount: "12,50" is not a decimal amount (use a dot for decimals and no thousands separators',
-      'bills.csv:9: column line_amount: "abc" is not a decimal amount (expected digits',
+      'bills.csv:9: column line_amount: "free" is not a decimal amount (expected digits',
       'bills.csv:10: column line_amount: "1e3" is not a decimal amount (exponents are not accepted',
       'bills.csv:11: column line_amount: "1,234.50" is not a decimal amount (use a dot for decimals and no thousands separators',
       'bills.csv:12: column line_amount: "1234567890.1234567" has more than 15 significant digits',

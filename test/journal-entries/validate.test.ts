@@ -42,6 +42,16 @@ const CASES: Record<string, [string, string]> = {
     ok('Exp', '  - {ledger_id: ldg_a, debit: 1e3}\n  - {ledger_id: ldg_b, credit: 1000}\n'),
     '4:31: entry 1 "Exp": line 1: debit "1e3" is not a decimal amount (exponents are not accepted)',
   ],
+  // "true" holds an e, and is no exponent: the reason is the general one.
+  boolean: [
+    ok('Bool', '  - {ledger_id: ldg_a, debit: true}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:31: entry 1 "Bool": line 1: debit "true" is not a decimal amount (expected digits with an optional dot, such as 120.50)',
+  ],
+  // A tagged scalar is quoted as written, not as the Date YAML made of it.
+  timestamp: [
+    'description: Tagged\ndatetime: !!timestamp 2026-03-01T09:00:00+02:00\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',
+    '2:23: entry 1 "Tagged": datetime "2026-03-01T09:00:00+02:00" is not in UTC (offset +02:00)',
+  ],
   both: [
     ok('Both', '  - ledger_id: ldg_a\n    debit: 5\n    credit: 5\n  - {ledger_id: ldg_b, credit: 5}\n'),
     '6:5: entry 1 "Both": line 1: has both a debit and a credit; a line is one or the other',
@@ -122,7 +132,7 @@ describe('bk journal-entries validate: every rule, with file, line and column', 
   it('exits 2 and prints nothing on stdout', () => {
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(/^Error: \d+ problems in 25 files$/m)
+    expect(result.stderr).toMatch(new RegExp(`^Error: \\d+ problems in ${Object.keys(CASES).length} files$`, 'm'))
   })
 
   for (const [name, [, expected]] of Object.entries(CASES)) {

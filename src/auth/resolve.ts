@@ -156,6 +156,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
     const missing = env.BK_CLIENT_ID ? 'BK_CLIENT_SECRET' : 'BK_CLIENT_ID'
     throw new ConfigError(`${missing} is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together`, {
       code: 'no_credentials',
+      hint: `Set ${missing} as well, or BK_ACCESS_TOKEN alone; or unset both and use a profile (\`bk profiles list\`).`,
     })
   }
   const secret = env.BK_CLIENT_SECRET

@@ -110,6 +110,11 @@ describe('credential resolution order', () => {
     expect(res.code).toBe(3)
     expect(res.stderr).toContain('bk auth login')
     expect(res.stderr).toContain('BK_CLIENT_ID')
+    // One of the pair alone: the other is named, with the way out.
+    const half = await runBk(['businesses', 'list'], {configDir: tempDir(), env: {BK_CLIENT_ID: 'id-only'}})
+    expect(half.code).toBe(3)
+    expect(half.stderr).toContain('Error: BK_CLIENT_SECRET is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together')
+    expect(half.stderr).toContain('Hint: Set BK_CLIENT_SECRET as well, or BK_ACCESS_TOKEN alone')
   })
 
   it('infers the environment from BK_BASE_URL when BK_ENV is not set', async () => {

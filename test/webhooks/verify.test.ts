@@ -171,6 +171,7 @@ describe('bk webhooks verify', () => {
     )
     expect(other.code).toBe(8)
     expect(other.stderr).toMatch(/Invalid signature: the signature does not match/)
+    expect(other.stderr).toContain('Hint: Give the body exactly as it arrived')
     const truncated = await runBk(
       ['webhooks', 'verify', '--id', d.id, '--signature', d.signature.slice(0, 100), '--jwks', JWKS_FILE, '--json'],
       {input: d.body},

@@ -44,6 +44,7 @@ Exit codes: 0 valid; ${ExitCode.invalidSignature} invalid (the reason is printed
       throw new BkError(`Invalid signature: ${result.reason}`, {
         code: 'invalid_signature',
         exitCode: ExitCode.invalidSignature,
+        hint: "Give the body exactly as it arrived (its raw bytes, not parsed and written again) with that request's own svc-id and svc-signature headers. If it still fails, the message was changed or the service did not sign it (replays are never signed).",
         details: {id: flags.id, reason: result.code, keySource: result.keys.source},
       })
     }

@@ -18,7 +18,8 @@
  * Several bk processes may append at once (an import and a settlement): each `add` holds the
  * record's lock (`<file>.lock`, src/files/run-lock.ts) while it cuts off a torn last line, reads
  * what others appended since, and appends its lines in one write followed by an fdatasync (the
- * adds a process queues meanwhile run in the same hold of the lock, a few at most). Under
+ * adds a process queues meanwhile run in the same hold of the lock, a few at most, and share one
+ * fdatasync). Under
  * the lock no one else is writing, so whatever follows the last newline is a write cut short by a
  * crash: it was never reported as recorded, readers ignore it, and the next `add` removes it. A
  * damaged line anywhere else is reported (`damaged`) and passed over: it must not block every
@@ -77,6 +78,12 @@ const fdatasyncAsync = promisify(fdatasync)
 const LOCK_WAIT_MS = 120_000
 /** Calls run in one hold of the record's lock at most: another process waiting for it gets a turn. */
 const GROUP_LIMIT = 16
+/**
+ * How long a hold of the lock waits for another call before letting it go: longer than the time
+ * between two batches' answers when the service answers at once, short next to any wait of
+ * another process for the lock.
+ */
+const LINGER_MS = 5
 
 export interface CreatedRecordOptions {
   /** The folder of the records (one file per base URL and business). */
@@ -216,6 +223,13 @@ export function recordFolderFor(flag: string | undefined, configDir: string): st
   return flag ?? join(process.env.BK_STATE_DIR || configDir, RECORD_FOLDER)
 }
 
+interface LockedCall {
+  fn: () => Promise<void>
+  appends: boolean
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
 class FileRecord implements CreatedRecord {
   /** The index of the record up to some line (src/bills/index-levels.ts), when one is trusted. */
   private index: IndexLevels | undefined
@@ -230,8 +244,14 @@ class FileRecord implements CreatedRecord {
   private line = 0
   private closed = false
   /** Calls waiting to run under the record's lock, and the hold that runs them (see `locked`). */
-  private readonly lockQueue: Array<{fn: () => Promise<void>; resolve: () => void; reject: (e: unknown) => void}> = []
+  private readonly lockQueue: LockedCall[] = []
   private holding = false
+  /** Whether this hold of the lock has read what others wrote before it (see `catchUp`). */
+  private caughtUp = false
+  /** Lines written since the last fdatasync. */
+  private unsynced = false
+  /** Ends a hold's wait for a call (see `nextCall`): true when one arrived. */
+  private wake: ((arrived: boolean) => void) | undefined
 
   constructor(
     readonly file: string,
@@ -370,7 +390,10 @@ class FileRecord implements CreatedRecord {
     return counts
   }
 
-  /** Appends a line per entry that `fresh` accepts (at most one per key), under the record's lock. */
+  /**
+   * Appends a line per entry that `fresh` accepts (at most one per key), under the record's lock.
+   * Resolves once the lines are on disk: the group's one fdatasync (see `locked`).
+   */
   private async append<E extends {key: string}>(
     entries: readonly E[],
     fresh: (entry: E) => boolean,
@@ -379,50 +402,68 @@ class FileRecord implements CreatedRecord {
     this.assertOpen()
     if (entries.length === 0) return
     await this.locked(async () => {
-      this.reopenIfReplaced()
-      this.refresh()
+      this.catchUp()
       const chosen = new Map<string, E>()
       for (const e of entries) if (!chosen.has(e.key) && fresh(e)) chosen.set(e.key, e)
       if (chosen.size === 0) return
-      // Under the lock nobody writes: bytes past the last complete line are a crashed write.
-      if (fstatSync(this.appendFd).size > this.offset) ftruncateSync(this.appendFd, this.offset)
       const at = new Date().toISOString()
       // An undefined input is left out of the line by JSON.stringify.
       const written = [...chosen.values()].map((e) => line(e, at, this.input || undefined))
       const lines = written.map((entry) => JSON.stringify(entry) + '\n')
-      const data = Buffer.from(lines.join(''))
       // One write with O_APPEND; a short write is continued (the lock keeps others out meanwhile).
-      writeAll(this.appendFd, data)
-      // On the thread pool, so that sending goes on meanwhile; resolved once the lines are on disk.
-      await fdatasyncAsync(this.appendFd)
-      // Learnt from the entries written, not parsed back: what a line means is kindOf's either way.
+      try {
+        writeAll(this.appendFd, Buffer.from(lines.join('')))
+      } catch (error) {
+        // Part of it may be in the file: the next append of this hold cuts it off first.
+        this.caughtUp = false
+        throw error
+      }
+      this.unsynced = true
+      // Learnt once written, before the sync: the service created these bills whether or not the
+      // disk keeps the lines, and a later call of the group must see them. Learnt from the
+      // entries, not parsed back: what a line means is kindOf's either way.
       written.forEach((entry, i) => {
         this.line++
         this.note(entry.key, kindOf(entry), this.offset)
         this.offset += Buffer.byteLength(lines[i]!)
       })
-      if (this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT) this.compactIfPossible()
-    })
+    }, true)
+  }
+
+  /**
+   * Once per hold of the lock: reads the file anew if another process replaced it, what others
+   * appended since, and cuts off a torn last line (under the lock nobody writes: bytes past the
+   * last complete line are a crashed write).
+   */
+  private catchUp(): void {
+    if (this.caughtUp) return
+    this.reopenIfReplaced()
+    this.refresh()
+    if (fstatSync(this.appendFd).size > this.offset) ftruncateSync(this.appendFd, this.offset)
+    this.caughtUp = true
   }
 
   close(): void {
     if (this.closed) return
     this.closed = true
+    this.wake?.(false)
     this.index?.close()
     closeSync(this.appendFd)
     closeSync(this.readFd)
   }
 
   /**
-   * Runs `fn` under the record's lock, after this process's earlier calls: an append waits for its
-   * fdatasync on the thread pool holding the lock, and the next batch's append queues here rather
-   * than polling the lock file. Calls queued meanwhile run in the same hold of the lock, up to
-   * GROUP_LIMIT of them: when answers come faster than a sync, the lock is taken once per group.
+   * Runs `fn` under the record's lock, after this process's earlier calls. Calls queued meanwhile
+   * run in the same hold of the lock, up to GROUP_LIMIT of them, and the appends among them share
+   * one fdatasync (on the thread pool, so that sending goes on meanwhile), each resolved once it
+   * is done: when answers come faster than a sync, the lock is taken and the disk synced once per
+   * group, not per batch. `appends`: whether `fn` may write lines that the sync must cover.
    */
-  private locked(fn: () => Promise<void>): Promise<void> {
+  private locked(fn: () => Promise<void>, appends = false): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.lockQueue.push({fn, resolve, reject})
+      this.lockQueue.push({fn, appends, resolve, reject})
       if (!this.holding) void this.holdLock()
+      this.wake?.(true)
     })
   }
 
@@ -437,9 +478,24 @@ class FileRecord implements CreatedRecord {
           this.file,
           `The record of created bills ${this.file}`,
           async () => {
-            for (let n = 0; n < GROUP_LIMIT && this.lockQueue.length > 0; n++) {
-              const call = this.lockQueue.shift()!
-              await call.fn().then(call.resolve, call.reject)
+            this.caughtUp = false
+            for (let n = 0; n < GROUP_LIMIT;) {
+              // A call due soon (the next batch's answer) is worth the lock kept a moment.
+              if (this.lockQueue.length === 0 && !(await this.nextCall())) break
+              // Every call queued now, then one sync for all: calls queued during it are the next group.
+              const group = this.lockQueue.splice(0, GROUP_LIMIT - n)
+              n += group.length
+              const failed = new Map<LockedCall, unknown>()
+              for (const call of group) await call.fn().catch((error: unknown) => failed.set(call, error))
+              const syncFailure = await this.syncAppended()
+              // Once the lines are on disk: the index never covers a line the disk may yet lose.
+              if (syncFailure === undefined && this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT)
+                this.compactIfPossible()
+              for (const call of group) {
+                const error = failed.has(call) ? failed.get(call) : call.appends ? syncFailure : undefined
+                if (error === undefined) call.resolve()
+                else call.reject(error)
+              }
             }
           },
           LOCK_WAIT_MS,
@@ -451,6 +507,30 @@ class FileRecord implements CreatedRecord {
     } finally {
       this.holding = false
     }
+  }
+
+  /** Whether a call is queued within LINGER_MS (false at once once the record is closed). */
+  private nextCall(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), LINGER_MS)
+      const done = (arrived: boolean) => {
+        clearTimeout(timer)
+        this.wake = undefined
+        resolve(arrived)
+      }
+      this.wake = done
+    })
+  }
+
+  /** The fdatasync of the lines appended since the last one, if any: its failure, or undefined. */
+  private async syncAppended(): Promise<unknown> {
+    if (!this.unsynced) return undefined
+    this.unsynced = false
+    return fdatasyncAsync(this.appendFd).then(
+      () => undefined,
+      (error: unknown) => error ?? new Error('fdatasync failed'),
+    )
   }
 
   /** Brings the index up to the last complete line (under the lock), and reads the tail anew. */

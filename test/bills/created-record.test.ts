@@ -137,6 +137,41 @@ describe('record of created bills', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
+  it('runs appends queued at once in one hold, each seeing the lines of those before it', async () => {
+    const configDir = tempDir('bk-record-')
+    const run = '2026-03-04T05:06:07.000Z'
+    const keys = Array.from({length: 40}, (_, i) => k('ven_1', `Q-${i}`))
+    const record = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ, input: 'q.csv'})
+    try {
+      // Queued before the first runs, so they share holds of the lock and syncs: a settlement
+      // (absent) or a creation of a bill only counts if it sees that bill's unconfirmed line.
+      await Promise.all(
+        keys.flatMap((key, i) => [
+          record.addUnconfirmed([{key, run}]),
+          i % 2 === 0 ? record.addAbsent([key]) : record.add([{key, id: `bil_q${i}`}]),
+        ]),
+      )
+    } finally {
+      // While the hold may still wait for another call: it ends, nothing more is written.
+      record.close()
+    }
+    const reopened = await openCreatedRecord({folder: configDir, baseUrl: BASE, businessId: BIZ})
+    try {
+      for (const [i, key] of keys.entries()) {
+        if (i % 2 === 0) expect(reopened.lookup(key), key).toBeUndefined()
+        else expect(reopened.lookup(key)?.id, key).toBe(`bil_q${i}`)
+      }
+      expect(await reopened.summary()).toMatchObject({created: 20, unconfirmed: 0, settled: 20})
+    } finally {
+      reopened.close()
+    }
+    expect(
+      readFileSync(createdRecordPath(configDir, BASE, BIZ), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(81)
+  })
+
   it('ignores a torn last line, and the next add cuts it off', async () => {
     const configDir = tempDir('bk-record-')
     const file = createdRecordPath(configDir, BASE, BIZ)

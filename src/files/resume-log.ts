@@ -21,7 +21,6 @@ import {
   realpathSync,
   rmSync,
   statSync,
-  write,
   writeSync,
 } from 'node:fs'
 import {promisify} from 'node:util'
@@ -135,13 +134,14 @@ export class ResumeLogFile {
   }
 
   /**
-   * `append` through the thread pool: the event loop goes on (answers of other requests are read)
-   * while the disk syncs. The caller must not start another before this one settles.
+   * `append` with its sync through the thread pool: the event loop goes on (answers of other
+   * requests are read) while the disk syncs. The write itself, into the page cache, is done here:
+   * a trip through the pool costs more than it. The caller must not start another before this
+   * one settles.
    */
   async appendAsync(...records: unknown[]): Promise<void> {
     const data = linesOf(records)
-    for (let written = 0; written < data.length;)
-      written += (await writeAsync(this.fd, data, written, data.length - written)).bytesWritten
+    for (let written = 0; written < data.length;) written += writeSync(this.fd, data, written, data.length - written)
     await fdatasyncAsync(this.fd)
   }
 
@@ -150,7 +150,6 @@ export class ResumeLogFile {
   }
 }
 
-const writeAsync = promisify(write)
 const fdatasyncAsync = promisify(fdatasync)
 
 /** Records as JSON lines, with what must never be written (tokens, secrets) redacted. */

@@ -9,7 +9,7 @@ import {rm} from 'node:fs/promises'
 import {resolve} from 'node:path'
 
 import {InputError} from '../shared/errors.js'
-import {checkResumeTarget, removeResumeLog} from '../files/resume-log.js'
+import {removeResumeLog, resumesHere} from '../files/resume-log.js'
 import {lockOwner, waitForRunLock, type LockOwner, type RunLock} from '../files/run-lock.js'
 import {checkWritable} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
@@ -272,10 +272,11 @@ async function prepareResumeLog(
       const binds = [...state.outcomes.values()].some((o) => o.kind !== 'failed')
       const target = {business: state.header.business, baseUrl: state.header.baseUrl}
       const current = {business: options.businessId, baseUrl: options.baseUrl}
-      if (checkResumeTarget(file, target, current, 'an import into', binds)) {
+      if (resumesHere(file, target, current, 'an import into', binds)) {
         previous = state
         checkResumable(options, previous, file)
-      }
+        // Failures only, of another business or base URL: a new journal of this one takes its place.
+      } else removeResumeLog(file)
     }
   }
   const writer = await BillLogWriter.open(file)

@@ -190,14 +190,14 @@ export interface ResumeLogTarget {
 }
 
 /**
- * Refuses to resume a log begun against another environment or business: what it records as
- * created exists there, so resuming here would skip what was never sent here. `of` names what
- * the log is of, up to its target: "an import into". A log that `binds` nothing (nothing created,
- * nothing sent without an answer: a typo in the business or base URL) holds nothing true of its
- * target: begun against another, it is removed and false returned, so that the caller starts a
- * new log that records this target. True: the log is of this target.
+ * Whether a log may be resumed against `current`. Refuses one begun against another environment
+ * or business: what it records as created exists there, so resuming here would skip what was
+ * never sent here. `of` names what the log is of, up to its target: "an import into". False for
+ * a log of another target that `binds` nothing (nothing created, nothing sent without an answer:
+ * a typo in the business or base URL): it holds nothing true of its target, and the caller
+ * starts a new log in its place, once it is about to write it. True: the log is of this target.
  */
-export function checkResumeTarget(
+export function resumesHere(
   file: string,
   logged: ResumeLogTarget,
   current: ResumeLogTarget,
@@ -205,10 +205,7 @@ export function checkResumeTarget(
   binds: boolean,
 ): boolean {
   if (logged.business === current.business && logged.baseUrl === current.baseUrl) return true
-  if (!binds) {
-    removeResumeLog(file)
-    return false
-  }
+  if (!binds) return false
   if (logged.business !== current.business) {
     throw new InputError(`The journal ${file} is of ${of} ${logged.business}, not ${current.business}`, {
       hint: `Resume with --business ${logged.business}, or pass --journal to keep a separate journal for this business.`,

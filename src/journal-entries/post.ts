@@ -8,7 +8,7 @@ import {classifyWriteFailure} from '../api/outcome.js'
 import type {JournalEntryInput} from '../api/schemas/journal-entry.js'
 import {BkError, InputError} from '../shared/errors.js'
 import {counted} from '../shared/counts.js'
-import {checkResumeTarget, removeResumeLog} from '../files/resume-log.js'
+import {removeResumeLog, resumesHere} from '../files/resume-log.js'
 import {fingerprint, EntryLogWriter, readEntryLog, type EntryLogState} from './resume-log.js'
 import type {LoadedEntry} from './load.js'
 
@@ -37,6 +37,11 @@ export interface PlannedFile {
   skipped: Outcome[]
   /** Sent by an earlier run whose outcome never came back: not re-sent. */
   unconfirmed: Outcome[]
+  /**
+   * Whether its journal is replaced as posting begins (--restart, or failures only of another
+   * target): not while planning, since a later file may still refuse the run.
+   */
+  replacesJournal: boolean
 }
 
 export interface PostResult {
@@ -81,12 +86,20 @@ export function planPosting(
         },
       )
     }
-    const plan: PlannedFile = {file: f.file, journalPath, toSend: [], skipped: [], unconfirmed: []}
+    const plan: PlannedFile = {
+      file: f.file,
+      journalPath,
+      toSend: [],
+      skipped: [],
+      unconfirmed: [],
+      replacesJournal: options.mode === 'restart',
+    }
     if (
       !state ||
-      options.mode === 'restart' ||
+      plan.replacesJournal ||
       !keepsEntryLog(journalPath as string, state, options, created + unknown > 0)
     ) {
+      plan.replacesJournal ||= state !== undefined
       plan.toSend = [...f.entries]
       plans.push(plan)
       continue
@@ -119,7 +132,7 @@ export function planPosting(
  * A journal's created entries exist where it was begun: resumed against another business or base
  * URL, it would skip entries never posted there. A journal of an older bk does not record its
  * base URL: it is refused too, and the hint gives the line to add if it was begun here. A journal
- * that `binds` nothing (failures only) begun elsewhere is removed instead: false, start anew.
+ * that `binds` nothing (failures only) begun elsewhere is not kept: false, start anew.
  */
 function keepsEntryLog(
   file: string,
@@ -137,7 +150,7 @@ function keepsEntryLog(
       },
     )
   }
-  return checkResumeTarget(
+  return resumesHere(
     file,
     {business: state.header.business_id, baseUrl: baseUrl ?? options.baseUrl},
     {business: options.businessId, baseUrl: options.baseUrl},
@@ -162,7 +175,7 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
     unconfirmed: plans.flatMap((p) => p.unconfirmed),
   }
   for (const plan of plans) {
-    if (plan.journalPath && options.mode === 'restart') removeResumeLog(plan.journalPath)
+    if (plan.journalPath && plan.replacesJournal) removeResumeLog(plan.journalPath)
     if (plan.toSend.length === 0) continue
     const journal = plan.journalPath
       ? EntryLogWriter.open(plan.journalPath, {business: options.businessId, baseUrl: options.baseUrl})

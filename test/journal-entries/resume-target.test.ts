@@ -105,6 +105,14 @@ describe('journal-entries create --resume and the base URL', () => {
     expect(mistyped.code, mistyped.stderr).toBe(4)
     expect(header()).toMatchObject({business_id: 'biz_nope'})
 
+    // A run that a later file refuses posts nothing and leaves that journal as it was.
+    const posted = await postedToFirst('posted.yaml')
+    const refused = await runBk(['journal-entries', 'create', file, posted], {env: envFor(first)})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`${posted} was posted before`)
+    expect(header()).toMatchObject({business_id: 'biz_nope'})
+    expect(entriesAt(first).filter((e) => e.description === 'typo.yaml')).toHaveLength(0)
+
     // Nothing reached biz_nope: the plain re-run posts to the business given, and the journal says so.
     const fixed = await runBk(['journal-entries', 'create', file], {env: envFor(first)})
     expect(fixed.code, fixed.stderr).toBe(0)

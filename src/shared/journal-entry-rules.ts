@@ -7,7 +7,7 @@
  * least one debit and one credit line, every amount a positive decimal, and total debits equal to
  * total credits exactly (decimal.js, never a binary float). Pure: no YAML, no I/O.
  */
-import {parseIsoDatetime} from './datetime.js'
+import {parseIsoDatetime, yearProblem} from './datetime.js'
 import {Decimal, parseMoney, sum, type Money, type ParseMoneyResult} from './money.js'
 import {ID_PREFIX, ID_SUFFIX} from './spec.js'
 
@@ -126,6 +126,11 @@ export function journalEntryViolations(body: unknown): EntryViolation[] {
   const dt = body.datetime
   if (typeof dt !== 'string' || !UTC_DATETIME.test(dt) || !parseIsoDatetime(dt).ok)
     out.push({path: 'datetime', message: 'must be a UTC ISO 8601 datetime such as 2026-03-31T12:00:00Z'})
+  else {
+    // The bills' rule, bk's assumption as theirs is: a year such as 0026 is a typo, not a date.
+    const implausible = yearProblem(Number(dt.slice(0, 4)), 'a journal entry')
+    if (implausible) out.push({path: 'datetime', message: implausible})
+  }
   if (!Array.isArray(body.lines)) {
     out.push({path: 'lines', message: 'must be an array of lines'})
     return out

@@ -163,6 +163,12 @@ describe('POST /v0/business/{business_id}/journal-entries (emulator)', () => {
       'datetime',
       'UTC ISO 8601',
     ],
+    [
+      'a year that is not plausible',
+      entry([line('debit', '5'), line('credit', '5', L.cash)], {datetime: '0026-03-01T09:00:00Z'}),
+      'datetime',
+      'has the year 0026, which is not plausible for a journal entry',
+    ],
     ['no lines', entry([], {lines: undefined}), 'lines', 'must be an array'],
   ]
   for (const [what, body, field, message] of rejections) {

@@ -25,6 +25,20 @@ export interface Profile {
   storage: StorageKind
 }
 
+/**
+ * The `bk profiles add` command that stores a profile's secret again as the profile is: same
+ * flags, same storage (a file profile re-added without --insecure-storage would go to a keychain
+ * that may not be there), and business and scope kept.
+ */
+export function profileAddCommand(name: string, profile: Profile, secretFrom = ''): string {
+  const flags = [`--env ${profile.env}`, `--client-id ${profile.clientId}`, `--base-url ${profile.baseUrl}`]
+  if (profile.business) flags.push(`--business ${profile.business}`)
+  if (profile.scope) flags.push(`--scope ${profile.scope.includes(' ') ? `"${profile.scope}"` : profile.scope}`)
+  if (profile.storage === 'file') flags.push('--insecure-storage')
+  if (secretFrom) flags.push(secretFrom)
+  return `bk profiles add ${name} ${flags.join(' ')}`
+}
+
 export interface ConfigFile {
   active?: string | undefined
   profiles: Record<string, Profile>

@@ -6,7 +6,7 @@
 import {ConfigError} from '../shared/errors.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
-import {ENVIRONMENTS, ProfileStore, type Environment} from './profiles.js'
+import {ENVIRONMENTS, ProfileStore, profileAddCommand, type Environment} from './profiles.js'
 
 export type Origin = string
 
@@ -109,7 +109,7 @@ async function fromProfile(
       if (!secret) {
         throw new ConfigError(`The client secret of profile "${name}" is missing from the ${where}`, {
           code: 'missing_secret',
-          hint: `Run \`bk profiles add ${name} --env ${profile.env} --client-id ${profile.clientId} --base-url ${profile.baseUrl}\` again to store it.`,
+          hint: `Run \`${profileAddCommand(name, profile)}\` again to store it (add --client-secret-stdin to pipe it in where there is no terminal).`,
         })
       }
       return secret

@@ -15,7 +15,7 @@ import {nodeEval} from '../shared/own-process.js'
 import {FileStore, KEYCHAIN_SERVICE, KeychainStore, requireSecretService, secretKeys} from './credential-store.js'
 import {configFolderId} from './keychain-folder.js'
 import {volatileSecrets} from './kernel-keyring.js'
-import {ProfileStore} from './profiles.js'
+import {ProfileStore, profileAddCommand} from './profiles.js'
 
 export interface MoveResult {
   profile: string
@@ -99,7 +99,7 @@ export async function moveVolatileSecret(
       `The kernel keyring holds the client secret of profile "${name}" (key ${held.id}), but this login session cannot read it (${read.error ?? 'not found'})`,
       {
         code: 'volatile_unreadable',
-        hint: `Run the command in the login session that stored it, or store the secret again: bk profiles add ${name} --env ${profile.env} --client-id ${profile.clientId} --base-url ${profile.baseUrl} --client-secret-stdin`,
+        hint: `Run the command in the login session that stored it, or store the secret again: ${profileAddCommand(name, profile, '--client-secret-stdin')}`,
       },
     )
   registerSecret(read.value)

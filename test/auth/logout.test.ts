@@ -52,6 +52,19 @@ describe('bk auth logout', () => {
     const after = await runBk(['businesses', 'list'], {configDir, env: noKeychain})
     expect(after.code).toBe(3)
     expect(after.stderr).toContain('The client secret of profile "plain" is missing')
+    // Its hint stores the secret again as the profile is: in the file, its business kept.
+    const hinted = /Run `bk (profiles add [^`]+)` again/.exec(after.stderr)?.[1]
+    expect(hinted, after.stderr).toContain('--insecure-storage')
+    const readd = await runBk([...hinted!.split(' '), '--client-secret-stdin'], {
+      configDir,
+      input: emulator.clientSecret,
+      env: noKeychain,
+    })
+    expect(readd.code, readd.stderr).toBe(0)
+    const listed = await runBk(['businesses', 'list', '--json'], {configDir, env: noKeychain})
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toContain(business()[1])
+    expect((await runBk(['auth', 'logout', '-p', 'plain'], {configDir, env: noKeychain})).code).toBe(0)
     // auth status says the same, on every line.
     const status = await runBk(['auth', 'status'], {configDir, env: noKeychain})
     expect(status.stdout).toContain(`client secret: missing from the file ${credentials}`)

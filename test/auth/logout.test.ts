@@ -73,7 +73,7 @@ describe('bk auth logout', () => {
 
     const again = await runBk(['auth', 'logout', '-p', 'plain'], {configDir, env: noKeychain})
     expect(again.code).toBe(0)
-    expect(again.stderr).toContain('had no stored secret or tokens')
+    expect(again.stderr).toContain(`had no stored secret or tokens in the file ${credentials};`)
   })
 
   it('removes both from the OS keychain', async (ctx) => {

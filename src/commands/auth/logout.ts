@@ -20,10 +20,11 @@ export default class AuthLogout extends BaseCommand<typeof AuthLogout> {
     const what = [result.removed.clientSecret && 'client secret', result.removed.tokens && 'cached tokens'].filter(
       Boolean,
     )
+    const store = result.store === 'OS keychain' ? 'the OS keychain' : `the file ${result.store}`
     this.note(
       what.length
-        ? `Logged out of profile ${name}: removed its ${what.join(' and ')} from the ${result.store}. The profile stays.`
-        : `Profile ${name} had no stored secret or tokens in the ${result.store}; nothing to remove. The profile stays.`,
+        ? `Logged out of profile ${name}: removed its ${what.join(' and ')} from ${store}. The profile stays.`
+        : `Profile ${name} had no stored secret or tokens in ${store}; nothing to remove. The profile stays.`,
     )
     return result
   }

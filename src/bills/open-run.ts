@@ -262,8 +262,8 @@ async function prepareResumeLog(
         {
           code: 'journal_exists',
           hint: changed
-            ? `Run again with --resume to send only the bills whose ${(state.header.key ?? DEFAULT_KEY).join(' and ')} the journal does not record (a recorded bill is never sent again, even if its rows changed), or with --restart to discard the journal and send every bill again (bills already created would be created twice). A new file of other bills is best imported under a name of its own.`
-            : `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again (bills already created would be created twice).`,
+            ? `Run again with --resume to send only the bills whose ${(state.header.key ?? DEFAULT_KEY).join(' and ')} the journal does not record (a recorded bill is never sent again, even if its rows changed), or with --restart to discard the journal and send every bill again but those the record of created bills holds (any other it records as created would be created twice). A new file of other bills is best imported under a name of its own.`
+            : `Run again with --resume to skip the bills already recorded and send the rest, or with --restart to discard the journal and send every bill again but those the record of created bills holds (any other it records as created would be created twice).`,
         },
       )
     } else {

@@ -261,6 +261,28 @@ describe('bk bills import', () => {
     expect(bills()).toHaveLength(12)
   })
 
+  it('--restart asks nothing when the record of created bills holds every bill the journal records', async () => {
+    const dir = tempDir('bk-bills-')
+    const configDir = tempDir('bk-config-')
+    writeFileSync(
+      join(dir, 'k.csv'),
+      'number,vendor_id,line_amount,line_ledger_id\nK-1,ven_demo_office,1.00,ldg_demo_expenses\n',
+    )
+    const run = (...flags: string[]) =>
+      runBk(['bills', 'import', 'k.csv', ...flags], {env: envFor(emulator), cwd: dir, configDir})
+    expect((await run()).code).toBe(0)
+    // Another record knows nothing of it: there it would be sent again, and --restart asks.
+    const elsewhere = await run('--restart', '--record', join(dir, 'other-record'))
+    expect(elsewhere.code).toBe(2)
+    expect(elsewhere.stderr).toContain(
+      'send again 1 bill it records as created and 0 unconfirmed (each would exist twice)',
+    )
+    const restarted = await run('--restart', '--json')
+    expect(restarted.code, restarted.stderr).toBe(0)
+    expect(parseJsonOutput<ImportSummary>(restarted)).toMatchObject({created: 0, existing: 1})
+    expect(byNumber('K-1')).toHaveLength(1)
+  })
+
   it('reads stdin with -, and needs --journal to resume from it', async () => {
     const input = 'number,vendor_id,line_amount,line_ledger_id\nS-1,ven_demo_office,1.5,ldg_demo_expenses\n'
     const dir = tempDir('bk-bills-')

@@ -6,6 +6,7 @@ import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import {counted, formatCount as n} from '../../shared/counts.js'
 import {billReadingFlags, businessFlag, performedByFlag, yesFlag} from '../../cli/flags.js'
+import type {CreatedRecordOptions} from '../../bills/created-record.js'
 import type {DryRunResult, ImportOutcome, ImportSummary} from '../../bills/import.js'
 import type {Lookups} from '../../bills/lookups.js'
 import type {BillMap} from '../../bills/map-file.js'
@@ -149,14 +150,19 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
 
     const businessId = await this.businessId()
     const {api, credentials, tokens} = await this.session()
+    const {recordFolderFor} = await import('../../bills/created-record.js')
     const journalFile = await this.journalFile(file)
-    if (flags.restart && journalFile) await this.confirmRestart(journalFile, flags.yes)
+    if (flags.restart && journalFile)
+      await this.confirmRestart(journalFile, {
+        folder: recordFolderFor(flags.record, this.configDir),
+        baseUrl: credentials.baseUrl,
+        businessId,
+      })
     await this.announceWrite(`importing bills from ${file === '-' ? 'stdin' : file}`)
     // Bad credentials fail here, before the file is read or the journal touched.
     await tokens.get()
 
     const {importBills} = await import('../../bills/import.js')
-    const {recordFolderFor} = await import('../../bills/created-record.js')
     const outcome = await this.stoppable(progress, (stop, abort) =>
       importBills({
         ...this.importOptions(file, reading, journalFile),
@@ -328,8 +334,13 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     })
   }
 
-  /** --restart sends again what the journal records: say how much, and ask (or need --yes). */
-  private async confirmRestart(journalFile: string, yes: boolean): Promise<void> {
+  /**
+   * --restart sends again what the journal records as created or unconfirmed, but for the bills
+   * the record of created bills holds (skipped as any import skips them): when some would be sent
+   * again, say how many and ask (or need --yes).
+   */
+  private async confirmRestart(journalFile: string, record: CreatedRecordOptions): Promise<void> {
+    const {flags} = this
     const {existsSync} = await import('node:fs')
     if (!existsSync(journalFile)) return
     const {readBillLog} = await import('../../bills/resume-log.js')
@@ -337,17 +348,43 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (state === undefined) {
       return this.confirm(
         `discard the damaged journal ${journalFile}, which may record created bills, and send every bill again?`,
-        yes,
+        flags.yes,
       )
     }
-    const outcomes = [...state.outcomes.values()]
-    const created = outcomes.filter((o) => o.kind === 'created').length
-    const unconfirmed = outcomes.filter((o) => o.kind === 'unconfirmed').length
-    if (created + unconfirmed === 0) return
-    await this.confirm(
-      `discard the journal ${journalFile} and send again ${counted(created, 'bill')} it records as created and ${unconfirmed} unconfirmed (each would exist twice)?`,
-      yes,
+    const recorded = [...state.outcomes].filter(([, o]) => o.kind === 'created' || o.kind === 'unconfirmed')
+    const held = await this.heldByRecord(
+      recorded.map(([key]) => key),
+      record,
     )
+    const again = recorded.filter(([key]) => !held.has(key))
+    const created = again.filter(([, o]) => o.kind === 'created').length
+    const unconfirmed = again.length - created
+    if (again.length === 0) return
+    const holds = held.size > 0 ? ` (the record of created bills holds ${n(held.size)} more, which are skipped)` : ''
+    await this.confirm(
+      `discard the journal ${journalFile} and send again ${counted(created, 'bill')} it records as created and ${unconfirmed} unconfirmed${holds} (each would exist twice)?`,
+      flags.yes,
+    )
+  }
+
+  /** Of these bill keys, those a run skips as the record of created bills holds them (none with --allow-duplicates). */
+  private async heldByRecord(keys: string[], options: CreatedRecordOptions): Promise<Set<string>> {
+    const {flags} = this
+    const held = new Set<string>()
+    if (flags['allow-duplicates'] || keys.length === 0) return held
+    const {readCreatedRecord} = await import('../../bills/created-record.js')
+    const record = await readCreatedRecord(options)
+    if (!record) return held
+    try {
+      for (const key of keys) {
+        const earlier = record.lookup(key)
+        // A bill another run left unconfirmed is skipped too, unless --resend-unconfirmed.
+        if (earlier && (earlier.id !== undefined || !flags['resend-unconfirmed'])) held.add(key)
+      }
+    } finally {
+      record.close()
+    }
+    return held
   }
 
   private printSummary(s: ImportSummary, stopped: boolean): void {

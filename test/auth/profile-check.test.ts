@@ -69,6 +69,21 @@ describe('profiles add checks the secret', () => {
     expect(parseJsonOutput<{check: string}>(json).check).toBe('not_checked')
   })
 
+  it('no service answering and no keychain to save to: says the save failed, never that it was saved', async () => {
+    const configDir = tempDir('bk-check-')
+    const res = await runBk(
+      [
+        ...['profiles', 'add', 'p', '--env', 'local', '--base-url', `http://127.0.0.1:${closedPort}`],
+        ...['--client-id', emulator.clientId, '--client-secret-stdin'],
+      ],
+      {configDir, input: 'anything', env: {DBUS_SESSION_BUS_ADDRESS: undefined}},
+    )
+    expect(res.code).toBe(3)
+    expect(res.stderr).toContain('No OS keychain is reachable')
+    expect(res.stderr).not.toContain('saved')
+    expect(await profiles(configDir)).toEqual([])
+  })
+
   it('--no-verify: saved without a request, even a wrong secret', async () => {
     const configDir = tempDir('bk-check-')
     const tokens = emulator.state.tokens.size

@@ -57,7 +57,9 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
     })
     const {readClientSecret} = await import('../../auth/read-secret.js')
     const clientSecret = await readClientSecret({fromStdin: flags['client-secret-stdin'], canPrompt: this.canPrompt})
-    const check = flags['no-verify'] ? 'skipped' : await this.checkSecret(args.name, profile, clientSecret)
+    const {check, unchecked} = flags['no-verify']
+      ? {check: 'skipped' as const, unchecked: undefined}
+      : await this.checkSecret(args.name, profile, clientSecret)
     const saved = await saveProfile(this.configDir, {
       name: args.name,
       env: flags.env,
@@ -73,6 +75,11 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
         `The client secret is stored in plain text in ${saved.storedIn}, readable by anyone with access to your account.`,
       )
     if (check === 'skipped') this.note('The secret was not checked (--no-verify).')
+    // Said once the profile is saved: saving can still fail (no keychain), and then nothing is.
+    if (unchecked)
+      this.warn(
+        `The secret was not checked: ${unchecked}. The profile is saved; \`bk doctor --profile ${saved.name}\` checks it once the service answers.`,
+      )
     this.note(
       `Profile ${saved.name} saved (${saved.profile.env}, ${saved.profile.baseUrl}); secret in ${saved.storedIn}.${saved.active ? ' It is the active profile.' : ` Use it with --profile ${saved.name} or \`bk profiles use ${saved.name}\`.`}`,
     )
@@ -88,9 +95,14 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
 
   /**
    * A token request with the new credentials, as `bk auth login` makes: refused, nothing is saved;
-   * no answer (the service unreachable or failing), saved all the same, and said to be unchecked.
+   * no answer (the service unreachable or failing), saved all the same, and said to be unchecked
+   * (`unchecked`: why) once it is.
    */
-  private async checkSecret(name: string, profile: Profile, clientSecret: string): Promise<SecretCheck> {
+  private async checkSecret(
+    name: string,
+    profile: Profile,
+    clientSecret: string,
+  ): Promise<{check: SecretCheck; unchecked?: string | undefined}> {
     const [{BkClient}, {Api}, {ApiError}] = await Promise.all([
       import('../../api/client.js'),
       import('../../api/api.js'),
@@ -108,7 +120,7 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
       const {clientId, business, scope} = profile
       await new Api(client).auth.token({clientId, clientSecret, businessId: business, scope})
       this.note('Checked: the service issued a token for this client id and secret.')
-      return 'passed'
+      return {check: 'passed'}
     } catch (error) {
       if (error instanceof ApiError && error.exitCode === ExitCode.auth) {
         throw new BkError(`The service refused the client id and secret of profile ${name}: ${error.message}`, {
@@ -118,10 +130,7 @@ export default class ProfilesAdd extends BaseCommand<typeof ProfilesAdd> {
         })
       }
       if (!(error instanceof BkError) || error.exitCode !== ExitCode.unavailable) throw error
-      this.warn(
-        `The secret was not checked: ${error.message}. The profile is saved; \`bk doctor --profile ${name}\` checks it once the service answers.`,
-      )
-      return 'not_checked'
+      return {check: 'not_checked', unchecked: error.message}
     } finally {
       await client.close()
     }

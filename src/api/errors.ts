@@ -116,7 +116,7 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
         init,
         ExitCode.auth,
         'forbidden',
-        "The token lacks the scope or business for this action: check the profile's --scope and --business.",
+        'The token lacks the scope or business for this action: `bk auth status` shows the scope and business it is asked for, and where each comes from (a profile, BK_SCOPES, --business).',
       )
     case 404:
       return new NotFoundError(msg('Not found'), init, ExitCode.notFound, 'not_found')

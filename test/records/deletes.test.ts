@@ -81,6 +81,8 @@ describe('bk documents unlink', () => {
     })
     expect(scope.code).toBe(3)
     expect(scope.stderr).toContain('document:delete')
+    // The scope came from BK_SCOPES, not a profile: the hint points where either is shown.
+    expect(scope.stderr).toContain('`bk auth status` shows the scope and business it is asked for')
     expect(
       (await runBk(['documents', 'unlink', linked.id, '--from', from, '--yes'], {env: fx.otherBusinessEnv})).code,
     ).toBe(3)

@@ -50,10 +50,16 @@ export function parseAmount(text: string): ParseMoneyResult {
   const parsed = parseMoney(t)
   if (!parsed.ok) return {ok: false, reason: `"${t}" is ${parsed.reason}`}
   // parseMoney also takes a sign and a leading or trailing dot; an amount in a file is plainer.
-  if (!AMOUNT_TEXT.test(t))
-    return {ok: false, reason: `"${t}" is not a decimal amount (expected digits with an optional dot, such as 120.50)`}
+  if (!AMOUNT_TEXT.test(t)) return {ok: false, reason: `"${t}" ${plainerAmount(t)}`}
   if (parsed.value.isZero()) return {ok: false, reason: `"${t}" is zero; amounts must be greater than 0`}
   return parsed
+}
+
+/** Why an amount parseMoney reads (a dot first or last, a plus sign) is not written as a file's amount is. */
+function plainerAmount(text: string): string {
+  if (/^\d+\.$/.test(text)) return `ends with a dot: write ${text.slice(0, -1)} or ${text}00`
+  if (/^\.\d+$/.test(text)) return `starts with a dot: write 0${text}`
+  return 'is not a decimal amount (expected digits with no sign, such as 120.50)'
 }
 
 /**

@@ -47,6 +47,15 @@ const CASES: Record<string, [string, string]> = {
     ok('Bool', '  - {ledger_id: ldg_a, debit: true}\n  - {ledger_id: ldg_b, credit: 5}\n'),
     '4:31: entry 1 "Bool": line 1: debit "true" is not a decimal amount (expected digits with an optional dot, such as 120.50)',
   ],
+  // Digits and a dot are "digits with an optional dot": the message says what is wrong instead.
+  'trailing-dot': [
+    ok('Dot', '  - {ledger_id: ldg_a, debit: 5.}\n  - {ledger_id: ldg_b, credit: 5}\n'),
+    '4:31: entry 1 "Dot": line 1: debit "5." ends with a dot: write 5 or 5.00',
+  ],
+  'leading-dot': [
+    ok('Lead', '  - {ledger_id: ldg_a, debit: .5}\n  - {ledger_id: ldg_b, credit: 0.5}\n'),
+    '4:31: entry 1 "Lead": line 1: debit ".5" starts with a dot: write 0.5',
+  ],
   // A tagged scalar is quoted as written, not as the Date YAML made of it.
   timestamp: [
     'description: Tagged\ndatetime: !!timestamp 2026-03-01T09:00:00+02:00\nlines:\n  - {ledger_id: ldg_a, debit: 5}\n  - {ledger_id: ldg_b, credit: 5}\n',

@@ -29,7 +29,7 @@ import {
   NetworkSetupError,
   RedirectError,
 } from './errors.js'
-import {redactHeaders, redactKnown, redactValue, registerSecret} from './redact.js'
+import {redactHeaders, redactJsonText, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -327,8 +327,7 @@ export class BkClient {
       this.trace(`  ${connection.describe()}`)
       this.trace(`  headers ${JSON.stringify(redactHeaders(headers))}`)
       if (options.form) this.trace(`  form ${JSON.stringify(redactValue(options.form))}`)
-      else if (options.jsonText !== undefined)
-        this.trace(`  body ${truncate(JSON.stringify(redactValue(JSON.parse(options.jsonText))))}`)
+      else if (options.jsonText !== undefined) this.trace(`  body ${truncate(redactJsonText(options.jsonText))}`)
       else if (options.json !== undefined) this.trace(`  body ${truncate(JSON.stringify(redactValue(options.json)))}`)
     }
     const timeout = options.timeoutMs ?? this.opts.timeoutMs

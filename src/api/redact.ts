@@ -9,6 +9,8 @@
  * Only secrets of MIN_SEARCHED_SECRET_LENGTH or more are searched for: a shorter one would match
  * ordinary data. Redaction by key (headers, forms, bodies in --debug traces) applies to any length.
  */
+import {parseJsonTree, printJsonTree, type JsonNode} from '../shared/exact-json.js'
+
 export const REDACTED = '[redacted]'
 
 /**
@@ -39,6 +41,23 @@ export function redactValue(value: unknown): unknown {
     )
   }
   return value
+}
+
+/**
+ * A JSON text with secret-named keys redacted at any depth, compact, every number as written (a
+ * --debug trace shows the body bk sends, digit for digit).
+ */
+export function redactJsonText(text: string): string {
+  return printJsonTree(redactNode(parseJsonTree(text)))
+}
+
+function redactNode(node: JsonNode): JsonNode {
+  if (node.kind === 'array') return {kind: 'array', items: node.items.map(redactNode)}
+  if (node.kind !== 'object') return node
+  return {
+    kind: 'object',
+    members: node.members.map(([k, v]) => [k, SECRET_KEYS.test(k) ? {kind: 'string', value: REDACTED} : redactNode(v)]),
+  }
 }
 
 /** Last line of defence: removes each known secret string wherever it appears in a text. */

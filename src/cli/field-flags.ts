@@ -3,6 +3,7 @@
  * and a value read as JSON when it parses as JSON (`true`, `5`, `["a"]`), as text otherwise.
  */
 import {InputError} from '../shared/errors.js'
+import {parseJsonTree, printJsonTree} from '../shared/exact-json.js'
 
 export function parseFieldFlags(fields: readonly string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {}
@@ -25,4 +26,21 @@ function parseLoose(value: string): unknown {
 /** Fields as a JSON object, each value read with parseLoose. */
 export function jsonFields(fields: Record<string, string>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, parseLoose(v)]))
+}
+
+/**
+ * Fields as the text of a JSON object, each value read as parseLoose reads it but a number kept
+ * as typed (`1234567890123456789.10` is sent with every digit, not through a double).
+ */
+export function jsonFieldsText(fields: Record<string, string>): string {
+  const members = Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}:${looseJsonText(v)}`)
+  return `{${members.join(',')}}`
+}
+
+function looseJsonText(value: string): string {
+  try {
+    return printJsonTree(parseJsonTree(value, {nonFinite: false}))
+  } catch {
+    return JSON.stringify(value)
+  }
 }

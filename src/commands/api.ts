@@ -46,29 +46,31 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
       rawPath = rawPath.replaceAll('{business_id}', encodeURIComponent(await this.businessId()))
     const [pathPart, queryPart] = rawPath.split('?', 2) as [string, string | undefined]
     const query: Record<string, string> = Object.fromEntries(new URLSearchParams(queryPart ?? ''))
-    let json: unknown
-    const {jsonFields, parseFieldFlags} = await import('../cli/field-flags.js')
+    // Bodies travel as text: a number past a double's precision (an amount) goes as written.
+    let jsonText: string | undefined
+    const {jsonFieldsText, parseFieldFlags} = await import('../cli/field-flags.js')
     const fields = parseFieldFlags(flags.field)
     if (method === 'GET' || method === 'DELETE') {
       Object.assign(query, fields)
     } else if (flags.input) {
+      const label = flags.input === '-' ? 'stdin' : flags.input
       const {readFile} = await import('node:fs/promises')
-      const {text} = await import('node:stream/consumers')
-      const source =
+      const {buffer} = await import('node:stream/consumers')
+      const {decodeUtf8} = await import('../shared/utf8.js')
+      const bytes =
         flags.input === '-'
-          ? await text(process.stdin)
-          : await readFile(flags.input, 'utf8').catch((error: unknown) => {
+          ? await buffer(process.stdin)
+          : await readFile(flags.input).catch((error: unknown) => {
               throw new InputError(`Cannot read --input ${flags.input}: ${unreadableBecause(error)}`)
             })
+      jsonText = decodeUtf8(bytes, label)
       try {
-        json = JSON.parse(source)
+        JSON.parse(jsonText)
       } catch (error) {
-        throw new InputError(
-          `${flags.input === '-' ? 'stdin' : flags.input} is not valid JSON: ${(error as Error).message}`,
-        )
+        throw new InputError(`${label} is not valid JSON: ${(error as Error).message}`)
       }
     } else if (Object.keys(fields).length) {
-      json = jsonFields(fields)
+      jsonText = jsonFieldsText(fields)
     }
     if (method !== 'GET' && method !== 'DELETE') await this.announceWrite(`${method} ${pathPart}`)
     const {client} = await this.session()
@@ -90,7 +92,7 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
       if (!this.jsonEnabled()) this.log(JSON.stringify(items, null, 2))
       return items
     }
-    const res = await client.request({method, path: pathPart, query, json})
+    const res = await client.request({method, path: pathPart, query, jsonText})
     if (!this.jsonEnabled()) this.log(res.data === undefined ? '' : JSON.stringify(res.data, null, 2))
     return res.data ?? null
   }

@@ -1,11 +1,13 @@
 /**
  * The one JSON parser of bk that keeps numbers exact: a tokenizer that builds a small tree of the
  * text with every number as its literal (`1.0` stays `1.0`, `12345678901234567890` loses no
- * digit), keys in their order and duplicate keys kept. Two readers use it:
+ * digit), keys in their order and duplicate keys kept. Among its readers:
  * - webhooks (src/webhooks, src/shared/python-json.ts): a signed body is re-serialised from its literals,
  *   as Python's json.dumps wrote it;
  * - the emulator's bill route: amounts are summed from their text with decimal.js, so totals and
- *   allocations are exact (`parseJsonExact`, numbers as `JsonNumber`).
+ *   allocations are exact (`parseJsonExact`, numbers as `JsonNumber`);
+ * - `bk api`: `--field` values and the --debug trace of a body keep every number as written
+ *   (`printJsonTree`).
  * Strict JSON (RFC 8259) but for NaN and ±Infinity, which it reads as Python's json.loads does
  * unless told not to; nesting at most 512 deep; errors are JsonSyntaxError with the position.
  */
@@ -135,6 +137,37 @@ export function treeToValue(node: JsonNode): unknown {
       const o: Record<string, unknown> = {}
       for (const [k, v] of node.members) o[k] = treeToValue(v)
       return o
+    }
+  }
+}
+
+/**
+ * The tree as JSON text, every number as its literal: compact, or indented as
+ * JSON.stringify(value, null, indent) would (strings are written as JSON.stringify writes them).
+ */
+export function printJsonTree(node: JsonNode, indent = 0): string {
+  return printAt(node, indent, '')
+}
+
+function printAt(node: JsonNode, indent: number, margin: string): string {
+  switch (node.kind) {
+    case 'string':
+      return JSON.stringify(node.value)
+    case 'number':
+      return node.literal
+    case 'literal':
+      return node.text
+    case 'array':
+    case 'object': {
+      const inner = indent ? margin + ' '.repeat(indent) : ''
+      const parts =
+        node.kind === 'array'
+          ? node.items.map((v) => printAt(v, indent, inner))
+          : node.members.map(([k, v]) => `${JSON.stringify(k)}:${indent ? ' ' : ''}${printAt(v, indent, inner)}`)
+      const [open, close] = node.kind === 'array' ? ['[', ']'] : ['{', '}']
+      if (!parts.length) return open + close
+      if (!indent) return open + parts.join(',') + close
+      return `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${margin}${close}`
     }
   }
 }

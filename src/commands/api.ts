@@ -4,8 +4,14 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../cli/base-command.js'
 import {businessFlag} from '../cli/flags.js'
 import {unreadableBecause} from '../files/file-errors.js'
+import type {JsonNode, JsonText} from '../shared/exact-json.js'
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const
+
+function contentType(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers['content-type']
+  return Array.isArray(value) ? value[0] : value
+}
 
 export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   static override summary = 'Call any endpoint of the service with your credentials (like `gh api`).'
@@ -74,26 +80,30 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     }
     if (method !== 'GET' && method !== 'DELETE') await this.announceWrite(`${method} ${pathPart}`)
     const {client} = await this.session()
+    const {answerText, itemsText, pageOf} = await import('../output/answer-text.js')
+    let printed: JsonText | undefined
     if (flags.paginate) {
       if (method !== 'GET') throw new InputError('--paginate works only with GET')
-      const items: unknown[] = []
+      const items: JsonNode[] = []
       let token: string | undefined = query.page_token
       do {
-        const res: {data: unknown} = await client.request({
+        const res = await client.request<string>({
           method,
           path: pathPart,
           query: {...query, page_token: token},
+          responseText: true,
         })
-        const body = res.data as {data?: unknown[]; pagination?: {next_page_token?: string | null}}
-        if (!Array.isArray(body?.data)) throw new InputError(`${pathPart} did not answer with a paginated list`)
-        items.push(...body.data)
-        token = body.pagination?.next_page_token ?? undefined
+        const page = pageOf(res.data, contentType(res.headers))
+        if (!page) throw new InputError(`${pathPart} did not answer with a paginated list`)
+        items.push(...page.items)
+        token = page.nextPageToken
       } while (token)
-      if (!this.jsonEnabled()) this.log(JSON.stringify(items, null, 2))
-      return items
+      printed = itemsText(items)
+    } else {
+      const res = await client.request<string>({method, path: pathPart, query, jsonText, responseText: true})
+      printed = answerText(res.data, contentType(res.headers))
     }
-    const res = await client.request({method, path: pathPart, query, jsonText})
-    if (!this.jsonEnabled()) this.log(res.data === undefined ? '' : JSON.stringify(res.data, null, 2))
-    return res.data ?? null
+    if (!this.jsonEnabled()) this.log(printed?.text ?? '')
+    return printed ?? null
   }
 }

@@ -6,8 +6,8 @@
  *   as Python's json.dumps wrote it;
  * - the emulator's bill route: amounts are summed from their text with decimal.js, so totals and
  *   allocations are exact (`parseJsonExact`, numbers as `JsonNumber`);
- * - `bk api`: `--field` values and the --debug trace of a body keep every number as written
- *   (`printJsonTree`).
+ * - `bk api`: `--field` values, its --debug trace and the answer it prints keep every number as
+ *   written (`printJsonTree`).
  * Strict JSON (RFC 8259) but for NaN and ±Infinity, which it reads as Python's json.loads does
  * unless told not to; nesting at most 512 deep; errors are JsonSyntaxError with the position.
  */
@@ -22,6 +22,14 @@ export class JsonNumber {
   toJSON(): number {
     return Number(this.text)
   }
+}
+
+/**
+ * A JSON document already written as text (`bk api`'s answer, numbers as received): printed, or
+ * given to --jq, as it is, never through JSON.parse.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export class JsonSyntaxError extends Error {

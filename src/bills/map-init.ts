@@ -5,8 +5,9 @@
  * the date and number formats seen, credit markers, and the lookups the map needs. A format
  * that reads the sample two ways is never chosen: it is a decision left to the user.
  */
-import {headerKey, ID_COLUMN_PREFIX} from './columns.js'
-import {delimiterFlag} from './map-file.js'
+import {canonicalColumn, headerKey, ID_COLUMN_PREFIX, layoutFor} from './columns.js'
+import {BkError} from '../shared/errors.js'
+import {delimiterFlag, plainMap, type BillMap} from './map-file.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
@@ -67,6 +68,8 @@ export interface MapInitFindings {
   wholeFile: boolean
   /** `lookups`: the `bk bills lookups init` command, with the flags the file is read with; null without lookups. */
   preset: {name: string; command: string; needs: string[]; lookups: string | null} | null
+  /** The file is in bk's own format: it imports with no map, by this command. */
+  ownFormat: {command: string} | null
   nearest: NearestPreset | null
   columns: ColumnFinding[]
   dateFormat: FormatFinding | null
@@ -95,6 +98,8 @@ export interface MapInitFindings {
 /** Reads the start of `file` and says what it is. */
 export async function initMap(file: string): Promise<MapInitFindings> {
   const sample = await sampleFile(file)
+  const own = ownFormatFindings(sample)
+  if (own) return own
   const {match, others, nearest} = await matchPresets(sample)
   if (match) {
     const findings = await presetFindings(sample, match)
@@ -121,6 +126,7 @@ export async function initMap(file: string): Promise<MapInitFindings> {
     quotes: layout.sample.quotes,
     recordTypes: layout.recordTypes,
     preset: null,
+    ownFormat: null,
     nearest: nearest?.preset ?? null,
     ...formats,
     ...proposal,
@@ -207,6 +213,59 @@ function formatsOf(profiles: ColumnProfile[]) {
   }
 }
 
+/** The flags the import needs to read the sample as it was read here, with `map`. */
+function readingFlags(map: BillMap, sample: FileSample): string[] {
+  const reading: string[] = []
+  if (map.linesFile) reading.push('--lines-file <LINES.csv>')
+  if (map.delimiter !== sample.delimiter) reading.push(delimiterFlag(sample.delimiter))
+  // A byte order mark is read whatever the map's encoding says (csv-records.ts): no flag for it.
+  if (!sample.ascii && !sample.bom && map.encoding !== sample.encoding) reading.push(`--encoding ${sample.encoding}`)
+  return reading
+}
+
+/**
+ * A file whose header row is bk's own columns (the import's own check of them passes) imports as
+ * it is, with no map: no preset is matched against it, as any of them would read it only through
+ * those columns.
+ */
+function ownFormatFindings(sample: FileSample): MapInitFindings | undefined {
+  const header = sample.records[0]
+  if (!header || sample.preambleLines > 0 || !sample.quotes) return undefined
+  try {
+    layoutFor(header, sample.file)
+  } catch (error) {
+    if (error instanceof BkError) return undefined
+    throw error
+  }
+  const rows = sample.records.slice(1)
+  return {
+    ...shapeOf(sample, true),
+    quotes: true,
+    recordTypes: null,
+    preset: null,
+    ownFormat: {command: [`bk bills import ${shellWord(sample.file)}`, ...readingFlags(plainMap(), sample)].join(' ')},
+    nearest: null,
+    columns: header.map((c, i) => ({
+      column: c.replace(/^\uFEFF/, '').trim(),
+      target: canonicalColumn(c) ?? null,
+      why: "bk's own column",
+      examples: profileColumn(rows, i).values.slice(0, 3),
+    })),
+    dateFormat: null,
+    numberFormat: null,
+    negative: [],
+    currencySymbols: false,
+    credit: null,
+    amountsDecide: false,
+    lookups: [],
+    fillDown: [],
+    decide: [],
+    repeated: [],
+    notes: [],
+    map: null,
+  }
+}
+
 /** A preset reads the file: the command to run, with the flags told from the sample. */
 async function presetFindings(sample: FileSample, match: PresetMatch): Promise<MapInitFindings> {
   const {map} = match
@@ -219,11 +278,7 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   const formats = formatsOf(read)
   const decide: string[] = []
   // How the file is read: `lookups init` reads it too, so its command gets these as well.
-  const reading: string[] = []
-  if (map.linesFile) reading.push('--lines-file <LINES.csv>')
-  if (map.delimiter !== sample.delimiter) reading.push(delimiterFlag(sample.delimiter))
-  // A byte order mark is read whatever the map's encoding says (csv-records.ts): no flag for it.
-  if (!sample.ascii && !sample.bom && map.encoding !== sample.encoding) reading.push(`--encoding ${sample.encoding}`)
+  const reading = readingFlags(map, sample)
   const flags = [...reading]
   const checked = presetFormats(map, read, targets, formats)
   flags.push(...checked.flags)
@@ -274,6 +329,7 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
           ? [`bk bills lookups init ${shellWord(sample.file)} --map ${match.name}`, ...reading].join(' ')
           : null,
     },
+    ownFormat: null,
     nearest: null,
     columns: cells.map((c, i) => ({
       column: c,

@@ -2,8 +2,9 @@
  * Which shipped preset reads an export, for `bk bills maps init`: a preset matches when the
  * import's own translator accepts the file's first record with it (header matching, aliases,
  * layout rules, a headerless layout's documented order, the columns its expressions and lookups
- * read, a value of the preamble it needs). Otherwise the preset sharing the most headers is the
- * nearest, with the headers that differ.
+ * read, a value of the preamble it needs), and does so with the preset's own columns feeding bk's
+ * required ones, not headers spelt as bk's columns. Otherwise the preset sharing the most
+ * headers is the nearest, with the headers that differ.
  */
 import {BkError} from '../shared/errors.js'
 import {headerKey} from './columns.js'
@@ -95,6 +96,10 @@ function tryPreset(name: string, map: BillMap, sample: FileSample, records: stri
     try {
       const checked = amounts ? withOverrides(map, {amounts}) : map
       new ExportTranslator(read.header, first.length, checked, placeholderLookups(map), sample.file, preamble)
+      // The import reads a header spelt as bk's own column under any map: a preset reads the file
+      // only when its own columns feed bk's required ones, those headers aside.
+      const own = {...checked, ignoreAllOthers: true}
+      new ExportTranslator(read.header, first.length, own, placeholderLookups(map), sample.file, preamble)
       return {name, map, header: read.header, headerRow: !read.isData, rows, needsAmounts: amounts !== undefined}
     } catch (error) {
       if (!(error instanceof BkError)) throw error

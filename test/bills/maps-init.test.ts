@@ -6,7 +6,7 @@
  * resolved, the targets the test knows filled in), imports the file to exactly its expected bodies.
  */
 import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {basename, join} from 'node:path'
+import {basename, dirname, join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
 import {stringify} from 'csv-stringify/sync'
@@ -435,5 +435,43 @@ describe('bills maps init when two presets read one file', () => {
     expect(r.stdout).toContain(
       'Note: the preset aaa-twin reads this file too; xero is named as it reads 10 of its columns (aaa-twin 9). They read apart: Description: line_description in xero, dropped in aaa-twin. To use aaa-twin: --map aaa-twin',
     )
+  })
+})
+
+describe("bills maps init on a file in bk's own format", () => {
+  const ownFormat = async (file: string) => {
+    const r = await runBk(['bills', 'maps', 'init', file])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).not.toContain('preset')
+    expect(r.stdout).toContain(`${file} is in bk's own format (its header names bk's columns): it imports as it is`)
+    const command = /Import it with:\n {2}(.*)\n/.exec(r.stdout)?.[1]
+    expect(command).toBe(`bk bills import ${file}`)
+    // The command printed imports the file.
+    const result = await runBk([...command!.split(' ').slice(1), '--dry-run'])
+    expect(result.code, result.stderr).toBe(0)
+  }
+
+  it('says so of the shipped examples/bills.csv, with the command that imports it', async () => {
+    await ownFormat(join(ROOT, 'examples/bills.csv'))
+  })
+
+  it('says so of a file of the required columns only', async () => {
+    const file = join(tempDir('bk-maps-own-'), 'bills.csv')
+    writeFileSync(file, 'number,vendor_id,line_amount,line_ledger_id\nB-1,ven_acme,12.50,ldg_office\n')
+    await ownFormat(file)
+    const out = join(dirname(file), 'map.yaml')
+    const refused = await runBk(['bills', 'maps', 'init', file, '--out', out])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`${file} is in bk's own format: no starter map written to ${out}`)
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it("names no preset whose own columns feed none of bk's required ones", async () => {
+    // Memo is quickbooks-online's; the required columns are read only as bk's own names.
+    const file = join(tempDir('bk-maps-own-'), 'bills.csv')
+    writeFileSync(file, 'number,vendor_id,line_amount,line_ledger_id,Memo\nB-1,ven_acme,12.50,ldg_office,Chairs\n')
+    const found = await mapsInit(file)
+    expect(found.preset).toBeNull()
+    expect(found.map).not.toBeNull()
   })
 })

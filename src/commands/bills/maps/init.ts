@@ -7,7 +7,7 @@ import {counted} from '../../../shared/counts.js'
 
 export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
   static override summary = 'Tell what an export is: the preset that reads it, or a starter map to finish.'
-  static override description = `Reads the header and the first rows of FILE (its delimiter and encoding told from its first bytes). When a preset reads the file, names it and prints the import command, with the flags the sample tells (--date-format, --number-format, --delimiter) and those it needs from you. Otherwise names the nearest preset and the headers that differ, and writes a commented starter map: every column with a proposed target or ~ (dropped), the date and number formats seen, the credit markers found and the lookups the map needs. A format the sample reads two ways (03/04/2025) is never guessed: the map marks it "# DECIDE:" and the import refuses the map until you resolve it. The map goes to stdout, or to --out (never over an existing file unless --force); with --out, a file a preset reads is refused with the import command, as no starter map is needed.`
+  static override description = `Reads the header and the first rows of FILE (its delimiter and encoding told from its first bytes). When FILE is in bk's own format (its header names bk's columns), says so and prints the import command: no map is needed. When a preset reads the file, names it and prints the import command, with the flags the sample tells (--date-format, --number-format, --delimiter) and those it needs from you. Otherwise names the nearest preset and the headers that differ, and writes a commented starter map: every column with a proposed target or ~ (dropped), the date and number formats seen, the credit markers found and the lookups the map needs. A format the sample reads two ways (03/04/2025) is never guessed: the map marks it "# DECIDE:" and the import refuses the map until you resolve it. The map goes to stdout, or to --out (never over an existing file unless --force); with --out, a file a preset reads is refused with the import command, as no starter map is needed.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> export.csv',
@@ -28,6 +28,13 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
     const {initMap} = await import('../../../bills/map-init.js')
     const findings = await initMap(this.args.file)
     const {out, force} = this.flags
+    // bk's own format: nothing to map, the file imports as it is.
+    if (findings.ownFormat && out) {
+      const {InputError} = await import('../../../shared/errors.js')
+      throw new InputError(`${findings.file} is in bk's own format: no starter map written to ${out}`, {
+        hint: `It imports as it is, with no map: ${findings.ownFormat.command}`,
+      })
+    }
     // A preset reads the file: a starter map would be a worse copy of it, so none is written.
     if (findings.preset && out) {
       const {InputError} = await import('../../../shared/errors.js')
@@ -43,6 +50,12 @@ export default class BillsMapsInit extends BaseCommand<typeof BillsMapsInit> {
     }
     if (this.jsonEnabled()) return findings
     const say = (text: string) => process.stderr.write(`${text}\n`)
+    if (findings.ownFormat) {
+      process.stdout.write(
+        `${findings.file} is in bk's own format (its header names bk's columns): it imports as it is, with no map. Import it with:\n  ${findings.ownFormat.command}\n`,
+      )
+      return findings
+    }
     if (findings.preset) {
       const p = findings.preset
       process.stdout.write(`${findings.file} matches the preset ${p.name}. Import it with:\n  ${p.command}\n`)

@@ -11,7 +11,7 @@ import {delimiterFlag, plainMap, type BillMap} from './map-file.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
 import {NUMBER_FORMATS} from './formats.js'
-import {matchPresets, readColumns, type NearestPreset, type PresetMatch} from './preset-match.js'
+import {matchPresets, presetMatch, readColumns, type NearestPreset, type PresetMatch} from './preset-match.js'
 import {presetFormats} from './preset-formats.js'
 import {presetDetails} from './presets.js'
 import {proposeColumns} from './column-proposals.js'
@@ -266,8 +266,12 @@ function ownFormatFindings(sample: FileSample): MapInitFindings | undefined {
   }
 }
 
-/** A preset reads the file: the command to run, with the flags told from the sample. */
-async function presetFindings(sample: FileSample, match: PresetMatch): Promise<MapInitFindings> {
+/**
+ * The import command's flags for a preset reading the sample, by where they go in it: how the file
+ * is read, what the sample tells (formats, --amounts), the lookups, then --currency and each flag
+ * of the preset's needs the sample could not tell, as a placeholder.
+ */
+function presetFlags(sample: FileSample, match: PresetMatch) {
   const {map} = match
   const cells = match.header ?? sample.records[map.skipLines]!.map((_, i) => String(i + 1))
   const targets = cells.map((c) => map.columns.get(headerKey(c)) ?? null)
@@ -276,38 +280,75 @@ async function presetFindings(sample: FileSample, match: PresetMatch): Promise<M
   // such as 1043 is not a number format.
   const read = profiles.map((p, i) => (formatTarget(targets[i]) ? p : profileColumn([], 0)))
   const formats = formatsOf(read)
-  const decide: string[] = []
   // How the file is read: `lookups init` reads it too, so its command gets these as well.
   const reading = readingFlags(map, sample)
-  const flags = [...reading]
   const checked = presetFormats(map, read, targets, formats)
-  flags.push(...checked.flags)
-  decide.push(...checked.decide)
+  const told = [...checked.flags]
+  const decide = [...checked.decide]
   if (checked.dateFormat) formats.dateFormat = checked.dateFormat
-  const told = amountsTold(map, targets, match.rows)
+  const amounts = amountsTold(map, targets, match.rows)
   if (match.needsAmounts) {
-    flags.push('--amounts <net|gross>')
+    told.push('--amounts <net|gross>')
     decide.push('--amounts net or gross: the layout has amounts before and after tax')
-  } else if (told.length === 1) flags.push(`--amounts ${told[0]!}`)
-  else if (told.length > 1) {
-    flags.push('--amounts <net|gross>')
+  } else if (amounts.length === 1) told.push(`--amounts ${amounts[0]!}`)
+  else if (amounts.length > 1) {
+    told.push('--amounts <net|gross>')
     decide.push(
       `--amounts net or gross: rows of the sample say their amounts are without tax and others with it; the rows of the other kind are refused`,
     )
   }
   const lookups = presetLookups(match, cells, targets)
-  for (const l of lookups) flags.push(`--lookup ${l.field}=${l.file}`)
+  const after: string[] = []
   if (
     !targets.includes('currency') &&
     map.defaults.currency === undefined &&
     !map.compute.some((c) => c.target === 'currency')
   )
-    flags.push('--currency <CODE>')
-  // What the preset needs and the sample could not tell (a lines file's number format): left for the user.
+    after.push('--currency <CODE>')
+  after.push(...neededFlags(map, [...reading, ...told, ...after]))
+  return {cells, targets, profiles, formats, reading, told, lookups, after, decide, notes: checked.notes}
+}
+
+/**
+ * Each flag of the map's `needs:` that `given` lacks, as a placeholder: what the preset needs and
+ * the sample could not tell (a lines file's number format) is left for the user.
+ */
+function neededFlags(map: BillMap, given: readonly string[]): string[] {
+  const out: string[] = []
   for (const flag of map.needs.keys())
-    if (!flag.startsWith('lookup ') && !flags.some((f) => f.startsWith(`--${flag} `)))
-      flags.push(`--${flag} <${flag.endsWith('format') ? 'FORMAT' : 'VALUE'}>`)
-  const notes = checked.notes
+    if (!flag.startsWith('lookup ') && ![...given, ...out].some((f) => f.startsWith(`--${flag} `)))
+      out.push(`--${flag} <${flag.endsWith('format') ? 'FORMAT' : 'VALUE'}>`)
+  return out
+}
+
+/**
+ * The flags of the import command `lookups init` prints, besides how the file is read (`given`)
+ * and its lookups: those of the command `maps init` prints for `map` on the file, the ones it
+ * puts before the lookups (formats the sample tells, --amounts) and after them (--currency, the
+ * map's needs: as placeholders). Without a sample the map reads as a preset would, the needs:
+ * alone.
+ */
+export async function importFlagsBeyondLookups(
+  file: string,
+  name: string,
+  map: BillMap,
+  given: readonly string[],
+): Promise<{before: string[]; after: string[]}> {
+  // stdin is read once, by the lookups: no sample of it.
+  const sample = file === '-' ? undefined : await sampleFile(file, map.quotes ? undefined : false)
+  const match = sample && presetMatch(name, map, sample)
+  if (!sample || !match) return {before: [], after: neededFlags(map, given)}
+  const {told, after} = presetFlags(sample, match)
+  const named = (flag: string) => flag.split(' ')[0]
+  const notGiven = (flag: string) => !given.some((g) => named(g) === named(flag))
+  return {before: told.filter(notGiven), after: after.filter(notGiven)}
+}
+
+/** A preset reads the file: the command to run, with the flags told from the sample. */
+async function presetFindings(sample: FileSample, match: PresetMatch): Promise<MapInitFindings> {
+  const {map} = match
+  const {cells, targets, profiles, formats, reading, told, lookups, after, decide, notes} = presetFlags(sample, match)
+  const flags = [...reading, ...told, ...lookups.map((l) => `--lookup ${l.field}=${l.file}`), ...after]
   if (map.linesFile) {
     notes.push(
       `${match.name} reads the bills' lines from a second file, joined on ${map.linesFile.key}: pass it as --lines-file`,

@@ -77,6 +77,12 @@ export function readColumns(match: PresetMatch): Array<{column: string; target: 
   })
 }
 
+/** The match of one map on the sample, read as its import reads it; undefined when it does not read it. */
+export function presetMatch(name: string, map: BillMap, sample: FileSample): PresetMatch | undefined {
+  const records = structured(map, sample)
+  return records && tryPreset(name, map, sample, records)
+}
+
 function tryPreset(name: string, map: BillMap, sample: FileSample, records: string[][]): PresetMatch | undefined {
   const preamble = records.slice(0, map.skipLines)
   const first = records[map.skipLines]

@@ -140,3 +140,23 @@ describe('bills maps init on a header row naming a column twice', () => {
     ])
   })
 })
+
+describe('bills lookups init for a preset with needs:, after maps init', () => {
+  it("prints maps init's import command, which runs once the lookups and placeholders are filled", async () => {
+    const dir = tempDir('bk-lookups-then-')
+    const example = join(ROOT, 'examples/exports/quickbooks-online')
+    cpSync(join(example, 'bills.csv'), join(dir, 'qbo2.csv'))
+    const found = await mapsInit('qbo2.csv', dir)
+    expect(found.preset?.name).toBe('quickbooks-online')
+    const lookups = await runBk(['bills', 'lookups', 'init', 'qbo2.csv', '--map', 'quickbooks-online'], {cwd: dir})
+    expect(lookups.code, lookups.stderr).toBe(0)
+    const then = /^Then: (.*)$/m.exec(lookups.stdout)?.[1]
+    expect(then).toBe(`${found.preset!.command} --dry-run`)
+    // The lookup files filled in: the example's own.
+    for (const f of ['vendors.csv', 'ledgers.csv']) cpSync(join(example, f), join(dir, f))
+    const args = words(then!).map((w) => (w === '<CODE>' ? 'USD' : w))
+    const result = await runBk(args, {cwd: dir})
+    expect(result.stderr).not.toContain('you did not give')
+    expect(result.code, result.stderr).toBe(0)
+  })
+})

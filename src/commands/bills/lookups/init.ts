@@ -63,7 +63,13 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
         ...(flags.delimiter ? [delimiterFlag(flags.delimiter)] : []),
         ...(flags.encoding ? [`--encoding ${flags.encoding}`] : []),
       ]
-      const args = [...shape, ...results.map((r) => `--lookup ${r.field}=${r.file}`)].join(' ')
+      // The flags maps init's command carries for this map (formats, --currency, needs:): without
+      // them an import of a preset with needs: stops before reading a row.
+      const {importFlagsBeyondLookups} = await import('../../../bills/map-init.js')
+      const given = [...shape, ...(lines ? [lines.trim()] : [])]
+      const {before, after} = await importFlagsBeyondLookups(this.args.file, flags.map, map, given)
+      const lookups = results.map((r) => `--lookup ${r.field}=${r.file}`)
+      const args = [...shape, ...before, ...lookups, ...after].join(' ')
       this.log(`Then: bk bills import ${this.args.file}${lines} --map ${flags.map} ${args} --dry-run`)
     }
     return results

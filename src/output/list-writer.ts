@@ -4,8 +4,6 @@
  * Only the table formats values (amounts to their minor unit, dates): json, ndjson and csv write
  * the service's values exactly as they came.
  */
-import type {Options} from 'csv-stringify/sync'
-
 import type {Sink} from './sink.js'
 import type {ColumnKind} from './table.js'
 
@@ -142,16 +140,8 @@ async function csvWriter<T>(
   columns: Array<OutputColumn<T>>,
   {rawCsv}: ListWriterOptions,
 ): Promise<ListWriter<T>> {
-  const {stringify} = await import('csv-stringify/sync')
-  const csvOptions: Options = {
-    record_delimiter: 'unix',
-    // Spreadsheet safety (OWASP "CSV injection"): text starting with =, +, -, @, a tab or a
-    // carriage return (or a full-width =, +, -, @) gets a leading apostrophe; a number is not
-    // a formula, so a negative amount stays a number.
-    escape_formulas: !rawCsv,
-    cast: {boolean: String},
-  }
-  const records = (rows: unknown[][]) => stringify(rows, csvOptions)
+  const {safeCsv} = await import('./safe-csv.js')
+  const records = (rows: unknown[][]) => safeCsv(rows, {raw: rawCsv})
   // Pages are gathered into chunks of about 64 KB: one write per chunk.
   let parts = [records([columns.map((c) => c.header)])]
   let size = 0

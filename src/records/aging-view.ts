@@ -5,11 +5,10 @@
  * them. For spreadsheets (csv): one row per currency (or customer and currency), one column per
  * bucket, amounts exact as decimal strings.
  */
-import {stringify} from 'csv-stringify/sync'
-
 import {Decimal} from '../shared/money.js'
 import {counted} from '../shared/counts.js'
 import {formatAmount} from '../output/display.js'
+import {safeCsv} from '../output/safe-csv.js'
 import {renderTable, type TableColumn} from '../output/table.js'
 import {displayWidth, styles, wrapWords} from '../output/terminal.js'
 import type {AgingReport, AgingRow} from './aging.js'
@@ -158,5 +157,5 @@ export function agingCsv(report: AgingReport): string {
     r.outstanding,
     ...r.buckets.map((b) => b.amount),
   ])
-  return stringify([header, ...rows], {record_delimiter: 'unix', escape_formulas: true})
+  return safeCsv([header, ...rows])
 }

@@ -2,12 +2,14 @@
  * The files an import writes besides the journal: rejects and unconfirmed bills (the original
  * rows, verbatim, plus an `error` column: ready to fix and import again) and the results (created
  * bill ids, CSV or NDJSON by extension). Each file is created on its first row only, and written
- * with backpressure. Cells are written verbatim (no spreadsheet-formula guard): these files are
- * meant to be imported again, byte for byte.
+ * with backpressure. The rows of the rejects, unconfirmed and unsent files are written verbatim
+ * (no spreadsheet-formula guard): these files are meant to be imported again, byte for byte, and
+ * a defused bill number would be another bill. The results are a report: through the guard.
  */
 import {createWriteStream} from 'node:fs'
 import {extname} from 'node:path'
 
+import {safeCsv} from '../output/safe-csv.js'
 import {openPrivateFile, streamWriter, type StreamWriter} from '../output/sink.js'
 import type {BillDraft} from './assemble.js'
 import type {CreatedDraft} from './batch-sender.js'
@@ -160,7 +162,10 @@ export class RowFile {
   }
 }
 
-/** Created bills: `number,id,line` as CSV, or {number, id, line} as NDJSON (by extension). */
+/**
+ * Created bills: `number,id,line` as CSV, or {number, id, line} as NDJSON (by extension). The CSV
+ * defuses a number a spreadsheet would run as a formula, as every CSV bk writes for people.
+ */
 export class ResultsFile {
   private readonly file: LazyFile
   private readonly ndjson: boolean
@@ -176,13 +181,10 @@ export class ResultsFile {
 
   /** One write for a batch's bills. */
   async add(created: readonly CreatedDraft[]): Promise<void> {
-    const line = ({bill, id}: CreatedDraft) => {
-      const at = bill.rows[0]!.line
-      return this.ndjson
-        ? JSON.stringify({number: bill.number, id, line: at}) + '\n'
-        : csvLine([bill.number, id, String(at)])
-    }
-    await this.file.write(created.map(line).join(''))
+    const text = this.ndjson
+      ? created.map(({bill, id}) => JSON.stringify({number: bill.number, id, line: bill.rows[0]!.line}) + '\n').join('')
+      : safeCsv(created.map(({bill, id}) => [bill.number, id, bill.rows[0]!.line]))
+    await this.file.write(text)
   }
 
   /** Creates the file even when no bill was created, so --results always names a file. */

@@ -139,6 +139,30 @@ describe('bk bills import', () => {
     ).toEqual(['G-1', 'G-2', 'G-3', 'G-4'])
   })
 
+  it('--results defuses a bill number a spreadsheet would run; the rejects repeat the row as written', async () => {
+    const dir = csvIn('fm.csv', [
+      'number,vendor_id,line_amount,line_ledger_id',
+      '=X1,ven_demo_office,1.00,ldg_demo_expenses',
+      '+44,ven_demo_office,1.00,ldg_demo_expenses',
+      '-7,ven_demo_office,1.00,ldg_demo_expenses',
+      '@A1,ven_unknown,1.00,ldg_demo_expenses',
+    ])
+    const result = await runBk(['bills', 'import', 'fm.csv', '--results', 'fm.res.csv'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
+    expect(result.code, result.stderr).toBe(6)
+    // The service holds the numbers as written: only the spreadsheet's copy is defused.
+    const id = (number: string) => byNumber(number)[0]?.id ?? 'missing'
+    expect(readFileSync(join(dir, 'fm.res.csv'), 'utf8')).toBe(
+      `number,id,line\n'=X1,${id('=X1')},2\n'+44,${id('+44')},3\n'-7,${id('-7')},4\n`,
+    )
+    // To be fixed and imported again: byte for byte.
+    expect(readFileSync(join(dir, 'fm.rejects.csv'), 'utf8').split('\n')[1]).toMatch(
+      /^@A1,ven_unknown,1\.00,ldg_demo_expenses,rejected by the service: /,
+    )
+  })
+
   it('refuses output files it could not write before sending anything, naming the flag', async () => {
     const dir = csvIn('mixed.csv', [
       'number,vendor_id,description,line_amount,line_ledger_id',

@@ -47,7 +47,10 @@ export interface ImportOutcome {
   summary: ImportSummary
   /** Why the run stopped early, if it did for a reason other than Ctrl-C. */
   fatal?: BkError | undefined
-  /** The first reasons bills failed or are unconfirmed, in the order found (all are in the files). */
+  /**
+   * The first reasons bills failed or are unconfirmed, in the order found: one a bill, so there
+   * are `failed + unconfirmed` in all (all are in the files).
+   */
   reasons: string[]
 }
 

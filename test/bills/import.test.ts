@@ -163,6 +163,19 @@ describe('bk bills import', () => {
     )
   })
 
+  it('"… and N more" counts every bill not created, past the reasons the import keeps', async () => {
+    const rows = ['number,vendor_id,line_amount,line_ledger_id', 'M-0,ven_demo_office,1.00,ldg_demo_expenses']
+    for (let i = 1; i <= 25; i++) rows.push(`M-${i},ven_unknown,1.00,ldg_demo_expenses`)
+    const dir = csvIn('many.csv', rows)
+    const result = await runBk(['bills', 'import', 'many.csv', '--json'], {env: envFor(emulator), cwd: dir})
+    expect(result.code, result.stderr).toBe(6)
+    const {partial} = parseJsonOutput<{partial: {failed: number; reasons: string[]}}>(result)
+    expect(partial.failed).toBe(25)
+    const refused = (i: number) =>
+      `  bill M-${i} (vendor ven_unknown): rejected by the service: vendor ven_unknown does not exist in business ${BIZ}`
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([...[1, 2, 3, 4, 5].map(refused), '  … and 20 more'])
+  })
+
   it('refuses output files it could not write before sending anything, naming the flag', async () => {
     const dir = csvIn('mixed.csv', [
       'number,vendor_id,description,line_amount,line_ledger_id',

@@ -310,7 +310,13 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (fatal) throw fatal
     if (summary.interrupted) process.exitCode = 130
     else if (summary.failed > 0 || summary.unconfirmed > 0)
-      return this.partial(summary, {failed: summary.failed, unconfirmed: summary.unconfirmed}, outcome.reasons)
+      return this.partial(
+        summary,
+        {failed: summary.failed, unconfirmed: summary.unconfirmed},
+        outcome.reasons,
+        // One reason a bill failed or unconfirmed; the tally keeps only the first.
+        summary.failed + summary.unconfirmed,
+      )
     return summary
   }
 

@@ -74,14 +74,15 @@ export interface SettledForRecord {
 /**
  * Records a settlement of the journal's unconfirmed bills, given the bills the service holds
  * (undefined when the listing found none to settle and so nothing was asked). Holds the journal's
- * lock, so no import of the file runs meanwhile.
+ * lock, so no import of the file runs meanwhile. Gives back the bills it settled, as read under
+ * the lock: another settlement may have settled some of those listed before it.
  */
 export async function settleUnconfirmed(
   journalFile: string,
   held: readonly ServiceBill[] | undefined,
   /** Told what the record of created bills must learn (by key), once the journal holds it. */
   onSettled?: (settled: SettledForRecord) => Promise<void>,
-): Promise<Settlement> {
+): Promise<{bills: UnconfirmedBill[]; settlement: Settlement}> {
   const lock = lockBillLog(journalFile)
   try {
     const state = await readBillLog(journalFile)
@@ -114,7 +115,7 @@ export async function settleUnconfirmed(
       for (const [key, outcome] of state.outcomes) if (outcome.kind === 'created') logged.push({key, id: outcome.id})
       await onSettled?.({found: record.created.map(([key, id]) => ({key, id})), absent: record.absent, logged})
     }
-    return settlement
+    return {bills, settlement}
   } finally {
     lock.release()
   }

@@ -11,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {DEMO_IDS} from '../../src/emulator/seed.js'
 import {billRow, billsCsv, numberedBills} from '../helpers/bill-rows.js'
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {forward, loopbackServer} from '../helpers/loopback-proxy.js'
 import {startSilentEmulator, type SilentEmulator} from '../helpers/silent-emulator.js'
 
 const COUNT = 8
@@ -91,6 +92,49 @@ describe('bills unconfirmed', () => {
       skipped: createdBefore.size,
     })
     silent.expectEachOnce('SETTLE', COUNT)
+  })
+
+  it('--json lists the bills its own settlement settled: none when another settled them first', async () => {
+    const dir = tempDir('bk-unconfirmed-twice-')
+    const file = join(dir, 'bills.csv')
+    writeFileSync(file, numberedBills('TWICE', 1, 3))
+    // Its own emulator: the first test lifts the faults of the shared one.
+    const own = await startSilentEmulator(7)
+    // A proxy that holds the first settlement's question to the emulator (after it listed the
+    // journal) until a second settlement has settled every bill.
+    const upstream = new URL(own.emulator.baseUrl)
+    let asked!: () => void
+    const firstAsked = new Promise<void>((resolve) => (asked = resolve))
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let inspections = 0
+    const proxy = await loopbackServer((req, body, res) => {
+      if (req.url?.startsWith('/_emulator/') && ++inspections === 1) {
+        asked()
+        void released.then(() => forward(upstream, req, body, res))
+      } else forward(upstream, req, body, res)
+    })
+    try {
+      const env = {...own.env, BK_BASE_URL: proxy.baseUrl}
+      const configDir = join(dir, 'config')
+      const first = await runBk(['bills', 'import', file, '--batch-size', '1'], {env, configDir})
+      expect(first.code, first.stderr).toBe(6)
+      const late = runBk(['bills', 'unconfirmed', file, '--settle', '--json'], {configDir})
+      await firstAsked
+      const other = await runBk(['bills', 'unconfirmed', file, '--settle', '--json'], {configDir})
+      const settled = parseJsonOutput<Listed>(other)
+      expect(settled.unconfirmed).toHaveLength(3)
+      expect((settled.settled?.created.length ?? 0) + (settled.settled?.absent.length ?? 0)).toBe(3)
+      // The script's document is the whole result: no line for people beside it.
+      expect(other.stderr).toBe('')
+      release()
+      const after = parseJsonOutput<Listed>(await late)
+      expect(after.unconfirmed).toEqual([])
+      expect(after.settled).toEqual({created: [], absent: []})
+    } finally {
+      await proxy.close()
+      await own.emulator.close()
+    }
   })
 
   it("--verbose tells apart two vendors' bills of one number: only the one found exists", async () => {

@@ -11,7 +11,9 @@ import type {ServiceBill, Settlement, UnconfirmedBill} from '../../bills/settle.
 export interface BillsUnconfirmedResult {
   journal: string
   business: string
+  /** The journal's unconfirmed bills; with --settle, those it settled, as they were before it. */
   unconfirmed: UnconfirmedBill[]
+  /** With --settle, what it found of each: created (they exist) or absent (never created). */
   settled?: Settlement | undefined
 }
 
@@ -72,7 +74,7 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
         input: listed.header.input,
       })
       try {
-        const settled = await settleUnconfirmed(journal, held, async ({found, absent, logged}) => {
+        const {bills, settlement} = await settleUnconfirmed(journal, held, async ({found, absent, logged}) => {
           // Created bills of the journal the record lacks: bk was killed between the two writes.
           const missing = logged.filter((e) => record.lookup(e.key)?.id === undefined)
           caughtUp = missing.length
@@ -80,7 +82,9 @@ With --settle, against the bundled emulator (a loopback base URL), bk asks the e
           // No longer unconfirmed: any import may send them now.
           await record.addAbsent(absent)
         })
-        if (listed.bills.length > 0) result.settled = settled
+        // The bills this settlement settled (each is in `created` or `absent`), not the listing's.
+        result.unconfirmed = bills
+        if (listed.bills.length > 0) result.settled = settlement
       } finally {
         record.close()
       }

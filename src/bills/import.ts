@@ -119,8 +119,7 @@ export async function dryRun(options: DryRunOptions): Promise<DryRunResult> {
     errorCount++
     if (errors.length < options.maxErrors) errors.push({...e, text: formatRowError(input.label, e)})
   }
-  // A dry run's live set is small (the current bill and the index of numbers): a low bound keeps RSS flat.
-  const checkHeap = heapGuard(24 * 1024 * 1024)
+  const checkHeap = heapGuard()
   const known = await openDryRunRecord(options).catch((error: unknown) => {
     input.close()
     throw error

@@ -1,9 +1,10 @@
 /**
  * Where credentials come from, in order: an explicit --profile (or BK_PROFILE), then the
  * environment (BK_ACCESS_TOKEN, or BK_CLIENT_ID/BK_CLIENT_SECRET with BK_BASE_URL or BK_ENV),
- * then the active profile. Each value records its origin for `bk auth status`.
+ * then the active profile. Each value records its origin for `bk auth status`. BK_BASE_URL or BK_ENV
+ * set beside a profile that says otherwise is refused, never ignored: see `profileAgreesWithEnv`.
  */
-import {ConfigError} from '../shared/errors.js'
+import {ConfigError, InputError} from '../shared/errors.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {ENVIRONMENTS, ProfileStore, profileAddCommand, type Environment} from './profiles.js'
@@ -49,15 +50,20 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
       ? {name: env.BK_PROFILE, origin: 'BK_PROFILE'}
       : undefined
 
+  checkEnvironmentName(env.BK_ENV)
+  const envCredentials = Boolean(env.BK_ACCESS_TOKEN || env.BK_CLIENT_ID || env.BK_CLIENT_SECRET)
   let resolved: ResolvedCredentials | undefined
   if (explicit) {
     resolved = await fromProfile(profiles, explicit.name, explicit.origin, options.configDir)
-  } else if (env.BK_ACCESS_TOKEN || env.BK_CLIENT_ID || env.BK_CLIENT_SECRET) {
+  } else if (envCredentials) {
     resolved = fromEnvironment(env)
   } else {
     const config = await profiles.load()
     if (config.active) resolved = await fromProfile(profiles, config.active, 'active profile', options.configDir)
   }
+  // With credentials in the environment too, a profile named on purpose beats them all, address
+  // included; BK_BASE_URL or BK_ENV alone are the user's word about where this run goes.
+  if (resolved?.source === 'profile' && !envCredentials) profileAgreesWithEnv(resolved, env, explicit?.origin)
   if (!resolved) {
     throw new ConfigError(
       'No credentials: no profile is set up and no BK_CLIENT_ID/BK_CLIENT_SECRET or BK_ACCESS_TOKEN is in the environment',
@@ -126,11 +132,46 @@ async function fromProfile(
   }
 }
 
+/** A BK_ENV that names no environment is a typo to point out (exit 2), as a bad BK_BASE_URL is. */
+function checkEnvironmentName(value: string | undefined): void {
+  if (!value || (ENVIRONMENTS as readonly string[]).includes(value)) return
+  throw new InputError(`Invalid BK_ENV "${value}": expected one of ${ENVIRONMENTS.join(', ')}`, {
+    code: 'invalid_environment',
+    hint: `Set BK_ENV to ${ENVIRONMENTS.join(', ')}, or unset it (bk then infers it from BK_BASE_URL).`,
+    details: {variable: 'BK_ENV', value},
+  })
+}
+
+/**
+ * BK_BASE_URL or BK_ENV set with no credentials beside them, while a profile's credentials are
+ * used: the profile's address would win silently, so a run meant for the emulator would write to
+ * the profile's service. Nor may BK_BASE_URL replace the profile's address: its secret and cached
+ * tokens would go to a service they were not made for. A value the profile agrees with is fine.
+ */
+function profileAgreesWithEnv(resolved: ResolvedCredentials, env: NodeJS.ProcessEnv, chosenBy?: Origin): void {
+  const name = resolved.profileName as string
+  const baseUrl = env.BK_BASE_URL ? validateBaseUrl(env.BK_BASE_URL, 'BK_BASE_URL') : undefined
+  const [variable, value, profileValue] =
+    baseUrl !== undefined && baseUrl !== resolved.baseUrl
+      ? ['BK_BASE_URL', baseUrl, `base URL is ${resolved.baseUrl}`]
+      : env.BK_ENV && env.BK_ENV !== resolved.environment
+        ? ['BK_ENV', env.BK_ENV, `environment is ${resolved.environment}`]
+        : []
+  if (!variable) return
+  const profile = `profile ${name} (${chosenBy ?? 'the active profile'})`
+  const envInstead = chosenBy ? `drop ${chosenBy} and set` : 'set'
+  throw new InputError(
+    `${variable} is ${value}, but the credentials in use are those of ${profile}, whose ${profileValue}: bk will not guess which one you meant`,
+    {
+      code: 'environment_and_profile_disagree',
+      hint: `Unset ${variable} to use profile ${name}; to use ${variable} instead, ${envInstead} BK_CLIENT_ID and BK_CLIENT_SECRET (or BK_ACCESS_TOKEN) beside it.`,
+      details: {variable, value, profile: name},
+    },
+  )
+}
+
 function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
-  const environment = (env.BK_ENV ?? inferEnvironment(env.BK_BASE_URL)) as Environment
-  if (!ENVIRONMENTS.includes(environment)) {
-    throw new ConfigError(`BK_ENV is "${env.BK_ENV}"; expected one of ${ENVIRONMENTS.join(', ')}`)
-  }
+  const environment = (env.BK_ENV || inferEnvironment(env.BK_BASE_URL)) as Environment
   const rawUrl = env.BK_BASE_URL ?? defaultBaseUrl(environment)
   if (!rawUrl) {
     throw new ConfigError(`BK_ENV=${environment} has no known address: set BK_BASE_URL as well`, {code: 'no_base_url'})

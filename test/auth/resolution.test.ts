@@ -149,3 +149,47 @@ describe('credential resolution order', () => {
     await runBk(['profiles', 'use', 'first'], {configDir: dir})
   })
 })
+
+describe('BK_BASE_URL and BK_ENV beside a profile', () => {
+  it('refuses BK_BASE_URL with no credentials beside it while a profile says another address, writing nowhere', async () => {
+    const business = a.businessIds[0] as string
+    const args = ['rules', 'receipts', 'set', '--threshold', '77', '--business', business]
+    const res = await runBk(args, {configDir, env: {BK_BASE_URL: c.baseUrl}})
+    expect(res.code, res.stderr).toBe(2)
+    expect(res.stderr).toContain(
+      `Error: BK_BASE_URL is ${c.baseUrl}, but the credentials in use are those of profile first (the active profile), whose base URL is ${a.baseUrl}: bk will not guess which one you meant`,
+    )
+    expect(res.stderr).toContain(
+      'Hint: Unset BK_BASE_URL to use profile first; to use BK_BASE_URL instead, set BK_CLIENT_ID and BK_CLIENT_SECRET (or BK_ACCESS_TOKEN) beside it.',
+    )
+    expect(a.state.receiptConfigs.get(business)).toBeUndefined()
+    expect(c.state.receiptConfigs.get(business)).toBeUndefined()
+    // A profile named on purpose is no excuse: the hint says to drop it.
+    const named = await runBk(['auth', 'status', '--profile', 'second'], {configDir, env: {BK_BASE_URL: c.baseUrl}})
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('profile second (--profile), whose base URL is')
+    expect(named.stderr).toContain('drop --profile and set BK_CLIENT_ID and BK_CLIENT_SECRET')
+  })
+
+  it('refuses a BK_ENV the profile does not share, and takes values the profile agrees with', async () => {
+    const env = await runBk(['auth', 'status'], {configDir, env: {BK_ENV: 'production'}})
+    expect(env.code).toBe(2)
+    expect(env.stderr).toContain(
+      'Error: BK_ENV is production, but the credentials in use are those of profile first (the active profile), whose environment is local',
+    )
+    const agreed = parseJsonOutput<Status>(
+      await runBk(['auth', 'status', '--json'], {configDir, env: {BK_BASE_URL: `${a.baseUrl}/`, BK_ENV: 'local'}}),
+    )
+    expect(agreed.profile).toBe('first')
+    expect(agreed.token.ok).toBe(true)
+  })
+
+  it('refuses a BK_ENV that names no environment as a usage error (exit 2), naming the value and the choices', async () => {
+    const res = await runBk(['auth', 'status', '--json'], {env: {...envCreds(), BK_ENV: 'prod'}})
+    expect(res.code).toBe(2)
+    expect(parseJsonOutput(res)).toMatchObject({
+      error: 'Invalid BK_ENV "prod": expected one of sandbox, production, local',
+      hint: 'Set BK_ENV to sandbox, production, local, or unset it (bk then infers it from BK_BASE_URL).',
+    })
+  })
+})

@@ -193,3 +193,26 @@ describe('BK_BASE_URL and BK_ENV beside a profile', () => {
     })
   })
 })
+
+describe('the business of auth token and auth status', () => {
+  it('checks --business locally as every command does (exit 2), before any request', async () => {
+    for (const command of ['token', 'status']) {
+      const res = await runBk(['auth', command, '-b', 'bad'], {env: envCreds()})
+      expect(res.code, `auth ${command}: ${res.stderr}`).toBe(2)
+      expect(res.stderr).toContain('Error: Invalid business id "bad" (from --business): expected biz_…')
+    }
+  })
+
+  it('refuses to re-scope a given BK_ACCESS_TOKEN with --business, printing no token', async () => {
+    const token = (await runBk(['auth', 'token'], {env: envCreds()})).stdout.trim()
+    const res = await runBk(['auth', 'token', '--business', c.businessIds[1] as string], {
+      env: {BK_BASE_URL: c.baseUrl, BK_ACCESS_TOKEN: token},
+    })
+    expect(res.code).toBe(2)
+    expect(res.stdout).toBe('')
+    expect(res.stderr).toContain(
+      `Error: --business ${c.businessIds[1]} cannot be applied to the access token from BK_ACCESS_TOKEN: bk prints a given token as it is and cannot re-scope it`,
+    )
+    expect(res.stderr).toContain('Hint: Unset BK_ACCESS_TOKEN')
+  })
+})

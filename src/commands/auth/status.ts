@@ -28,6 +28,8 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
 
   async run(): Promise<AuthStatusResult> {
     const c = await this.credentials()
+    // A business given anywhere is checked as every command checks it, before any request.
+    if (c.businessId) await this.businessId()
     const [{keychainName}, {volatileSecrets, describeVolatile}] = await Promise.all([
       import('../../auth/credential-store.js'),
       import('../../auth/kernel-keyring.js'),

@@ -3,6 +3,7 @@
  * streams every page, one page in memory at a time. Commands stop at --limit.
  */
 import type {BkClient, QueryValue} from './client.js'
+import {CursorTrail} from './cursor-trail.js'
 import {pageEnvelope, type Pagination} from './schemas/common.js'
 import {z} from './schemas/zod.js'
 import {checkShape, parseResponseJson} from './shape.js'
@@ -80,6 +81,7 @@ export class Pager<T> implements AsyncIterable<T> {
     let pending: Promise<string> | undefined = this.fetch(this.options.pageToken, this.sizeFor(0))
     let item = await this.item
     let compiled = false
+    const trail = new CursorTrail(this.what, this.options.pageToken)
     while (pending) {
       const text: string = await pending
       let early: {token: string; text: Promise<string>} | undefined
@@ -92,6 +94,7 @@ export class Pager<T> implements AsyncIterable<T> {
       const page = this.cut(this.parse(text), handed)
       handed += page.data.length
       const next = handed < limit ? page.pagination.next_page_token : null
+      if (next) trail.follow(next)
       pending = undefined
       if (next && early?.token === next) pending = early.text
       else if (next && prefetch) {

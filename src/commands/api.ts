@@ -86,6 +86,8 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
       if (method !== 'GET') throw new InputError('--paginate works only with GET')
       const items: JsonNode[] = []
       let token: string | undefined = query.page_token
+      const {CursorTrail} = await import('../api/cursor-trail.js')
+      const trail = new CursorTrail(`GET ${pathPart}`, token)
       do {
         const res = await client.request<string>({
           method,
@@ -97,6 +99,7 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
         if (!page) throw new InputError(`${pathPart} did not answer with a paginated list`)
         items.push(...page.items)
         token = page.nextPageToken
+        if (token) trail.follow(token)
       } while (token)
       printed = itemsText(items)
     } else {

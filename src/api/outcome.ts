@@ -1,7 +1,8 @@
 /**
  * The one rule for the outcome of a write that did not come back with a success, shared by every
  * write pipeline (bills import, journal-entries create). A request the service may have acted on
- * is never re-sent by bk: it is reported as unconfirmed.
+ * is never re-sent by bk: it is reported as unconfirmed (a write that sets values as given, the
+ * one exception, is sent again: lost-answer.ts).
  * - not-acted: the service certainly did nothing (429, 503, a connection that never opened,
  *   401/403/404 answered before any work, or no token to send it with); `retry` when waiting may
  *   help (429, 503, connection, a token request that failed for the moment);

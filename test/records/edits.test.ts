@@ -7,13 +7,20 @@ import {describe, expect, it, vi} from 'vitest'
 
 import {DEMO_RECORD_IDS} from '../../src/emulator/seed-records.js'
 import {parseJsonOutput, runBk} from '../helpers/bk.js'
-import {envFor} from '../helpers/emulator.js'
+import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {useCommandFixture} from './command-fixture.js'
 
 // Several bk runs per test on two shared cores: allow for a loaded machine.
 vi.setConfig({testTimeout: 240_000})
 
 const fx = useCommandFixture()
+
+/** A token request of the emulator's own client, for `fetch`. */
+const tokenRequest = (emulator: RunningEmulator): RequestInit => ({
+  method: 'POST',
+  headers: {'content-type': 'application/x-www-form-urlencoded'},
+  body: new URLSearchParams({client_id: emulator.clientId, client_secret: emulator.clientSecret}),
+})
 
 describe('bk transactions get', () => {
   const id = DEMO_RECORD_IDS.transaction
@@ -115,5 +122,47 @@ describe('bk rules receipts set', () => {
     await fx.expectLocalRefusal(['rules', 'receipts', 'set', '--threshold', '1,50'], '"1,50"')
     await fx.expectLocalRefusal(['rules', 'receipts', 'set', '--threshold', '1e3'], 'exponents')
     await fx.expectLocalRefusal(['rules', 'receipts', 'set', '--enabled', '--threshold', 'ten'], '"ten"')
+  })
+
+  it('sends the rule again when an answer is lost, since it sets the values given', async () => {
+    // With this seed the token request passes and the first PATCH is carried out, then answered 500.
+    const faulty = await start({faultRate: 0.5, faultSeed: 2, faultKinds: ['commit-5xx']})
+    try {
+      const result = await runBk(['rules', 'receipts', 'set', '--threshold', '11', '--debug'], {env: envFor(faulty)})
+      expect(result.code, result.stderr).toBe(0)
+      const answers = [...result.stderr.matchAll(/← (\d{3}) PATCH /g)].map((m) => m[1])
+      expect(answers).toEqual(['500', '200'])
+      expect(result.stderr).toContain(
+        'The answer to the first attempt was lost (the service answered 500); the rule sets the values given, so bk sent it again.',
+      )
+      expect(result.stdout).toBe(`Receipt requests for ${fx.biz}: enabled, for spend of 11 or more.\n`)
+      expect(faulty.state.receiptConfigs.get(fx.biz)).toEqual({is_enabled: true, threshold_amount: 11})
+      expect(faulty.faults.counts['commit-5xx']).toBe(1)
+    } finally {
+      await faulty.close()
+    }
+  })
+
+  it('says the outcome is unknown when every answer is lost, exit as for the last answer', async () => {
+    // Every request is carried out, then answered 500, 502 and 504 in turn; the client itself
+    // repeats a PATCH answered 502 or 504, so each attempt of bk's ends with a 500.
+    const faulty = await start({faultRate: 1, faultKinds: ['commit-5xx']})
+    try {
+      // The token request meets the first fault: issued, then answered 500.
+      expect((await fetch(`${faulty.baseUrl}/v0/auth/token`, tokenRequest(faulty))).status).toBe(500)
+      const [token] = [...faulty.state.tokens.keys()]
+      const env = {BK_BASE_URL: faulty.baseUrl, BK_ACCESS_TOKEN: token, BK_BUSINESS_ID: fx.biz}
+      const result = await runBk(['rules', 'receipts', 'set', '--threshold', '12', '--json'], {env})
+      const error = parseJsonOutput<{code: string; error: string; hint: string}>(result)
+      expect(error.code).toBe('outcome_unknown')
+      expect(error.error).toBe(
+        `Could not tell whether the service did update the receipt rules of ${fx.biz}: the answers to all 4 attempts were lost (the service answered 500)`,
+      )
+      expect(error.hint).toContain('running the same command again is safe')
+      expect(result.code).toBe(7)
+      expect(faulty.state.receiptConfigs.get(fx.biz)).toEqual({is_enabled: true, threshold_amount: 12})
+    } finally {
+      await faulty.close()
+    }
   })
 })

@@ -1,4 +1,5 @@
 import type {BkClient} from '../client.js'
+import {setValues, type SetResult} from '../lost-answer.js'
 import {listPager, type Pager, type PagerOptions} from '../pagination.js'
 import {path} from '../path.js'
 import type {Business, ReceiptRequestConfig, ReceiptRequestConfigUpdate} from '../schemas/business.js'
@@ -22,15 +23,18 @@ export class Businesses {
     )
   }
 
-  /** PATCH …/rules/receipts: only the fields given change. */
-  async updateReceiptRules(businessId: string, update: ReceiptRequestConfigUpdate): Promise<ReceiptRequestConfig> {
+  /** PATCH …/rules/receipts: only the fields given change, to the values given, so a lost answer is sent again. */
+  async updateReceiptRules(
+    businessId: string,
+    update: ReceiptRequestConfigUpdate,
+  ): Promise<SetResult<ReceiptRequestConfig>> {
     const {receiptRequestConfig} = await schemas()
-    const res = await this.client.request({
-      method: 'PATCH',
+    const request = {
+      method: 'PATCH' as const,
       path: path`/v0/business/${businessId}/rules/receipts`,
       json: update,
       schema: receiptRequestConfig,
-    })
-    return res.data
+    }
+    return setValues(this.client, request, `update the receipt rules of ${businessId}`)
   }
 }

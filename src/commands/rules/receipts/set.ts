@@ -33,9 +33,13 @@ export default class RulesReceiptsSet extends BaseCommand<typeof RulesReceiptsSe
     await this.announceWrite(`set receipt rules ${JSON.stringify(update)}`)
     const {api} = await this.session()
     const {explainApiError} = await import('../../../records/service-error.js')
-    const config = await api.businesses.updateReceiptRules(businessId, update).catch((error: unknown) => {
+    const {data: config, lost} = await api.businesses.updateReceiptRules(businessId, update).catch((error: unknown) => {
       throw explainApiError(error, `update the receipt rules of ${businessId}`)
     })
+    if (lost.length)
+      this.note(
+        `The answer to ${lost.length === 1 ? 'the first attempt was' : `${lost.length} attempts were`} lost (${lost.join('; ')}); the rule sets the values given, so bk sent it again.`,
+      )
     if (!this.jsonEnabled()) process.stdout.write(describeReceiptConfig(businessId, config))
     return {business_id: businessId, ...config}
   }

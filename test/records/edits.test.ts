@@ -122,6 +122,10 @@ describe('bk rules receipts set', () => {
     await fx.expectLocalRefusal(['rules', 'receipts', 'set', '--threshold', '1,50'], '"1,50"')
     await fx.expectLocalRefusal(['rules', 'receipts', 'set', '--threshold', '1e3'], 'exponents')
     await fx.expectLocalRefusal(['rules', 'receipts', 'set', '--enabled', '--threshold', 'ten'], '"ten"')
+    await fx.expectLocalRefusal(
+      ['rules', 'receipts', 'set', '--enabled', '--no-enabled'],
+      '--enabled and --no-enabled cannot be given together',
+    )
   })
 
   it('sends the rule again when an answer is lost, since it sets the values given', async () => {

@@ -7,7 +7,9 @@
  * - the emulator's bill route: amounts are summed from their text with decimal.js, so totals and
  *   allocations are exact (`parseJsonExact`, numbers as `JsonNumber`);
  * - `bk api`: `--field` values, its --debug trace and the answer it prints keep every number as
- *   written (`printJsonTree`).
+ *   written (`printJsonTree`);
+ * - every other answer of the service that holds a number a double would change
+ *   (src/api/answer-json.ts), its JsonNumbers written back by `stringifyExact`.
  * Strict JSON (RFC 8259) but for NaN and ±Infinity, which it reads as Python's json.loads does
  * unless told not to; nesting at most 512 deep; errors are JsonSyntaxError with the position.
  */
@@ -20,9 +22,53 @@ export class JsonNumber {
   }
 
   toJSON(): number {
+    exactNumbersMet++
     return Number(this.text)
   }
 }
+
+/** How many JsonNumbers JSON.stringify has met: stringifyExact's sign that its text lost digits. */
+let exactNumbersMet = 0
+
+/**
+ * JSON.stringify, but a JsonNumber is written as its literal. The native JSON.stringify writes
+ * the value first, and meets a JsonNumber through its toJSON: only a value holding one is written
+ * again, by printJsonTree, so a value holding none costs what JSON.stringify costs.
+ */
+export function stringifyExact(value: unknown, indent?: number): string {
+  const before = exactNumbersMet
+  const text = indent ? JSON.stringify(value, null, indent) : JSON.stringify(value)
+  return exactNumbersMet === before ? text : printJsonTree(valueToTree(value), indent)
+}
+
+/** A JS value as a tree, as JSON.stringify sees it (toJSON called, undefined and functions left out). */
+function valueToTree(value: unknown): JsonNode {
+  if (value instanceof JsonNumber) return {kind: 'number', literal: value.text}
+  if (value !== null && typeof value === 'object' && typeof (value as {toJSON?: unknown}).toJSON === 'function')
+    return valueToTree((value as {toJSON: () => unknown}).toJSON())
+  switch (typeof value) {
+    case 'string':
+      return {kind: 'string', value}
+    case 'number':
+      return Number.isFinite(value) ? {kind: 'number', literal: JSON.stringify(value)} : {kind: 'literal', text: 'null'}
+    case 'boolean':
+      return {kind: 'literal', text: value ? 'true' : 'false'}
+    case 'object':
+      if (value === null) return {kind: 'literal', text: 'null'}
+      if (Array.isArray(value))
+        return {kind: 'array', items: value.map((v) => (omitted(v) ? {kind: 'literal', text: 'null'} : valueToTree(v)))}
+      return {
+        kind: 'object',
+        members: Object.entries(value)
+          .filter(([, v]) => !omitted(v))
+          .map(([k, v]) => [k, valueToTree(v)]),
+      }
+    default:
+      return {kind: 'literal', text: 'null'}
+  }
+}
+
+const omitted = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol'
 
 /**
  * A JSON document already written as text (`bk api`'s answer, numbers as received): printed, or

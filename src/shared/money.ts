@@ -5,6 +5,8 @@
  */
 import {Decimal as DecimalJs} from 'decimal.js'
 
+import {JsonNumber} from './exact-json.js'
+
 // Enough precision that no sum of realistic amounts ever rounds.
 const D = DecimalJs.clone({precision: 64, rounding: DecimalJs.ROUND_HALF_EVEN})
 export type Money = InstanceType<typeof D>
@@ -76,4 +78,19 @@ export function toDecimalString(value: Money): string {
 export function toJsonNumber(value: Money): number {
   if (!fitsJsonNumber(value)) throw new RangeError(`${value.toFixed()} cannot travel as an exact JSON number`)
   return Number(value.toFixed())
+}
+
+/**
+ * A JSON number of an answer (src/api/answer-json.ts) as plain decimal text: a JsonNumber's
+ * literal as the service wrote it, a double's shortest text; either without an exponent
+ * (`1e21` reads 1000000000000000000000, `1e-7` 0.0000001), for CSV cells and tables.
+ */
+export function numberText(value: number | JsonNumber): string {
+  const text = value instanceof JsonNumber ? value.text : String(value)
+  return /[eE]/.test(text) ? new D(text).toFixed() : text
+}
+
+/** A JSON number of an answer as an amount, exact. */
+export function moneyOf(value: number | JsonNumber): Money {
+  return new D(value instanceof JsonNumber ? value.text : value)
 }

@@ -21,6 +21,7 @@ import {connectionFor, type Connection} from '../net/dispatcher.js'
 import {networkFailure} from '../net/failure.js'
 import {isLoopbackHost} from '../net/proxy.js'
 import {DEFAULT_TIMEOUT_SECONDS, formatTimeout} from '../net/request-timeout.js'
+import {stringifyExact} from '../shared/exact-json.js'
 import {
   ApiConnectionError,
   ApiTimeoutError,
@@ -29,6 +30,7 @@ import {
   NetworkSetupError,
   RedirectError,
 } from './errors.js'
+import {parseAnswerJson} from './answer-json.js'
 import {redactHeaders, redactJsonText, redactKnown, redactValue, registerSecret} from './redact.js'
 import {checkShape} from './shape.js'
 
@@ -358,7 +360,7 @@ export class BkClient {
         )
         // An empty body (a 204, a redirect) has no JSON to show.
         if (parsed !== undefined)
-          this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)))}`)
+          this.trace(`  body ${truncate(typeof parsed === 'string' ? parsed : stringifyExact(redactValue(parsed)))}`)
       }
       return {kind: 'response', status: res.statusCode, headers: res.headers, body: parsed, text}
     } catch (error) {
@@ -437,7 +439,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   if (text === '') return undefined
   if (contentType?.includes('json') || /^[[{]/.test(text.trimStart())) {
     try {
-      return JSON.parse(text)
+      return parseAnswerJson(text)
     } catch {
       return text
     }

@@ -9,7 +9,7 @@
  * Only secrets of MIN_SEARCHED_SECRET_LENGTH or more are searched for: a shorter one would match
  * ordinary data. Redaction by key (headers, forms, bodies in --debug traces) applies to any length.
  */
-import {parseJsonTree, printJsonTree, type JsonNode} from '../shared/exact-json.js'
+import {JsonNumber, parseJsonTree, printJsonTree, type JsonNode} from '../shared/exact-json.js'
 
 export const REDACTED = '[redacted]'
 
@@ -35,7 +35,7 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 /** Redacts secret-named keys at any depth of a JSON-like value. */
 export function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue)
-  if (value && typeof value === 'object') {
+  if (value && typeof value === 'object' && !(value instanceof JsonNumber)) {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? REDACTED : redactValue(v)]),
     )

@@ -4,6 +4,7 @@
  */
 import type {z} from 'zod/mini'
 
+import {parseAnswerJson} from './answer-json.js'
 import {ResponseShapeError} from './errors.js'
 
 /** `value` parsed with `schema`; `at` is where `value` sits in the body (e.g. `['data', 3]`). */
@@ -25,10 +26,10 @@ export function checkShape<T>(
   )
 }
 
-/** A JSON body parsed, or a ResponseShapeError when it is not JSON. */
+/** A JSON body parsed (its numbers exact: src/api/answer-json.ts), or a ResponseShapeError when it is not JSON. */
 export function parseResponseJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(text)
+    return parseAnswerJson(text)
   } catch {
     throw new ResponseShapeError(`Unexpected response from ${what}: not JSON`)
   }

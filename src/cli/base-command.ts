@@ -10,7 +10,7 @@ import type * as Interfaces from '@oclif/core/interfaces'
 import {ux} from '@oclif/core/ux'
 
 import {BkError, ExitCode, InputError, InterruptedError, withHint} from '../shared/errors.js'
-import {JsonText} from '../shared/exact-json.js'
+import {JsonText, stringifyExact} from '../shared/exact-json.js'
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {requestTimeoutMs} from '../net/request-timeout.js'
@@ -116,13 +116,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * oclif theme. With no theme (or NO_COLOR on a terminal) there is no colour to add, and the
    * text is written directly: oclif tokenizes the document to colour it, about 15 times the cost
    * of JSON.stringify (200 ms for a 1.6 MB document). A JsonText is written, coloured or
-   * filtered as it is: its numbers never pass through a double.
+   * filtered as it is, and an answer's exact numbers (JsonNumber) as received: its numbers never
+   * pass through a double.
    */
   public override logJson(result: unknown): void {
     const text = result instanceof JsonText ? result.text : undefined
     const json = text === undefined ? this.printedKeys(result) : undefined
     if (this.jqFilter) {
-      const out = this.jqFilter.run(text ?? JSON.stringify(json))
+      const out = this.jqFilter.run(text ?? stringifyExact(json))
       if (out.ok) {
         process.stdout.write(out.text)
       } else {
@@ -133,9 +134,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const theme = this.config.theme?.json
     if (!theme || (process.stdout.isTTY && process.env.NO_COLOR))
-      process.stdout.write((text ?? JSON.stringify(json, null, 2)) + '\n')
-    else if (text !== undefined) ux.stdout(ux.colorizeJson(text, {pretty: false, theme}))
-    else super.logJson(json)
+      process.stdout.write((text ?? stringifyExact(json, 2)) + '\n')
+    else ux.stdout(ux.colorizeJson(text ?? stringifyExact(json, 2), {pretty: false, theme}))
   }
 
   /**

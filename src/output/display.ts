@@ -8,7 +8,8 @@
  * `YYYY-MM-DD HH:MM[:SS]Z`, in UTC.
  */
 import {parseIsoDatetime} from '../shared/datetime.js'
-import {Decimal, DECIMAL_TEXT} from '../shared/money.js'
+import {JsonNumber, stringifyExact} from '../shared/exact-json.js'
+import {Decimal, DECIMAL_TEXT, numberText} from '../shared/money.js'
 
 /** Digits after the point when a record names no currency (or one ICU does not know). */
 export const DEFAULT_MINOR_UNIT = 2
@@ -32,12 +33,17 @@ export function minorUnit(currency: string | null | undefined): number {
 }
 
 /**
- * An amount (a JSON number as JavaScript prints it, or a decimal string) with at least the
+ * An amount (a JSON number, exact: src/api/answer-json.ts; or a decimal string) with at least the
  * currency's minor unit of digits after the point; anything else is returned as text.
  */
 export function formatAmount(value: unknown, currency?: string | null): string {
   if (value === null || value === undefined || value === '') return ''
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined
+  const text =
+    typeof value === 'number' || value instanceof JsonNumber
+      ? numberText(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : undefined
   if (text === undefined || !(DECIMAL_TEXT.test(text) || /^-?\d+(\.\d+)?e[+-]?\d+$/i.test(text))) return String(value)
   const amount = new Decimal(text)
   const digits = Math.max(minorUnit(currency), amount.decimalPlaces())
@@ -55,4 +61,17 @@ export function formatDatetime(value: unknown): string {
   if (/T00:00:00\.000Z$/.test(iso) && !fraction) return iso.slice(0, 10)
   const seconds = iso.slice(17, 19) === '00' && !fraction ? '' : iso.slice(16, 19) + fraction
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)}${seconds}Z`
+}
+
+/**
+ * Text of a cell: numbers as plain decimals, strings as they are, objects as JSON, nothing for
+ * null; the values of a path through an array (`lines.amount`) joined by spaces.
+ */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number' || value instanceof JsonNumber) return numberText(value)
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object' || v instanceof JsonNumber))
+    return value.map(cellText).join(' ')
+  if (typeof value === 'object') return stringifyExact(value)
+  return String(value)
 }

@@ -3,9 +3,8 @@
  * line a field, `path  value`, values shown as a table shows them (amounts to their minor unit,
  * dates shortened), the values of a path through an array joined by `, `.
  */
-import {formatAmount, formatDatetime} from './display.js'
+import {cellText, formatAmount, formatDatetime} from './display.js'
 import {kindOfPath, valueAt, type FieldInfo} from './field-paths.js'
-import {cellText} from './list-writer.js'
 import {displayWidth, oneLine, pad} from './terminal.js'
 
 export function formatFields(record: unknown, paths: readonly string[], catalog: readonly FieldInfo[]): string {

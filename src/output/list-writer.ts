@@ -2,8 +2,10 @@
  * The writers behind every list command: table (people), json (one array), ndjson (one object a
  * line) and csv. All but the table stream page by page; the table needs its rows for widths.
  * Only the table formats values (amounts to their minor unit, dates): json, ndjson and csv write
- * the service's values exactly as they came.
+ * the service's values exactly as they came, numbers digit for digit (src/api/answer-json.ts;
+ * csv without exponents).
  */
+import {stringifyExact} from '../shared/exact-json.js'
 import type {Sink} from './sink.js'
 import type {ColumnKind} from './table.js'
 
@@ -41,22 +43,10 @@ export interface ListWriterOptions {
   wrap?: {after: () => Record<string, unknown>} | undefined
 }
 
-/**
- * Text of a cell: numbers and strings as they are, objects as JSON, nothing for null; the values
- * of a path through an array (`lines.amount`) joined by spaces.
- */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
-    return value.map(cellText).join(' ')
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value)
-}
-
 type Display = typeof import('./display.js')
 
 /** A value as a table shows it: amounts to their currency's minor unit, datetimes shortened. */
-function tableCell<T>({formatAmount, formatDatetime}: Display, column: OutputColumn<T>, item: T): string {
+function tableCell<T>({cellText, formatAmount, formatDatetime}: Display, column: OutputColumn<T>, item: T): string {
   const value = column.get(item)
   switch (column.kind) {
     case 'amount': {
@@ -98,7 +88,7 @@ export async function createListWriter<T>(
 /** One JSON array (or `{"data": [...], …}` with `wrap`), streamed a page at a time. */
 function jsonWriter<T>(sink: Sink, {project, wrap}: ListWriterOptions): ListWriter<T> {
   let first = true
-  const text = project ? (item: unknown) => JSON.stringify(project(item)) : (item: unknown) => JSON.stringify(item)
+  const text = project ? (item: unknown) => stringifyExact(project(item)) : (item: unknown) => stringifyExact(item)
   const open = wrap ? '{"data": [' : '['
   return {
     async write(items) {
@@ -123,8 +113,8 @@ function jsonWriter<T>(sink: Sink, {project, wrap}: ListWriterOptions): ListWrit
 /** One JSON object a line. */
 function ndjsonWriter<T>(sink: Sink, {project}: ListWriterOptions): ListWriter<T> {
   const line = project
-    ? (item: unknown) => JSON.stringify(project(item)) + '\n'
-    : (item: unknown) => JSON.stringify(item) + '\n'
+    ? (item: unknown) => stringifyExact(project(item)) + '\n'
+    : (item: unknown) => stringifyExact(item) + '\n'
   return {
     write: async (items) => {
       if (items.length) await sink.write(items.map(line).join(''))

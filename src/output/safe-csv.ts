@@ -5,12 +5,32 @@
  */
 import {stringify} from 'csv-stringify/sync'
 
+import {JsonNumber, stringifyExact} from '../shared/exact-json.js'
+import {numberText} from '../shared/money.js'
+
 /**
- * Rows as CSV lines, each ended by `\n`. Spreadsheet safety (OWASP "CSV injection"): text
- * starting with =, +, -, @, a tab or a carriage return (or a full-width =, +, -, @) gets a
- * leading apostrophe; a number is not a formula, so a negative amount stays a number. `raw`
- * (--raw-csv) writes the cells verbatim.
+ * What a spreadsheet reads as the start of a formula (OWASP "CSV injection"): =, +, -, @, a tab
+ * or a carriage return, or a full-width =, +, -, @.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
+
+const defused = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text)
+
+/**
+ * Rows as CSV lines, each ended by `\n`. Spreadsheet safety: text that starts like a formula
+ * gets a leading apostrophe; a number is not a formula, so a negative amount stays a number, an
+ * exact one (a JsonNumber, src/api/answer-json.ts) too. Numbers are plain decimals, never in
+ * exponent form. `raw` (--raw-csv) writes the text cells verbatim.
  */
 export function safeCsv(rows: unknown[][], {raw = false}: {raw?: boolean | undefined} = {}): string {
-  return stringify(rows, {record_delimiter: 'unix', escape_formulas: !raw, cast: {boolean: String}})
+  return stringify(rows, {
+    record_delimiter: 'unix',
+    // The guard is bk's own (csv-stringify's would take a JsonNumber's minus sign for a formula).
+    cast: {
+      boolean: String,
+      number: numberText,
+      object: (value) => (value instanceof JsonNumber ? numberText(value) : stringifyExact(value)),
+      ...(raw ? {} : {string: defused}),
+    },
+  })
 }

@@ -12,7 +12,8 @@ import {invoice} from '../api/schemas/invoice.js'
 import {z} from '../api/schemas/zod.js'
 import {ISO_8601_EXPECTED, parseIsoDatetime} from '../shared/datetime.js'
 import {InputError} from '../shared/errors.js'
-import {Decimal, type Money} from '../shared/money.js'
+import type {JsonNumber} from '../shared/exact-json.js'
+import {Decimal, moneyOf, type Money} from '../shared/money.js'
 
 /** What aging reads of an invoice: only these fields are checked, so a 100,000-invoice run does not pay for the rest. */
 export const agingView = z.object(
@@ -135,8 +136,8 @@ interface Totals {
 }
 
 const ZERO = new Decimal(0)
-const money = (value: number | null | undefined): Money =>
-  value === null || value === undefined ? ZERO : new Decimal(value)
+const money = (value: number | JsonNumber | null | undefined): Money =>
+  value === null || value === undefined ? ZERO : moneyOf(value)
 
 export class AgingBuilder {
   private readonly asOfDay: number

@@ -4,8 +4,8 @@
  * (json output, which prints everything, checks everything). A field they do not print cannot
  * fail an export, and a 100,000-invoice export does not pay for checking it.
  *
- * csv writes amounts as the service sent them: a JSON number as JavaScript prints it (its
- * shortest exact text), a decimal string unchanged; nothing is computed from them. A table shows
+ * csv writes amounts as the service sent them: a JSON number digit for digit, as a plain
+ * decimal (src/output/safe-csv.ts), a decimal string unchanged; nothing is computed from them. A table shows
  * them to their currency's minor unit, right-aligned (src/output/display.ts), with short headers
  * and a priority for each column it may drop on a narrow terminal.
  */

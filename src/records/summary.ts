@@ -3,7 +3,8 @@
  * amounts summed exactly (decimal.js) per currency, never across currencies. It covers the records
  * listed (one page, --limit N, or every page with --all), added page by page as they stream.
  */
-import {Decimal, type Money} from '../shared/money.js'
+import {JsonNumber} from '../shared/exact-json.js'
+import {Decimal, moneyOf, type Money} from '../shared/money.js'
 import {counted} from '../shared/counts.js'
 import {renderTable} from '../output/table.js'
 import {formatAmount} from '../output/display.js'
@@ -49,8 +50,10 @@ export class SummaryBuilder {
       entry.count++
       this.count++
       const value = record[this.amountField]
-      if (typeof value !== 'number' && typeof value !== 'string') continue
-      const amount = new Decimal(String(value))
+      let amount: Money
+      if (typeof value === 'number' || value instanceof JsonNumber) amount = moneyOf(value)
+      else if (typeof value === 'string') amount = new Decimal(value)
+      else continue
       entry.totals.set(currency, (entry.totals.get(currency) ?? new Decimal(0)).plus(amount))
     }
   }

@@ -1,6 +1,6 @@
 import {z} from './zod.js'
 
-import {datetime, id, metadata, opt, tagAllocations} from './common.js'
+import {datetime, id, metadata, opt, tagAllocations, jsonNumber} from './common.js'
 import {billPayment} from './payments.js'
 import {ID_PREFIX} from '../../shared/spec.js'
 
@@ -37,7 +37,7 @@ export const billLine = z.looseObject({
   bill_id: opt(z.string()),
   description: opt(z.string()),
   ledger_id: opt(z.string()),
-  amount: opt(z.number()),
+  amount: opt(jsonNumber),
   metadata_: opt(metadata),
 })
 
@@ -47,8 +47,8 @@ export const bill = z.looseObject({
   vendor_id: opt(z.string()),
   number: opt(z.string()),
   description: opt(z.string()),
-  total_amount: opt(z.number()),
-  total_paid: opt(z.number()),
+  total_amount: opt(jsonNumber),
+  total_paid: opt(jsonNumber),
   due_at: opt(datetime),
   issued_at: opt(datetime),
   voided_at: opt(datetime),

@@ -3,12 +3,29 @@
  * since the spec rarely says which fields are required, only identifiers are required.
  */
 import {z} from './zod.js'
+import {JsonNumber} from '../../shared/exact-json.js'
 
 /** An identifier with its kind prefix, e.g. id('bil_'). */
 export const id = (prefix: string) =>
   z.string().check(z.startsWith(prefix, {message: `expected an id starting with ${prefix}`}))
 /** A field the spec lists but does not mark as required. */
 export const opt = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema)
+
+/**
+ * A JSON number: a JavaScript number, or a JsonNumber when a double would change the service's
+ * digits (src/api/answer-json.ts). Amounts are read, summed and printed through `numberText`.
+ */
+export const jsonNumber = z.custom<number | JsonNumber>(
+  (value) => (typeof value === 'number' && Number.isFinite(value)) || value instanceof JsonNumber,
+  // Worded as zod words z.number()'s issue, which this schema stands in for.
+  {error: (issue) => `Invalid input: expected number, received ${typeName(issue.input)}`},
+)
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value === 'number' ? String(value) : typeof value
+}
 
 export const datetime = z.string()
 export const metadata = z.record(z.string(), z.unknown())

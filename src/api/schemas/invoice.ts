@@ -1,6 +1,6 @@
 import {z} from './zod.js'
 
-import {datetime, id, metadata, opt} from './common.js'
+import {datetime, id, metadata, opt, jsonNumber} from './common.js'
 import {invoicePayment} from './payments.js'
 import {ID_PREFIX} from '../../shared/spec.js'
 
@@ -15,13 +15,13 @@ export const invoiceLine = z.looseObject({
   description: opt(z.string()),
   ledger_id: opt(z.string()),
   metadata_: opt(metadata),
-  amount: opt(z.number()),
-  unit_price: opt(z.number()),
-  quantity: opt(z.number()),
-  discount_amount: opt(z.number()),
-  discount_rate: opt(z.number()),
-  tax_amount: opt(z.number()),
-  tax_rate: opt(z.number()),
+  amount: opt(jsonNumber),
+  unit_price: opt(jsonNumber),
+  quantity: opt(jsonNumber),
+  discount_amount: opt(jsonNumber),
+  discount_rate: opt(jsonNumber),
+  tax_amount: opt(jsonNumber),
+  tax_rate: opt(jsonNumber),
   is_prepayment: opt(z.boolean()),
 })
 export type InvoiceLine = z.infer<typeof invoiceLine>
@@ -32,9 +32,9 @@ export const invoice = z.looseObject({
   customer_id: opt(z.string()),
   number: opt(z.string()),
   description: opt(z.string()),
-  total_amount: opt(z.number()),
-  total_paid: opt(z.number()),
-  credit_amount: opt(z.number()),
+  total_amount: opt(jsonNumber),
+  total_paid: opt(jsonNumber),
+  credit_amount: opt(jsonNumber),
   source: opt(z.string()),
   /** Not in the spec's table; kept and used (invoices aging, --summary, table amounts) when the service sends it. */
   currency: opt(z.string()),

@@ -4,7 +4,7 @@
  */
 import {z} from './zod.js'
 
-import {datetime, decimalString, id, opt} from './common.js'
+import {datetime, decimalString, id, opt, jsonNumber} from './common.js'
 import {ID_PREFIX} from '../../shared/spec.js'
 
 export const billPayment = z.looseObject({
@@ -25,13 +25,13 @@ export const invoicePayment = z.looseObject({
   transaction_id: opt(z.string()),
   payment_id: opt(z.string()),
   datetime: opt(datetime),
-  payment_amount: opt(z.number()),
+  payment_amount: opt(jsonNumber),
   invoice: z.optional(z.unknown()),
 })
 export type InvoicePayment = z.infer<typeof invoicePayment>
 
 export const refundPayment = z.looseObject({
   id: id(ID_PREFIX.refundPayment),
-  amount: opt(z.number()),
+  amount: opt(jsonNumber),
   transaction_id: opt(z.string()),
 })

@@ -1,6 +1,6 @@
 import {z} from './zod.js'
 
-import {datetime, id, opt} from './common.js'
+import {datetime, id, opt, jsonNumber} from './common.js'
 import {refundPayment} from './payments.js'
 import {ID_PREFIX, REFUND_STATUSES} from '../../shared/spec.js'
 export const refundStatus = z.enum(REFUND_STATUSES)
@@ -8,7 +8,7 @@ export const refundStatus = z.enum(REFUND_STATUSES)
 export const refundInvoice = z.looseObject({
   id: id(ID_PREFIX.refundInvoice),
   external_id: opt(z.string()),
-  amount: opt(z.number()),
+  amount: opt(jsonNumber),
   memo: opt(z.string()),
   invoice_id: opt(z.string()),
   invoice_line_id: opt(z.string()),
@@ -18,8 +18,8 @@ export const refund = z.looseObject({
   id: id(ID_PREFIX.refund),
   business_id: opt(z.string()),
   external_id: opt(z.string()),
-  amount: opt(z.number()),
-  amount_paid: opt(z.number()),
+  amount: opt(jsonNumber),
+  amount_paid: opt(jsonNumber),
   memo: opt(z.string()),
   /** Not in the spec's table; kept and used (--summary, table amounts) when the service sends it. */
   currency: opt(z.string()),

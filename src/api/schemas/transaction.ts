@@ -1,6 +1,6 @@
 import {z} from './zod.js'
 
-import {datetime, decimalString, id, metadata, opt, tagAllocations} from './common.js'
+import {datetime, decimalString, id, metadata, opt, tagAllocations, jsonNumber} from './common.js'
 import {billPayment, invoicePayment, refundPayment} from './payments.js'
 import {ID_PREFIX} from '../../shared/spec.js'
 
@@ -9,14 +9,14 @@ export const transactionLineItem = z.looseObject({
   ledger_id: opt(z.string()),
   category: opt(z.string()),
   description: opt(z.string()),
-  amount: opt(z.number()),
+  amount: opt(jsonNumber),
 })
 
 export const transaction = z.looseObject({
   id: id(ID_PREFIX.transaction),
   external_id: opt(z.string()),
   external_account_id: opt(z.string()),
-  amount: opt(z.number()),
+  amount: opt(jsonNumber),
   datetime: opt(datetime),
   description: opt(z.string()),
   posted: opt(z.boolean()),

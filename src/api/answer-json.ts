@@ -18,9 +18,12 @@ import {Decimal} from '../shared/money.js'
  */
 const MAY_LOSE_DIGITS = /[:[,\s]-?(?:\d{16}|[\d.]{17}|0\.0{6}|\d+(?:\.\d+)?[eE])/
 
-/** The answer's JSON text as values; throws as JSON.parse does when it is not JSON. */
-export function parseAnswerJson(text: string): unknown {
-  if (!MAY_LOSE_DIGITS.test(text)) return JSON.parse(text)
+/**
+ * The answer's JSON text as values; throws as JSON.parse does when it is not JSON. `exactNumbers`
+ * false: the caller reads no number of it (a batch of created bills), so the search is spared.
+ */
+export function parseAnswerJson(text: string, exactNumbers = true): unknown {
+  if (!exactNumbers || !MAY_LOSE_DIGITS.test(text)) return JSON.parse(text)
   return answerValue(parseJsonTree(text, {nonFinite: false}))
 }
 

@@ -81,6 +81,11 @@ export interface RequestOptions<T> {
   retrySafe?: boolean
   /** On success, `data` is the body text as received, not parsed (exact literals, or parsing later). */
   responseText?: boolean
+  /**
+   * False when the caller reads no number of the answer (a batch of bills: ids and numbers only),
+   * so its text is not searched for numbers a double would change (src/api/answer-json.ts).
+   */
+  exactNumbers?: boolean
 }
 
 export interface ApiResponse<T> {
@@ -353,7 +358,7 @@ export class BkClient {
       const parsed =
         options.responseText && res.statusCode < 400 && !this.opts.debug
           ? undefined
-          : parseBody(text, headerValue(res.headers['content-type']))
+          : parseBody(text, headerValue(res.headers['content-type']), options.exactNumbers ?? true)
       if (this.opts.debug) {
         this.trace(
           `← ${res.statusCode} ${options.method} ${options.path} (${Math.round(performance.now() - started)} ms)`,
@@ -435,11 +440,11 @@ function queryString(query: Record<string, QueryValue> | undefined): string {
   return s ? `?${s}` : ''
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
+function parseBody(text: string, contentType: string | undefined, exactNumbers: boolean): unknown {
   if (text === '') return undefined
   if (contentType?.includes('json') || /^[[{]/.test(text.trimStart())) {
     try {
-      return parseAnswerJson(text)
+      return parseAnswerJson(text, exactNumbers)
     } catch {
       return text
     }

@@ -131,10 +131,17 @@ describe('--file', () => {
 
 describe('stdout closed early', () => {
   it('stops quietly with exit 0 when the reader goes away (| head), and fetches no further', async () => {
-    // Pages larger than a pipe's buffer, without end: bk would page forever if it did not stop.
+    // Pages larger than a pipe's buffer, without end (each with a cursor of its own, as a listing
+    // that repeats one is stopped as broken): bk would page forever if it did not stop.
     const items = Array.from({length: 100}, (_, i) => ({id: `inv_${i}`, description: 'x'.repeat(2000)}))
+    let page = 0
     const endless = await scriptedServer([
-      reply(200, {data: items, pagination: {next_page_token: 'again', previous_page_token: null}}),
+      (req, res, body) =>
+        reply(200, {data: items, pagination: {next_page_token: `p${++page}`, previous_page_token: null}})(
+          req,
+          res,
+          body,
+        ),
     ])
     try {
       const child = spawnBk(['invoices', 'list', '--all', '--output', 'csv'], {

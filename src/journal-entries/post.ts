@@ -49,8 +49,12 @@ export interface PostResult {
   skipped: Outcome[]
   failed: Outcome[]
   unconfirmed: Outcome[]
+  /** Entries left unsent because posting stopped early (stoppedBy or interrupted). */
+  notSent: Outcome[]
   /** Set when posting stopped early (connection lost, authentication): the rest was not sent. */
   stoppedBy?: BkError | undefined
+  /** Set when `signal` stopped posting: the entry in flight was finished, the rest not sent. */
+  interrupted?: boolean
 }
 
 /** Decides what to send; throws InputError (nothing sent) when a journal is in the way. */
@@ -165,6 +169,11 @@ export interface PostOptions {
   mode: JournalMode
   create: (input: JournalEntryInput) => Promise<{id: string}>
   onOutcome?: (kind: 'created' | 'failed', outcome: Outcome) => void
+  /**
+   * Stops between entries (Ctrl-C): the entry in flight is not abandoned but finishes and is
+   * recorded, so that a --resume knows it created rather than unconfirmed.
+   */
+  signal?: AbortSignal | undefined
 }
 
 export async function postPlanned(plans: readonly PlannedFile[], options: PostOptions): Promise<PostResult> {
@@ -173,15 +182,33 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
     skipped: plans.flatMap((p) => p.skipped),
     failed: [],
     unconfirmed: plans.flatMap((p) => p.unconfirmed),
+    notSent: [],
   }
-  for (const plan of plans) {
+  // What is left of each plan once posting stops early.
+  const stopAt = (planIndex: number, entryIndex: number): PostResult => {
+    for (const [i, plan] of plans.entries()) {
+      if (i < planIndex) continue
+      for (const entry of plan.toSend.slice(i === planIndex ? entryIndex : 0))
+        result.notSent.push({file: plan.file, index: entry.index, description: entry.description})
+    }
+    return result
+  }
+  for (const [planIndex, plan] of plans.entries()) {
+    if (options.signal?.aborted) {
+      result.interrupted = true
+      return stopAt(planIndex, 0)
+    }
     if (plan.journalPath && plan.replacesJournal) removeResumeLog(plan.journalPath)
     if (plan.toSend.length === 0) continue
     const journal = plan.journalPath
       ? EntryLogWriter.open(plan.journalPath, {business: options.businessId, baseUrl: options.baseUrl})
       : undefined
     try {
-      for (const entry of plan.toSend) {
+      for (const [entryIndex, entry] of plan.toSend.entries()) {
+        if (options.signal?.aborted) {
+          result.interrupted = true
+          return stopAt(planIndex, entryIndex)
+        }
         const fp = fingerprint(entry.input)
         const outcome: Outcome = {file: plan.file, index: entry.index, description: entry.description}
         journal?.record({index: entry.index, fingerprint: fp, status: 'sending'})
@@ -208,7 +235,7 @@ export async function postPlanned(plans: readonly PlannedFile[], options: PostOp
             if (classified.kind === 'refused') continue
           }
           result.stoppedBy = error instanceof BkError ? error : new BkError(message, {cause: error})
-          return result
+          return stopAt(planIndex, entryIndex + 1)
         }
       }
     } finally {

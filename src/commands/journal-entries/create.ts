@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
-import {BkError, ExitCode, InputError} from '../../shared/errors.js'
+import {BkError, ExitCode, InputError, InterruptedError} from '../../shared/errors.js'
 import {formatCount as n} from '../../shared/counts.js'
 import {businessFlag, performedByFlag, yesFlag} from '../../cli/flags.js'
 import type {FileSummary} from '../../journal-entries/files.js'
@@ -16,6 +16,8 @@ export interface JournalEntriesCreateResult {
   failed: Outcome[]
   /** Sent, but the answer never came back: check before sending again. */
   unconfirmed: Outcome[]
+  /** Not sent because the run stopped first (Ctrl-C, a lost connection): --resume posts them. */
+  notSent: Outcome[]
 }
 
 export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntriesCreate> {
@@ -66,7 +68,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       report?.problems(v)
       throw problemsError(v, (line) => this.note(line), !flags['dry-run'])
     }
-    const empty = {created: [], skipped: [], failed: [], unconfirmed: []}
+    const empty = {created: [], skipped: [], failed: [], unconfirmed: [], notSent: []}
     if (flags['dry-run']) {
       report?.valid(v)
       if (!this.jsonEnabled())
@@ -163,22 +165,43 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
 
     if (toSend > 0) await this.announceWrite(`posting ${toSend} journal entr${toSend === 1 ? 'y' : 'ies'}`)
     const {api} = toSend > 0 ? await this.session() : {api: undefined}
-    const result = await postPlanned(plans, {
-      businessId,
-      baseUrl,
-      mode,
-      create: (input) =>
-        (api as NonNullable<typeof api>).journalEntries.create(businessId, input, {performedBy: flags['performed-by']}),
-      onOutcome: (kind, o) => {
-        if (this.jsonEnabled()) return
-        if (kind === 'created')
-          this.log(`${o.id}  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}`)
-        else
-          process.stderr.write(
-            `failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`,
-          )
-      },
-    })
+    // Ctrl-C stops between entries: the one in flight finishes and is recorded, so that --resume
+    // skips it as created rather than leaving it unconfirmed. A second Ctrl-C stops at once.
+    const stop = new AbortController()
+    const onSignal = () => {
+      if (stop.signal.aborted) process.exit(ExitCode.interrupted)
+      stop.abort()
+      process.stderr.write(
+        'Stopping after the entry in progress (Ctrl-C again to stop at once: it becomes unconfirmed)…\n',
+      )
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    let result: PostResult
+    try {
+      result = await postPlanned(plans, {
+        businessId,
+        baseUrl,
+        mode,
+        signal: stop.signal,
+        create: (input) =>
+          (api as NonNullable<typeof api>).journalEntries.create(businessId, input, {
+            performedBy: flags['performed-by'],
+          }),
+        onOutcome: (kind, o) => {
+          if (this.jsonEnabled()) return
+          if (kind === 'created')
+            this.log(`${o.id}  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}`)
+          else
+            process.stderr.write(
+              `failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`,
+            )
+        },
+      })
+    } finally {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
     onPosted(result)
     const out: JournalEntriesCreateResult = {
       dryRun: false,
@@ -187,8 +210,18 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
       skipped: result.skipped,
       failed: result.failed,
       unconfirmed: result.unconfirmed,
+      notSent: result.notSent,
     }
-    const summary = `${n(out.created.length)} created, ${n(out.skipped.length)} already created, ${n(out.failed.length)} failed, ${n(out.unconfirmed.length)} unconfirmed`
+    const notSent = out.notSent.length > 0 ? `, ${n(out.notSent.length)} not sent` : ''
+    const summary = `${n(out.created.length)} created, ${n(out.skipped.length)} already created, ${n(out.failed.length)} failed, ${n(out.unconfirmed.length)} unconfirmed${notSent}`
+    if (result.interrupted)
+      throw new InterruptedError(`Interrupted: ${summary}`, {
+        details: out,
+        hint:
+          out.unconfirmed.length > 0
+            ? 'Check in the ledger whether the unconfirmed entries exist; run again with --resume to post the rest (created entries are skipped, unconfirmed ones never re-sent).'
+            : 'Run again with --resume to post the rest: created entries are skipped.',
+      })
     const onlyRejected = out.created.length + out.skipped.length + out.unconfirmed.length === 0
     if (!result.stoppedBy && !onlyRejected && (out.failed.length > 0 || out.unconfirmed.length > 0)) {
       process.stderr.write(`${summary}:\n`)

@@ -16,6 +16,17 @@ export const ANNOTATIONS_PER_STEP = 10
 
 export type AnnotationLevel = 'error' | 'warning'
 
+/**
+ * Error annotations written by every annotator of this process: the command's final error is
+ * written by one of its own, and must not be an 11th that GitHub drops.
+ */
+let errorsWritten = 0
+
+/** Whether this process can still write an error annotation that GitHub will show. */
+export function errorAnnotationLeft(): boolean {
+  return errorsWritten < ANNOTATIONS_PER_STEP
+}
+
 export interface Annotation {
   level: AnnotationLevel
   /** The file as bk names it; made relative to the workspace here. */
@@ -43,18 +54,29 @@ export class Annotator {
       return
     }
     this.shown[a.level]++
+    if (a.level === 'error') errorsWritten++
+    this.write(this.command(a.level, a))
+  }
+
+  /**
+   * A notice, at a place in a file or on the run: for what would be one error too many (the
+   * command's final error after 10 others).
+   */
+  notice(a: Omit<Annotation, 'level'>): void {
+    this.write(this.command('notice', a))
+  }
+
+  private command(level: AnnotationLevel | 'notice', a: Omit<Annotation, 'level'>): string {
     const file = a.file === undefined ? undefined : annotationPath(a.file, this.env.workspace)
-    this.write(
-      workflowCommand(
-        a.level,
-        [
-          ['file', file],
-          ['line', file === undefined ? undefined : a.line],
-          ['col', file === undefined || a.line === undefined ? undefined : a.col],
-          ['title', this.title],
-        ],
-        a.message,
-      ),
+    return workflowCommand(
+      level,
+      [
+        ['file', file],
+        ['line', file === undefined ? undefined : a.line],
+        ['col', file === undefined || a.line === undefined ? undefined : a.col],
+        ['title', this.title],
+      ],
+      a.message,
     )
   }
 

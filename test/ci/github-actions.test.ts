@@ -139,6 +139,25 @@ describe('other commands in GitHub Actions', () => {
     expect(readFileSync(stepSummary, 'utf8')).toContain('### bk journal-entries validate: 1 problem; nothing was sent')
   })
 
+  it('journal-entries validate: 13 problems: 10 errors, then the summary as a notice, not an 11th error', async () => {
+    const workspace = tempDir('bk-gha-je13-')
+    const file = join(workspace, 'je.yaml')
+    const entry = (i: number) =>
+      `  - description: Off ${i}\n    datetime: 2026-03-01T09:00:00Z\n    lines:\n      - {ledger_id: ${DEMO_IDS.ledgers.expenses}, debit: 10.00}\n      - {ledger_id: ${DEMO_IDS.ledgers.cash}, credit: 9.99}\n`
+    writeFileSync(file, 'entries:\n' + Array.from({length: 13}, (_, i) => entry(i + 1)).join(''))
+    const r = await runBk(['journal-entries', 'validate', file], {
+      env: {GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace},
+    })
+    expect(r.code, r.stderr).toBe(2)
+    const commands = workflowCommands(r.stderr)
+    // GitHub shows 10 errors a step: the command's own error would be an 11th, dropped unseen.
+    expect(commands.filter((c) => c.startsWith('::error'))).toHaveLength(10)
+    expect(commands.slice(-2)).toEqual([
+      '::notice title=bk journal-entries validate::3 more errors not annotated (GitHub shows 10 of each per step); the log lists them',
+      '::notice title=bk journal-entries validate::13 problems in 1 file',
+    ])
+  })
+
   it('an export written with --file: the step summary names the command and the file, stdout stays empty', async () => {
     const emulator = await start()
     try {

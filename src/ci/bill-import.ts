@@ -11,7 +11,7 @@ import type {OutcomeObserver} from '../bills/outputs.js'
 import {githubAnnotator, type Annotator} from './annotations.js'
 import {annotationPath, ciEnvironment, type CiEnvironment} from './environment.js'
 import {checkJunitPath, JunitStream, type JunitOutcome} from './junit.js'
-import {appendStepSummary, code, countsTable, inline, reasonsList} from './step-summary.js'
+import {appendStepSummary, runState, code, countsTable, inline, reasonsList} from './step-summary.js'
 
 const TITLE = 'bk bills import'
 
@@ -146,7 +146,13 @@ export class BillImportReport {
   finish({summary: s, reasons, fatal}: ImportOutcome): void {
     this.annotator?.finish(s.rejectsFile ?? s.unconfirmedFile ?? undefined)
     if (this.junitPath) (this.cases as JunitStream).finish(s.durationMs)
-    const state = s.interrupted ? 'interrupted' : fatal ? 'stopped' : 'done'
+    const state = runState({
+      interrupted: s.interrupted,
+      stopped: fatal !== undefined,
+      created: s.created + s.skipped,
+      failed: s.failed,
+      unconfirmed: s.unconfirmed,
+    })
     const files: Array<[string, string | null]> = [
       ['Rejected bills (fix and import again)', s.rejectsFile],
       ['Their lines (with --lines-file)', s.linesRejectsFile],

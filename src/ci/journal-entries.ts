@@ -10,7 +10,7 @@ import type {Outcome, PostResult} from '../journal-entries/post.js'
 import {githubAnnotator, type Annotator} from './annotations.js'
 import {ciEnvironment, type CiEnvironment} from './environment.js'
 import {checkJunitPath, writeJunit, type JunitCase, type JunitSuite} from './junit.js'
-import {appendStepSummary, code, countsTable, inline, reasonsList} from './step-summary.js'
+import {appendStepSummary, code, countsTable, inline, reasonsList, runState} from './step-summary.js'
 
 type Kind = 'created' | 'skipped' | 'failed' | 'unconfirmed'
 
@@ -101,7 +101,11 @@ export class JournalEntriesReport {
       v,
       (file, index) => {
         const found = where.get(`${file}\u0000${index}`)
-        if (!found) return {kind: 'skipped', message: `not sent: ${result.stoppedBy?.message ?? 'the run stopped'}`}
+        if (!found)
+          return {
+            kind: 'skipped',
+            message: `not sent: ${result.stoppedBy?.message ?? (result.interrupted ? 'interrupted' : 'the run stopped')}`,
+          }
         const {kind, outcome} = found
         const at = place.get(`${file}\u0000${index}`)
         const text = `${file}:${at?.line ?? '?'}:${at?.column ?? '?'}: ${outcome.error ?? ''}`
@@ -114,14 +118,22 @@ export class JournalEntriesReport {
       (file, index) => where.get(`${file}\u0000${index}`)?.outcome.id,
     )
     const failures = [...result.failed, ...result.unconfirmed]
+    const state = runState({
+      interrupted: result.interrupted === true,
+      stopped: result.stoppedBy !== undefined,
+      created: result.created.length + result.skipped.length,
+      failed: result.failed.length,
+      unconfirmed: result.unconfirmed.length,
+    })
     this.summary(
-      result.stoppedBy ? `stopped: ${result.stoppedBy.message}` : 'done',
+      result.stoppedBy ? `${state}: ${result.stoppedBy.message}` : state,
       v,
       [
         ['created', result.created.length],
         ['created before', result.skipped.length],
         ['failed', result.failed.length],
         ['unconfirmed', result.unconfirmed.length],
+        ['not sent', result.notSent.length],
       ],
       failures.map((o) => `${o.file} ${entryName(o.index, o.description)}: ${o.error ?? 'outcome unknown'}`),
       failures.length,

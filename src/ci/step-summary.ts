@@ -56,3 +56,21 @@ export function reasonsList(reasons: readonly string[], total: number, limit = 5
   const more = total - shown.length
   return [...shown.map((r) => `- ${inline(r)}`), ...(more > 0 ? [`- … and ${more} more`] : [])].join('\n')
 }
+
+/**
+ * How a run that sends items ended, for its heading: `done` only when every item was created
+ * (now or by an earlier run), `failed` when every item sent was refused, `partly done` when
+ * some were refused or are unconfirmed; `created` counts those created before too.
+ */
+export function runState(r: {
+  interrupted: boolean
+  stopped: boolean
+  created: number
+  failed: number
+  unconfirmed: number
+}): string {
+  if (r.interrupted) return 'interrupted'
+  if (r.stopped) return 'stopped'
+  if (r.failed + r.unconfirmed === 0) return 'done'
+  return r.created + r.unconfirmed === 0 ? 'failed' : 'partly done'
+}

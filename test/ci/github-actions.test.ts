@@ -98,7 +98,7 @@ describe('bills import in GitHub Actions', () => {
     expect(readFileSync(stepSummary, 'utf8')).toBe(
       [
         '### an earlier step',
-        '### bk bills import `data/bills,q1:2026.csv`: done',
+        '### bk bills import `data/bills,q1:2026.csv`: partly done',
         '',
         '| rows read | bills read | created | skipped (created before) | rejected | unconfirmed | not sent |',
         '|---:|---:|---:|---:|---:|---:|---:|',
@@ -156,6 +156,37 @@ describe('other commands in GitHub Actions', () => {
       '::notice title=bk journal-entries validate::3 more errors not annotated (GitHub shows 10 of each per step); the log lists them',
       '::notice title=bk journal-entries validate::13 problems in 1 file',
     ])
+  })
+
+  it('journal-entries create: the step summary says failed when every entry was refused, partly done when some were', async () => {
+    const emulator = await start()
+    try {
+      const workspace = tempDir('bk-gha-jec-')
+      const stepSummary = join(workspace, 'summary.md')
+      const env = {
+        ...envFor(emulator),
+        GITHUB_ACTIONS: 'true',
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_STEP_SUMMARY: stepSummary,
+      }
+      const entry = (name: string, ledger: string) =>
+        `  - description: ${name}\n    datetime: 2026-03-01T09:00:00Z\n    lines:\n      - {ledger_id: ${ledger}, debit: 5.00}\n      - {ledger_id: ${DEMO_IDS.ledgers.cash}, credit: 5.00}\n`
+      writeFileSync(join(workspace, 'none.yaml'), 'entries:\n' + entry('Refused', 'ldg_missing'))
+      writeFileSync(
+        join(workspace, 'some.yaml'),
+        'entries:\n' + entry('Posted', DEMO_IDS.ledgers.expenses) + entry('Refused', 'ldg_missing'),
+      )
+      const none = await runBk(['journal-entries', 'create', join(workspace, 'none.yaml')], {env})
+      expect(none.code, none.stderr).toBe(5)
+      const some = await runBk(['journal-entries', 'create', join(workspace, 'some.yaml')], {env})
+      expect(some.code, some.stderr).toBe(6)
+      const headings = readFileSync(stepSummary, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('###'))
+      expect(headings).toEqual(['### bk journal-entries create: failed', '### bk journal-entries create: partly done'])
+    } finally {
+      await emulator.close()
+    }
   })
 
   it('an export written with --file: the step summary names the command and the file, stdout stays empty', async () => {

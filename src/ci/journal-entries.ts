@@ -4,7 +4,7 @@
  * a JUnit report with one suite per file and one test case per entry.
  */
 import type {Validation} from '../journal-entries/files.js'
-import {formatProblem, type Problem} from '../journal-entries/load.js'
+import {entryName, formatProblem, type Problem} from '../journal-entries/load.js'
 import {counted} from '../shared/counts.js'
 import type {Outcome, PostResult} from '../journal-entries/post.js'
 import {githubAnnotator, type Annotator} from './annotations.js'
@@ -13,9 +13,6 @@ import {checkJunitPath, writeJunit, type JunitCase, type JunitSuite} from './jun
 import {appendStepSummary, code, countsTable, inline, reasonsList, runState} from './step-summary.js'
 
 type Kind = 'created' | 'skipped' | 'failed' | 'unconfirmed'
-
-const entryName = (index: number, description: string | undefined) =>
-  `entry ${index}${description ? ` "${description}"` : ''}`
 
 export class JournalEntriesReport {
   private readonly annotator: Annotator | undefined

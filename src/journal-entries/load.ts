@@ -34,6 +34,7 @@ import {
   parseAmount,
   type Side,
 } from '../shared/journal-entry-rules.js'
+import {oneLine} from '../output/terminal.js'
 import {parseUtcDatetime} from './datetime.js'
 
 export interface Problem {
@@ -75,11 +76,20 @@ export interface LoadResult {
 const ENTRY_KEYS = ['description', 'datetime', 'lines'] as const
 const LINE_KEYS = ['ledger_id', 'description', 'debit', 'credit', 'debit_credit', 'amount', 'tag_value_ids'] as const
 
-/** One problem per line of text, as `file:line:column: entry N "description": message`. */
+/**
+ * One problem per line of text, as `file:line:column: entry N "description": message`. The
+ * description and the values quoted in the message are the file's text: line breaks and control
+ * characters are shown as on a terminal line (oneLine), never split the line or reach the terminal.
+ */
 export function formatProblem(p: Problem): string {
   const where = `${p.file}:${p.line}:${p.column}`
-  const entry = p.entry === undefined ? '' : `entry ${p.entry}${p.description ? ` "${p.description}"` : ''}: `
-  return `${where}: ${entry}${p.message}`
+  const entry = p.entry === undefined ? '' : `${entryName(p.entry, p.description)}: `
+  return `${where}: ${entry}${oneLine(p.message)}`
+}
+
+/** `entry N "description"`, the description on one line and free of control characters. */
+export function entryName(index: number, description: string | undefined): string {
+  return `entry ${index}${description ? ` "${oneLine(description)}"` : ''}`
 }
 
 /** Problems kept per file; past this only their number is (a file of broken entries is no reason to run out of memory). */

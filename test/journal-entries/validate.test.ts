@@ -184,6 +184,24 @@ describe('bk journal-entries validate: every rule, with file, line and column', 
     expect(json.stderr).toBe('')
   })
 
+  it("shows a description's line breaks and control characters on the problem's one line, never raw", async () => {
+    const file = join(dir, 'controls.yaml')
+    writeFileSync(
+      file,
+      'entries:\n' +
+        '  - description: "ctrl \\x01 \\x1b[31m"\n    datetime: 2026-03-01\n    lines:\n      - {ledger_id: ldg_a, debit: 1}\n      - {ledger_id: ldg_b, credit: 2}\n' +
+        '  - description: "two\\nlines"\n    datetime: 2026-03-01\n    lines:\n      - {ledger_id: ldg_a, debit: 1}\n      - {ledger_id: ldg_b, credit: 3}\n',
+    )
+    const result = await runBk(['journal-entries', 'validate', file])
+    expect(result.code).toBe(2)
+    // eslint-disable-next-line no-control-regex -- no control character but the line breaks may reach stderr
+    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/)
+    expect(result.stderr.split('\n').filter((l) => l.startsWith(file))).toEqual([
+      `${file}:4:5: entry 1 "ctrl \uFFFD \uFFFD[31m": does not balance: debits 1.00, credits 2.00, difference 1.00 (credits higher)`,
+      `${file}:9:5: entry 2 "two lines": does not balance: debits 1.00, credits 3.00, difference 2.00 (credits higher)`,
+    ])
+  })
+
   it('refuses a file whose bytes are not UTF-8 (saved as Windows-1252), naming line and column', async () => {
     const file = join(dir, 'latin1.yaml')
     writeFileSync(

@@ -154,6 +154,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
   ): Promise<JournalEntriesCreateResult> {
     const {flags} = this
     const {planPosting, postPlanned} = await import('../../journal-entries/post.js')
+    const {entryName} = await import('../../journal-entries/load.js')
     // The environment the journals were begun in must be this one (post.ts).
     const {baseUrl} = await this.credentials()
     const plans = planPosting(files, {mode, businessId, baseUrl})
@@ -190,12 +191,8 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
           }),
         onOutcome: (kind, o) => {
           if (this.jsonEnabled()) return
-          if (kind === 'created')
-            this.log(`${o.id}  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}`)
-          else
-            process.stderr.write(
-              `failed  ${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error}\n`,
-            )
+          if (kind === 'created') this.log(`${o.id}  ${o.file} ${entryName(o.index, o.description)}`)
+          else process.stderr.write(`failed  ${o.file} ${entryName(o.index, o.description)}: ${o.error}\n`)
         },
       })
     } finally {
@@ -226,8 +223,7 @@ export default class JournalEntriesCreate extends BaseCommand<typeof JournalEntr
     if (!result.stoppedBy && !onlyRejected && (out.failed.length > 0 || out.unconfirmed.length > 0)) {
       process.stderr.write(`${summary}:\n`)
       const reasons = [...out.failed, ...out.unconfirmed].map(
-        (o) =>
-          `${o.file} entry ${o.index}${o.description ? ` "${o.description}"` : ''}: ${o.error ?? 'outcome unknown'}`,
+        (o) => `${o.file} ${entryName(o.index, o.description)}: ${o.error ?? 'outcome unknown'}`,
       )
       return this.partial(out, {failed: out.failed.length, unconfirmed: out.unconfirmed.length}, reasons)
     }

@@ -108,7 +108,7 @@ function customerTable(report: AgingReport, options: {width: number; color: bool
   const out: string[] = []
   const perBlock = report.buckets.length + 1
   rows.forEach(({title, row}, k) => {
-    const heading = `${title === 'total' ? 'Total' : title} (${currencyLabel(row.currency)})`
+    const heading = `${title === 'total' ? 'Total' : title} (${row.currency ?? 'no currency'})`
     if (k > 0) out.push('')
     out.push(bold(heading))
     if (k === 0) out.push(' '.repeat(INDENT) + (lines[0] as string))

@@ -81,8 +81,8 @@ export class RedirectError extends BkError {
 
 /** A response that does not have the shape the spec gives it; names the field path. */
 export class ResponseShapeError extends BkError {
-  constructor(message: string, details?: unknown) {
-    super(message, {exitCode: ExitCode.unexpected, code: 'unexpected_response', details})
+  constructor(message: string, details?: unknown, hint?: string) {
+    super(message, {exitCode: ExitCode.unexpected, code: 'unexpected_response', details, ...(hint ? {hint} : {})})
   }
 }
 

@@ -78,12 +78,13 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     } else if (Object.keys(fields).length) {
       jsonText = jsonFieldsText(fields)
     }
+    // Before any request (a token's included): a usage error sends nothing.
+    if (flags.paginate && method !== 'GET') throw new InputError('--paginate works only with GET')
     if (method !== 'GET' && method !== 'DELETE') await this.announceWrite(`${method} ${pathPart}`)
     const {client} = await this.session()
     const {answerText, itemsText, pageOf} = await import('../output/answer-text.js')
     let printed: JsonText | undefined
     if (flags.paginate) {
-      if (method !== 'GET') throw new InputError('--paginate works only with GET')
       const items: JsonNode[] = []
       let token: string | undefined = query.page_token
       const {CursorTrail} = await import('../api/cursor-trail.js')
@@ -96,7 +97,15 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
           responseText: true,
         })
         const page = pageOf(res.data, contentType(res.headers))
-        if (!page) throw new InputError(`${pathPart} did not answer with a paginated list`)
+        // Known only from the answer: the service's, not a usage error (exit 2 says nothing was sent).
+        if (!page) {
+          const {ResponseShapeError} = await import('../api/errors.js')
+          throw new ResponseShapeError(
+            `GET ${pathPart} did not answer with a paginated list (an object with data and pagination), so --paginate cannot follow it`,
+            undefined,
+            'Run it again without --paginate to print the answer as it is.',
+          )
+        }
         items.push(...page.items)
         token = page.nextPageToken
         if (token) trail.follow(token)

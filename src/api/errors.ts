@@ -81,10 +81,14 @@ export class RedirectError extends BkError {
 
 /** A response that does not have the shape the spec gives it; names the field path. */
 export class ResponseShapeError extends BkError {
-  constructor(message: string, details?: unknown, hint?: string) {
-    super(message, {exitCode: ExitCode.unexpected, code: 'unexpected_response', details, ...(hint ? {hint} : {})})
+  constructor(message: string, details?: unknown, hint = UNEXPECTED_RESPONSE_HINT) {
+    super(message, {exitCode: ExitCode.unexpected, code: 'unexpected_response', details, hint})
   }
 }
+
+/** What to do about an answer bk cannot read: it may come from something other than the service. */
+export const UNEXPECTED_RESPONSE_HINT =
+  "The service answered in a shape bk does not know: check that the base URL is the service's (bk doctor), run again with --debug to see the answer, and report it if it persists."
 
 /** Reads the service's message from either error body of the spec: {error, data} or {message, data}. */
 export function serviceMessage(body: unknown): string | undefined {

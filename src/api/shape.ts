@@ -1,9 +1,11 @@
 /**
  * Checking a response against its zod schema, in one place: a mismatch is a ResponseShapeError
- * naming the request and the first field path that is wrong (`data.3.lines.0.amount`).
+ * naming the request and the first field path that is wrong (`data.3.lines.0.amount`), and what
+ * was expected and found there, with a hint (errors.ts).
  */
 import type {z} from 'zod/mini'
 
+import {issueMessage} from '../shared/validation-issues.js'
 import {parseAnswerJson} from './answer-json.js'
 import {ResponseShapeError} from './errors.js'
 
@@ -14,7 +16,8 @@ export function checkShape<T>(
   what: string,
   at: ReadonlyArray<PropertyKey> = [],
 ): T {
-  const result = schema.safeParse(value)
+  // bk's words for what was expected and found (zod's English for the rest).
+  const result = schema.safeParse(value, {error: (issue) => issueMessage(issue)})
   if (result.success) return result.data
   const path = (issue: z.core.$ZodIssue) => [...at, ...issue.path].map(String).join('.') || '(root)'
   const first = result.error.issues[0]

@@ -189,7 +189,7 @@ describe('Pager', () => {
     const err = await run().catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ResponseShapeError)
     expect((err as Error).message).toBe(
-      'Unexpected response from GET /invoice: field data.7.total_amount: Invalid input: expected number, received string',
+      'Unexpected response from GET /invoice: field data.7.total_amount: expected a number, found the text "12.50"',
     )
     expect(seen).toHaveLength(1100)
     // What JSON.parse gives: every field kept (unknown ones too), nulls as null, absent stays absent.

@@ -33,6 +33,12 @@ export async function main(dir: string): Promise<void> {
       reportPluginUsageError(err, root, argv)
       return
     }
+    // `bk help nosuch`: oclif's help has no hook of its own for a command it does not know; the
+    // command line without `help` gets the unknown command's hook, in bk's words (exit 2).
+    if (argv[0] === 'help' && /^Command \S+ not found\.$/.test(err.message)) {
+      await run(argv.slice(1), {root, userPlugins: false}).catch(handle)
+      return
+    }
     await handle(err)
   }
 }

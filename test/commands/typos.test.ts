@@ -63,6 +63,18 @@ describe('a mistyped command', () => {
     )
   })
 
+  it("help for a command that does not exist: the same words, not oclif's", async () => {
+    const result = await runBk(['help', 'invoices', 'lst'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: "bk invoices lst" is not a bk command; did you mean "bk invoices list"?\n' +
+        'Hint: Run `bk invoices list`, or `bk help invoices` for the commands there are.\n',
+    )
+    const far = await runBk(['help', 'nosuch'])
+    expect(far.code).toBe(2)
+    expect(far.stderr).toBe('Error: "bk nosuch" is not a bk command\nHint: Run `bk help` for the commands there are.\n')
+  })
+
   it('a flag before the command: the same line with the command first', async () => {
     const result = await runBk(['-p', 'loc', 'invoices', 'list', '--limit', '2'], {env: envFor(emulator)})
     expect(result.code).toBe(2)

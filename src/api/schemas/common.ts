@@ -4,6 +4,7 @@
  */
 import {z} from './zod.js'
 import {JsonNumber} from '../../shared/exact-json.js'
+import {issueMessage} from '../../shared/validation-issues.js'
 
 /** An identifier with its kind prefix, e.g. id('bil_'). */
 export const id = (prefix: string) =>
@@ -17,15 +18,9 @@ export const opt = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema)
  */
 export const jsonNumber = z.custom<number | JsonNumber>(
   (value) => (typeof value === 'number' && Number.isFinite(value)) || value instanceof JsonNumber,
-  // Worded as zod words z.number()'s issue, which this schema stands in for.
-  {error: (issue) => `Invalid input: expected number, received ${typeName(issue.input)}`},
+  // Worded as a number's type mismatch is (src/shared/validation-issues.ts), which this stands in for.
+  {error: (issue) => issueMessage({code: 'invalid_type', expected: 'number', input: issue.input})},
 )
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value === 'number' ? String(value) : typeof value
-}
 
 export const datetime = z.string()
 export const metadata = z.record(z.string(), z.unknown())

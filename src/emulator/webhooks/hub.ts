@@ -25,6 +25,7 @@ import {pythonJsonDumps} from '../../shared/python-json.js'
 import type {ResolvedEmulatorOptions} from '../options.js'
 import type {EmulatorState} from '../state.js'
 import type {EventSink, WebhookNotificationRecord} from '../types.js'
+import {NotificationIds} from './notification-id.js'
 import {WebhookSigner} from './signer.js'
 
 const FIRST_RETRY_DELAY_MS = 10_000
@@ -46,6 +47,7 @@ export class WebhookHub implements EventSink {
   private readonly fallback: string | undefined
   /** The URLs listeners registered (PUT /_emulator/webhook), oldest first; the last is in force. */
   private readonly registrations: string[] = []
+  private readonly ids = new NotificationIds()
   /** Called after a notification's status changed (the state file is saved then). */
   onChange: () => void = () => {}
 
@@ -87,7 +89,7 @@ export class WebhookHub implements EventSink {
   emit(type: string, content: Record<string, unknown>): void {
     const notification = {type, content}
     const record: WebhookNotificationRecord = {
-      id: this.state.newId('msg_'),
+      id: this.ids.next(this.state.notifications.at(-1)?.id),
       createdAt: new Date().toISOString(),
       sentAt: null,
       status: 'pending',

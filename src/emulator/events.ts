@@ -1,6 +1,6 @@
 /**
- * The spec's event table (Events, "Event kinds and content"): each type with its content
- * fields, and `buildEventContent`, which checks given content and fills the missing fields
+ * The spec's event table (src/shared/webhook-events.ts) as the emulator uses it:
+ * `buildEventContent`, which checks given content and fills the missing fields
  * with plausible values, for the trigger route and the business lifecycle.
  */
 import {randomBytes} from 'node:crypto'
@@ -10,6 +10,7 @@ import {HttpError} from './http.js'
 import type {EmulatorState} from './state.js'
 import type {BusinessRecord} from './types.js'
 import {ID_PREFIX} from '../shared/spec.js'
+import {EVENT_FIELDS, type EventType} from '../shared/webhook-events.js'
 
 /** Allowed `task_types` values of a TASK_REQUEST. */
 export const TASK_TYPES = [
@@ -22,32 +23,7 @@ export const TASK_TYPES = [
   'other',
 ] as const
 
-const AGGREGATOR = ['business_id', 'timestamp', 'account_id'] as const
-const BUSINESS = ['business_id', 'business_external_id', 'timestamp'] as const
-
-/** Every event type of the spec with its content fields, in the spec's order. */
-export const EVENT_FIELDS = {
-  AGGREGATOR_ACCOUNT_CONNECTED: AGGREGATOR,
-  AGGREGATOR_ACCOUNT_DISCONNECTED: AGGREGATOR,
-  AGGREGATOR_ACCOUNT_EXPIRED: AGGREGATOR,
-  AGGREGATOR_SYNC_STARTED: AGGREGATOR,
-  AGGREGATOR_TRANSACTIONS_SYNCED: AGGREGATOR,
-  ACCOUNT_BALANCE_UPDATED: AGGREGATOR,
-  TASK_REQUEST: ['business_id', 'task_types'],
-  TASKS_REQUEST_COMPLETED: ['business_id', 'timestamp'],
-  BUSINESS_CREATED: BUSINESS,
-  BUSINESS_ACTIVATED: BUSINESS,
-  BUSINESS_DEACTIVATED: BUSINESS,
-  RECEIPT_MATCHED: ['document_id', 'transaction_id', 'timestamp'],
-  STATEMENT_IMPORTED: ['business_id', 'account_id', 'document_id', 'timestamp'],
-} as const satisfies Record<string, readonly string[]>
-
-export type EventType = keyof typeof EVENT_FIELDS
-export const EVENT_TYPES = Object.keys(EVENT_FIELDS) as EventType[]
-
-export function isEventType(type: unknown): type is EventType {
-  return typeof type === 'string' && Object.hasOwn(EVENT_FIELDS, type)
-}
+export {EVENT_FIELDS, EVENT_TYPES, isEventType, type EventType} from '../shared/webhook-events.js'
 
 /** UTC ISO 8601 without milliseconds, as the seed data writes timestamps. */
 export function timestamp(date = new Date()): string {

@@ -189,6 +189,25 @@ describe('bk webhooks listen --events', () => {
   })
 })
 
+describe('bk webhooks listen --events with a type the spec lacks', () => {
+  it('exits 2 before listening, naming the type and the one meant', async () => {
+    const result = await runBk([
+      'webhooks',
+      'listen',
+      '--port',
+      '0',
+      '--jwks',
+      JWKS_FILE,
+      '--events',
+      'BUSINESS_CREATED,TASK_REQUESTS',
+    ])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('Unknown event type in --events: "TASK_REQUESTS"')
+    expect(result.stderr).toContain('Did you mean TASK_REQUEST?')
+    expect(result.stderr).not.toContain('Listening on')
+  })
+})
+
 describe('bk webhooks listen without --forward-to', () => {
   it('answers 200 to valid deliveries and 400 to invalid ones, printing a line for each', async () => {
     const listener = await startListen(['--jwks', JWKS_FILE])

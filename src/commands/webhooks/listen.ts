@@ -4,6 +4,8 @@ import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import type {ListenerEvent, RunningListener} from '../../webhooks/listener.js'
 import {jwksFlag, splitList} from '../../cli/flags.js'
+import {unknownChoice} from '../../cli/usage-errors.js'
+import {EVENT_TYPES} from '../../shared/webhook-events.js'
 
 export type WebhooksListenResult = undefined
 
@@ -32,6 +34,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     }),
     events: Flags.string({
       summary: 'Only these event types (comma-separated) are printed and forwarded; others are acknowledged.',
+      description: `The types of the spec: ${EVENT_TYPES.join(', ')}.`,
       helpValue: 'TYPE,…',
     }),
     jwks: jwksFlag(),
@@ -59,6 +62,9 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
     const events = splitList(flags.events)
+    // A mistyped type would match nothing, and its deliveries be acknowledged unseen.
+    const unknown = events?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type))
+    if (unknown !== undefined) throw unknownChoice('event type in --events', unknown, EVENT_TYPES, 'bk webhooks listen')
     const {webhookKeys} = await import('../../webhooks/keys.js')
     const {startListener} = await import('../../webhooks/listener.js')
     const {DeliveryMemory} = await import('../../webhooks/delivery-memory.js')

@@ -72,8 +72,15 @@ function defaultBusiness(state: EmulatorState): BusinessRecord | undefined {
   return state.businesses.values().next().value
 }
 
-function fill(state: EmulatorState, field: string, content: Record<string, unknown>, type: EventType): unknown {
-  const businessId = typeof content.business_id === 'string' ? content.business_id : defaultBusiness(state)?.id
+function fill(
+  state: EmulatorState,
+  field: string,
+  content: Record<string, unknown>,
+  type: EventType,
+  business: string | undefined,
+): unknown {
+  const businessId =
+    typeof content.business_id === 'string' ? content.business_id : (business ?? defaultBusiness(state)?.id)
   switch (field) {
     case 'business_id':
       // A created business is a new one, not the first seeded.
@@ -110,10 +117,15 @@ function fill(state: EmulatorState, field: string, content: Record<string, unkno
 /**
  * The content of an event of `type`: the given fields, checked (id prefixes, ISO 8601
  * timestamps, allowed task types, no field outside the spec's list), and every missing field
- * filled from the emulator's data (the first business, its external account, document and
- * transaction) or made up.
+ * filled from the emulator's data (the business of the content, else `business`, else the first;
+ * its external account, document and transaction) or made up.
  */
-export function buildEventContent(state: EmulatorState, type: EventType, given: unknown = {}): Record<string, unknown> {
+export function buildEventContent(
+  state: EmulatorState,
+  type: EventType,
+  given: unknown = {},
+  business?: string,
+): Record<string, unknown> {
   if (given === null || given === undefined) given = {}
   if (typeof given !== 'object' || Array.isArray(given))
     throw new HttpError(422, 'content must be a JSON object', {field: 'content'})
@@ -129,6 +141,6 @@ export function buildEventContent(state: EmulatorState, type: EventType, given: 
   for (const [field, value] of Object.entries(input)) check(type, field, value)
   const content: Record<string, unknown> = {}
   for (const field of fields)
-    content[field] = field in input ? input[field] : fill(state, field, {...input, ...content}, type)
+    content[field] = field in input ? input[field] : fill(state, field, {...input, ...content}, type, business)
   return content
 }

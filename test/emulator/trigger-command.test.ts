@@ -32,6 +32,34 @@ describe('bk emulator trigger', () => {
     expect(await activeOf('biz_demo_initech')).toBe(false)
   })
 
+  it('refuses a business the emulator does not hold, emitting nothing and inventing nothing', async () => {
+    const env = envFor(emulator)
+    const count = emulator.state.notifications.length
+    for (const [type, business] of [
+      ['BUSINESS_ACTIVATED', 'biz_nope'],
+      ['BUSINESS_DEACTIVATED', 'biz_nope'],
+      ['RECEIPT_MATCHED', 'biz_nope2'],
+    ] as const) {
+      const res = await runBk(['emulator', 'trigger', type, '-b', business], {env})
+      expect(res.code, `${type}: ${res.stderr}`).toBe(4)
+      expect(res.stderr).toContain(`Business ${business} not found`)
+      expect(res.stderr).toContain('bk businesses list')
+    }
+    expect(emulator.state.notifications).toHaveLength(count)
+    expect(emulator.state.businesses.has('biz_nope')).toBe(false)
+  })
+
+  it('RECEIPT_MATCHED takes the document and transaction of the business given', async () => {
+    const res = await runBk(['emulator', 'trigger', 'RECEIPT_MATCHED', '-b', 'biz_demo_globex', '--json'], {
+      env: envFor(emulator),
+    })
+    expect(res.code, res.stderr).toBe(0)
+    const {content} = parseJsonOutput<{content: {document_id: string; transaction_id: string}}>(res)
+    const globex = emulator.state.documents.all('biz_demo_globex').map((d) => d.id)
+    expect(globex).toContain(content.document_id)
+    expect(emulator.state.transactions.all('biz_demo_globex').map((t) => t.id)).toContain(content.transaction_id)
+  })
+
   it('BUSINESS_CREATED creates the business it announces, new or as given', async () => {
     const env = envFor(emulator)
     const ids = async () => {

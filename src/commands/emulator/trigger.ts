@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import {isLoopback} from '../../auth/base-url.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {EVENT_FIELDS, EVENT_TYPES} from '../../emulator/events.js'
-import {InputError} from '../../shared/errors.js'
+import {BkError, ExitCode, InputError, withHint} from '../../shared/errors.js'
 import {businessFlag} from '../../cli/flags.js'
 import {unknownChoice} from '../../cli/usage-errors.js'
 
@@ -67,13 +67,22 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger>
     let res
     let webhookUrl: string | null | undefined
     try {
-      res = await client.request({
-        method: 'POST',
-        path: '/_emulator/events',
-        json: {type, content},
-        auth: false,
-        schema: single(webhookMessage),
-      })
+      res = await client
+        .request({
+          method: 'POST',
+          path: '/_emulator/events',
+          // The business also for types whose content names none (RECEIPT_MATCHED): its document and
+          // transaction fill the content, and the emulator refuses a business it does not hold.
+          json: {type, content, ...(business && type !== 'BUSINESS_CREATED' ? {business_id: business} : {})},
+          auth: false,
+          schema: single(webhookMessage),
+        })
+        .catch((error: unknown) => {
+          // The only id the route looks up is the business's.
+          if (error instanceof BkError && error.exitCode === ExitCode.notFound)
+            throw withHint(error, '`bk businesses list` shows the businesses the emulator holds; --business picks one.')
+          throw error
+        })
       // Where it went: an event with no webhook URL set reaches no listener, and must say so.
       const where = await client
         .request<{data?: {url?: string | null}}>({method: 'GET', path: '/_emulator/webhook', auth: false})

@@ -1,6 +1,8 @@
 /**
- * POST /_emulator/events {type, content?}: emits any event of the spec's table on demand, as
- * `stripe trigger` does. Missing content fields are filled with plausible values. The business
+ * POST /_emulator/events {type, content?, business_id?}: emits any event of the spec's table on
+ * demand, as `stripe trigger` does. Missing content fields are filled with plausible values, from
+ * the business of the content, else `business_id`, else the first; a business named that the
+ * emulator does not hold is 404 (but for BUSINESS_CREATED, which makes it). The business
  * events make the change the spec ties them to: a triggered BUSINESS_CREATED creates its business
  * (new, or the id given), BUSINESS_ACTIVATED leaves its business active, BUSINESS_DEACTIVATED
  * inactive, so that `businesses list` agrees with the event a listener just received. Other
@@ -10,6 +12,7 @@ import {EVENT_TYPES, buildEventContent, isEventType} from '../events.js'
 import {HttpError, ok, parseJsonObject} from '../http.js'
 import type {EmulatorContext} from './context.js'
 import type {EmulatorState} from '../state.js'
+import {ID_PREFIX} from '../../shared/spec.js'
 
 /** The business a BUSINESS_CREATED announces; one that exists already is a conflict. */
 function createBusiness(state: EmulatorState, content: Record<string, unknown>): void {
@@ -37,7 +40,8 @@ export function register({router, state}: EmulatorContext): void {
   router.add('GET', '/_emulator/events', () => ok({data: EVENT_TYPES}))
 
   router.add('POST', '/_emulator/events', (ctx) => {
-    const {type, content} = parseJsonObject(ctx.rawBody, '{type, content?}') as {type?: unknown; content?: unknown}
+    const body = parseJsonObject(ctx.rawBody, '{type, content?, business_id?}')
+    const {type, content, business_id: from} = body as {type?: unknown; content?: unknown; business_id?: unknown}
     if (!isEventType(type)) {
       throw new HttpError(422, `type must be one of ${EVENT_TYPES.join(', ')}`, {
         field: 'type',
@@ -45,7 +49,17 @@ export function register({router, state}: EmulatorContext): void {
         allowed: EVENT_TYPES,
       })
     }
-    const filled = buildEventContent(state, type, content)
+    if (from !== undefined && (typeof from !== 'string' || !from.startsWith(ID_PREFIX.business)))
+      throw new HttpError(422, `business_id: expected an id starting with ${ID_PREFIX.business}`, {
+        field: 'business_id',
+        value: from,
+      })
+    const filled = buildEventContent(state, type, content, from)
+    // The business an event is about must exist (BUSINESS_CREATED makes it): an event for an
+    // unknown one, or with another business's document, would announce what never happened.
+    const given = (content as {business_id?: unknown} | null | undefined)?.business_id ?? from
+    if (type !== 'BUSINESS_CREATED' && typeof given === 'string' && !state.businesses.has(given))
+      throw new HttpError(404, `Business ${given} not found`, {business_id: given})
     if (type === 'BUSINESS_CREATED') createBusiness(state, filled)
     const business = state.businesses.get(String(filled.business_id))
     if (business && type === 'BUSINESS_ACTIVATED') business.active = true

@@ -28,7 +28,7 @@ const EMULATOR_ROUTES = [
     summary: 'Deactivate an active business; emits BUSINESS_DEACTIVATED',
   },
   {method: 'GET', path: '/_emulator/events', summary: 'The event types the trigger accepts'},
-  {method: 'POST', path: '/_emulator/events', summary: 'Emit any event of the spec {type, content?}'},
+  {method: 'POST', path: '/_emulator/events', summary: 'Emit any event of the spec {type, content?, business_id?}'},
   {
     method: 'GET',
     path: '/_emulator/businesses/{business_id}/bills',

@@ -2,7 +2,8 @@
  * `bk emulator start` as the real binary: its first stdout line, the API behind it, Ctrl-C.
  */
 import type {ChildProcessWithoutNullStreams} from 'node:child_process'
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {createInterface} from 'node:readline'
 
 import {describe, expect, it} from 'vitest'
@@ -164,5 +165,36 @@ describe('bk emulator start on a busy port', () => {
     } finally {
       holder.close()
     }
+  })
+})
+
+describe('bk emulator start with a bad --key or --host', () => {
+  it('exits 2 naming a key file that does not exist, with a hint', async () => {
+    const missing = join(tempDir(), 'nokey.pem')
+    const result = await runBk(['emulator', 'start', '--port', '0', '--key', missing])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain(`Error: The webhook signing key ${missing} does not exist`)
+    expect(result.stderr).toContain('Hint: Give --key a PEM file of an RSA private key')
+    expect(result.stderr).not.toMatch(/ENOENT|unexpected|report/i)
+    expect(result.stdout).toBe('')
+  })
+
+  it('exits 2 naming a key file that holds no PEM key, without OpenSSL words', async () => {
+    const garbage = join(tempDir(), 'garbage.pem')
+    writeFileSync(garbage, 'not a key\n')
+    const result = await runBk(['emulator', 'start', '--port', '0', '--key', garbage])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain(`Error: ${garbage} is not a PEM private key`)
+    expect(result.stderr).toContain('Hint: Give --key a PEM file')
+    expect(result.stderr).not.toMatch(/DECODER|routines|unsupported/)
+  })
+
+  it('exits 2 naming a --host that is no address, before saying it listens there', async () => {
+    const result = await runBk(['emulator', 'start', '--port', '0', '--host', '256.1.1.1'])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('--host 256.1.1.1 is neither an IP address nor a name this machine resolves')
+    expect(result.stderr).toContain('Hint: Give an address of this machine')
+    expect(result.stderr).not.toContain('Listening on 256.1.1.1')
+    expect(result.stderr).not.toContain('ENOTFOUND')
   })
 })

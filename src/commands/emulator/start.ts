@@ -85,6 +85,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   async run(): Promise<EmulatorStartResult | undefined> {
     const {flags} = this
     const checked = await checkFlags(flags)
+    await checkHost(flags.host)
     const {isLoopback} = await import('../../auth/base-url.js')
     if (!isLoopback(flags.host))
       this.warn(
@@ -147,6 +148,23 @@ async function checkFlags(
   return {faultRate, faultKinds, timeScale}
 }
 
+/**
+ * --host before anything says it listens there: an address, or a name this machine resolves
+ * (256.1.1.1 is neither, and would fail later as a failed DNS lookup).
+ */
+async function checkHost(host: string): Promise<void> {
+  const [{isIP}, {lookup}] = await Promise.all([import('node:net'), import('node:dns/promises')])
+  if (isIP(host) !== 0) return
+  const resolved = await lookup(host).then(
+    () => true,
+    () => false,
+  )
+  if (!resolved)
+    throw new InputError(`--host ${host} is neither an IP address nor a name this machine resolves`, {
+      hint: 'Give an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every interface.',
+    })
+}
+
 /** The emulator's options from the flags. */
 function emulatorOptions(
   flags: StartFlags,
@@ -181,9 +199,12 @@ async function startError(
   flags: StartFlags,
   fixtureFiles: FixtureFile[],
 ): Promise<Error> {
-  const {BkError} = await import('../../shared/errors.js')
+  const {BkError, ExitCode} = await import('../../shared/errors.js')
   const {TlsSetupError} = await import('../../emulator/tls.js')
   if (error instanceof TlsSetupError) return new BkError(error.message, {code: error.code, hint: error.hint})
+  const {SigningKeyError} = await import('../../emulator/webhooks/signer.js')
+  if (error instanceof SigningKeyError)
+    return new BkError(error.message, {code: error.code, exitCode: ExitCode.usage, hint: error.hint})
   const {StateFileError} = await import('../../shared/state-file.js')
   if (error instanceof StateFileError)
     return new BkError(error.message, {code: 'state_file_unusable', exitCode: 2, hint: error.hint})

@@ -15,6 +15,19 @@ export interface PublicJwk {
   use: 'sig'
 }
 
+const KEY_HINT =
+  'Give --key a PEM file of an RSA private key (openssl genpkey -algorithm RSA -out key.pem), or leave --key out for a key made at start.'
+
+/** A signing key that cannot be used, said for the person who gave it (`bk emulator start` exits 2). */
+export class SigningKeyError extends Error {
+  readonly code = 'signing_key_unusable'
+  readonly hint = KEY_HINT
+  constructor(message: string) {
+    super(message)
+    this.name = 'SigningKeyError'
+  }
+}
+
 export class WebhookSigner {
   private readonly keyPromise: Promise<KeyObject>
   private jwksPromise: Promise<{keys: PublicJwk[]}> | undefined
@@ -29,14 +42,26 @@ export class WebhookSigner {
   constructor(keyFile?: string, pem?: string) {
     if (keyFile || pem) {
       const origin = keyFile ?? 'the key saved in the state file'
+      let text: string
+      try {
+        text = keyFile ? readFileSync(keyFile, 'utf8') : (pem as string)
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        throw new SigningKeyError(
+          code === 'ENOENT'
+            ? `The webhook signing key ${keyFile} does not exist`
+            : `Cannot read the webhook signing key ${keyFile} (${code ?? (error as Error).message})`,
+        )
+      }
       let key: KeyObject
       try {
-        key = createPrivateKey(keyFile ? readFileSync(keyFile, 'utf8') : (pem as string))
-      } catch (error) {
-        throw new Error(`Cannot use ${origin} as the webhook signing key: ${(error as Error).message}`)
+        key = createPrivateKey(text)
+      } catch {
+        // OpenSSL's own words (DECODER routines::unsupported) tell a person nothing more.
+        throw new SigningKeyError(`${origin} is not a PEM private key, so it cannot sign webhooks`)
       }
       if (key.asymmetricKeyType !== 'rsa')
-        throw new Error(`${origin} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
+        throw new SigningKeyError(`${origin} holds a ${key.asymmetricKeyType} key; webhooks are signed with RSA`)
       this.keyPromise = Promise.resolve(key)
     } else {
       this.keyPromise = new Promise((resolve, reject) => {

@@ -22,8 +22,8 @@ interface Started {
 }
 
 /** Spawns bk emulator start and resolves once it has printed its first line (the address). */
-function startBinary(args: string[], configDir = tempDir()): Promise<Started> {
-  const child = spawnBk(['emulator', 'start', '--port', '0', ...args], {configDir})
+function startBinary(args: string[], configDir = tempDir(), env: Record<string, string> = {}): Promise<Started> {
+  const child = spawnBk(['emulator', 'start', '--port', '0', ...args], {configDir, env})
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -139,6 +139,26 @@ describe('bk emulator start', () => {
       expect(existsSync(info.ca_file)).toBe(false)
     } finally {
       started.child.kill('SIGKILL')
+    }
+  })
+
+  it("prints its own credentials as they are when the shell's BK_CLIENT_SECRET is the same", async () => {
+    const secret = 'emulator-secret-in-the-shell-too'
+    const env = {BK_CLIENT_SECRET: secret}
+    const json = await startBinary(['--json', '--client-secret', secret], tempDir(), env)
+    try {
+      expect((JSON.parse(json.firstLine) as {client_secret: string}).client_secret).toBe(secret)
+    } finally {
+      json.child.kill('SIGKILL')
+    }
+    const text = await startBinary(['--client-secret', secret], tempDir(), env)
+    try {
+      await whenOutput(text.child.stdout, () => text.stdout().includes('Ctrl-C'), 'the whole banner')
+      expect(text.stdout()).toContain(`client secret: ${secret}`)
+      expect(text.stdout()).toContain(`printf %s '${secret}' |`)
+      expect(text.stdout()).not.toContain('[redacted]')
+    } finally {
+      text.child.kill('SIGKILL')
     }
   })
 

@@ -115,6 +115,10 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
       ...(emulator.caFile ? {caFile: emulator.caFile} : {}),
       ...(flags.state ? {stateFile: flags.state, restored: emulator.restored} : {}),
     }
+    // The start line exists to hand out these credentials (a CI script reads them): shown as they
+    // are, even when the shell's BK_CLIENT_SECRET is the same value and would be redacted.
+    const {revealSecret} = await import('../../api/redact.js')
+    revealSecret(emulator.clientSecret)
     if (this.jsonEnabled()) this.writeJsonLine(info)
     else process.stdout.write(startText(info, this.config.bin, fixtureFiles.length > 0))
     await new Promise<void>((resolve) => {

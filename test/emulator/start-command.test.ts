@@ -162,6 +162,15 @@ describe('bk emulator start', () => {
     }
   })
 
+  it('refuses a --webhook-url that PUT /_emulator/webhook would refuse, with exit 2', async () => {
+    for (const url of ['notaurl', 'ftp://x']) {
+      const result = await runBk(['emulator', 'start', '--port', '0', '--webhook-url', url])
+      expect(result.code, result.stderr).toBe(2)
+      expect(result.stderr).toContain(`--webhook-url must be an absolute http(s) URL, got ${url}`)
+      expect(result.stdout).toBe('')
+    }
+  })
+
   it('refuses a fault rate outside 0..1 with exit 2', async () => {
     const result = await runBk(['emulator', 'start', '--port', '0', '--fault-rate', '1.5'])
     expect(result.code).toBe(2)

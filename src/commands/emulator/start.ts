@@ -135,7 +135,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
 type StartFlags = EmulatorStart['flags']
 type FixtureFile = Awaited<ReturnType<typeof import('../../fixtures/load.js').loadFixturesFile>>
 
-/** The flags that take more than oclif checks: the fault rate and kinds, the time scale. */
+/** The flags that take more than oclif checks: the fault rate and kinds, the time scale, the webhook URL. */
 async function checkFlags(
   flags: StartFlags,
 ): Promise<{faultRate: number; faultKinds: string[] | undefined; timeScale: number}> {
@@ -149,6 +149,11 @@ async function checkFlags(
   if (unknownKind !== undefined)
     throw new InputError(`--fault-kinds: unknown kind ${unknownKind}; the kinds are ${FAULT_KINDS.join(', ')}`)
   if (!(timeScale > 0)) throw new InputError(`--time-scale must be a positive number, got ${flags['time-scale']}`)
+  const {WEBHOOK_URL_RULE, webhookUrl} = await import('../../emulator/webhooks/url.js')
+  if (flags['webhook-url'] !== undefined && webhookUrl(flags['webhook-url']) === undefined)
+    throw new InputError(`--webhook-url must be ${WEBHOOK_URL_RULE}, got ${flags['webhook-url']}`, {
+      hint: 'Give the address of your webhook receiver, such as --webhook-url http://127.0.0.1:8787/.',
+    })
   return {faultRate, faultKinds, timeScale}
 }
 

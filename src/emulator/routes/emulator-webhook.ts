@@ -15,18 +15,13 @@
  * No token needed, never faulted.
  */
 import {HttpError, ok, parseJsonObject} from '../http.js'
+import {WEBHOOK_URL_RULE, webhookUrl} from '../webhooks/url.js'
 import type {EmulatorContext} from './context.js'
 
 function checkUrl(value: unknown): string {
-  let url: URL | undefined
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined
-  } catch {
-    url = undefined
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw new HttpError(422, 'url must be an absolute http(s) URL', {field: 'url', value})
-  return url.toString()
+  const url = webhookUrl(value)
+  if (url === undefined) throw new HttpError(422, `url must be ${WEBHOOK_URL_RULE}`, {field: 'url', value})
+  return url
 }
 
 export function register({router, webhooks}: EmulatorContext): void {

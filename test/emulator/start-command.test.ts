@@ -171,6 +171,30 @@ describe('bk emulator start', () => {
     }
   })
 
+  it('--help names the keys of the --json start line as printed', async () => {
+    const help = await runBk(['emulator', 'start', '--help'])
+    expect(help.code, help.stderr).toBe(0)
+    const text = help.stdout.replace(/\s+/g, ' ')
+    const named = [...text.matchAll(/"([a-zA-Z_]+)"/g)].map((m) => m[1]!)
+    expect(named).toEqual([
+      'base_url',
+      'client_id',
+      'client_secret',
+      'business_ids',
+      'ca_file',
+      'state_file',
+      'restored',
+    ])
+    const started = await startBinary(['--json', '--tls', '--state', join(tempDir(), 'emulator.state')])
+    try {
+      expect(Object.keys(JSON.parse(started.firstLine) as object).sort()).toEqual([...named].sort())
+    } finally {
+      // SIGINT: the emulator removes its CA file as it stops.
+      started.child.kill('SIGINT')
+      await started.exit
+    }
+  })
+
   it('refuses a fault rate outside 0..1 with exit 2', async () => {
     const result = await runBk(['emulator', 'start', '--port', '0', '--fault-rate', '1.5'])
     expect(result.code).toBe(2)

@@ -21,7 +21,7 @@ export interface EmulatorStartResult {
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   static override summary = 'Run the local emulator of the bookkeeping service.'
   static override description =
-    'Serves every endpoint of the API on a loopback port with seed data, signed webhooks and fault injection, until Ctrl-C. With --tls it serves https with a certificate authority made at start, written to the file the start line names (use it as BK_CA_FILE). With --json the first stdout line is {"baseUrl","clientId","clientSecret","businessIds"} (and "caFile" with --tls).'
+    'Serves every endpoint of the API on a loopback port with seed data, signed webhooks and fault injection, until Ctrl-C. With --tls it serves https with a certificate authority made at start, written to the file the start line names (use it as BK_CA_FILE). With --json the first stdout line is {"base_url","client_id","client_secret","business_ids"} (and "ca_file" with --tls, "state_file" and "restored" with --state).'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --port 0 --json',

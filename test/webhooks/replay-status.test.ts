@@ -51,6 +51,14 @@ describe('bk webhooks replay: delivery status', () => {
     expect(items).toEqual(expected((s) => s === 'error' || s === 'pending'))
   })
 
+  it('--since an id the service does not hold: exit 4, a hint with no flag replay lacks', async () => {
+    const res = await runBk(['webhooks', 'replay', '--since', 'msg_nope'], {env})
+    expect(res.code, res.stderr).toBe(4)
+    expect(res.stderr).toContain('Webhook notification msg_nope not found')
+    expect(res.stderr).toContain('Hint: `bk webhooks replay` without --since lists the notifications')
+    expect(res.stderr).not.toContain('--business')
+  })
+
   it('after --since, and for people: a status column', async () => {
     const since = emulator.state.notifications[2]!.id
     const res = await runBk(['webhooks', 'replay', '--since', since], {env})

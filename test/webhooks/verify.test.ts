@@ -313,6 +313,19 @@ describe('signatures made by the emulator', () => {
     expect(cache[url]?.jwks.keys[0]?.n).not.toBe((stale as {keys: Array<{n: string}>}).keys[0]?.n)
   })
 
+  it('jwks against a service that does not answer: a hint with no flag jwks lacks', async () => {
+    const {createServer} = await import('node:net')
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as {port: number}).port
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    const result = await runBk(['webhooks', 'jwks', '--refresh'], {env: {BK_BASE_URL: `http://127.0.0.1:${port}`}})
+    expect(result.code, result.stderr).toBe(7)
+    expect(result.stderr).toContain('Could not fetch the webhook key set')
+    expect(result.stderr).toContain(`Hint: Check that the service at http://127.0.0.1:${port} answers`)
+    expect(result.stderr).not.toContain('--jwks')
+  })
+
   it('jwks prints the key set whose first key verifies', async () => {
     const result = await runBk(['webhooks', 'jwks', '--json'], {env: {BK_BASE_URL: emulator.baseUrl}})
     expect(result.code).toBe(0)

@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
+import {BkError, ExitCode, withHint} from '../../shared/errors.js'
 
 export interface WebhooksJwksResult {
   keys: Array<Record<string, unknown>>
@@ -22,7 +23,17 @@ export default class WebhooksJwks extends BaseCommand<typeof WebhooksJwks> {
   async run(): Promise<WebhooksJwksResult> {
     const {keySetBaseUrl, loadKeySet} = await import('../../webhooks/jwks.js')
     const baseUrl = await keySetBaseUrl(() => this.credentials())
-    const keys = await loadKeySet({baseUrl, configDir: this.configDir, refresh: this.flags.refresh})
+    const keys = await loadKeySet({baseUrl, configDir: this.configDir, refresh: this.flags.refresh}).catch(
+      (error: unknown) => {
+        // The key set's own hint points to --jwks, a flag of verify and listen, not of this command.
+        if (error instanceof BkError && error.exitCode === ExitCode.unavailable)
+          throw withHint(
+            error,
+            `Check that the service at ${baseUrl} answers and serves its key set: \`${this.config.bin} doctor\` checks each step.`,
+          )
+        throw error
+      },
+    )
     const result = {keys: keys.jwks.keys as Array<Record<string, unknown>>}
     if (!this.jsonEnabled()) {
       process.stdout.write(JSON.stringify(result, null, 2) + '\n')

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
-import {ExitCode, InputError, InterruptedError} from '../../shared/errors.js'
+import {BkError, ExitCode, InputError, InterruptedError, withHint} from '../../shared/errors.js'
 import {splitList} from '../../cli/flags.js'
 import {WEBHOOK_STATUSES} from '../../shared/spec.js'
 
@@ -109,6 +109,14 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
           )
         },
       })
+    } catch (error) {
+      // The only id replay looks up is --since's; the general hint would name a --business replay lacks.
+      if (flags.since && error instanceof BkError && error.exitCode === ExitCode.notFound)
+        throw withHint(
+          error,
+          `\`${this.config.bin} webhooks replay\` without --since lists the notifications the service kept, with their ids.`,
+        )
+      throw error
     } finally {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)

@@ -64,6 +64,14 @@ describe('emulator -> bk webhooks listen -> app, then bk webhooks replay', () =>
   })
 
   it('retries failed deliveries at the scaled delays, then replays the missed ones', async () => {
+    // The business BUSINESS_DEACTIVATED changes must be one the emulator holds.
+    emulator.state.businesses.set('biz_down', {
+      id: 'biz_down',
+      external_id: 'ext',
+      name: 'Down',
+      active: true,
+      created_at: '2026-01-01T00:00:00Z',
+    })
     await trigger(emulator, 'TASK_REQUEST', {business_id: 'biz_ok', task_types: ['request_receipt']})
     await trigger(emulator, 'ACCOUNT_BALANCE_UPDATED', {
       business_id: 'biz_down',

@@ -1,8 +1,8 @@
 /**
  * POST /_emulator/events {type, content?, business_id?}: emits any event of the spec's table on
  * demand, as `stripe trigger` does. Missing content fields are filled with plausible values, from
- * the business of the content, else `business_id`, else the first; a business named that the
- * emulator does not hold is 404 (but for BUSINESS_CREATED, which makes it). The business
+ * the business of the content, else `business_id`, else the first; a `business_id` the emulator
+ * does not hold is 404, as is an activation's business. The business
  * events make the change the spec ties them to: a triggered BUSINESS_CREATED creates its business
  * (new, or the id given), BUSINESS_ACTIVATED leaves its business active, BUSINESS_DEACTIVATED
  * inactive, so that `businesses list` agrees with the event a listener just received. Other
@@ -55,11 +55,13 @@ export function register({router, state}: EmulatorContext): void {
         value: from,
       })
     const filled = buildEventContent(state, type, content, from)
-    // The business an event is about must exist (BUSINESS_CREATED makes it): an event for an
-    // unknown one, or with another business's document, would announce what never happened.
-    const given = (content as {business_id?: unknown} | null | undefined)?.business_id ?? from
-    if (type !== 'BUSINESS_CREATED' && typeof given === 'string' && !state.businesses.has(given))
-      throw new HttpError(404, `Business ${given} not found`, {business_id: given})
+    // The business the content is filled from, and the one an activation changes, must exist:
+    // an event for an unknown one, or with another business's document, announces what never
+    // happened. A business_id written into other content is the caller's, kept as given.
+    const changed = type === 'BUSINESS_ACTIVATED' || type === 'BUSINESS_DEACTIVATED' ? filled.business_id : undefined
+    for (const id of [type === 'BUSINESS_CREATED' ? undefined : from, changed])
+      if (typeof id === 'string' && !state.businesses.has(id))
+        throw new HttpError(404, `Business ${id} not found`, {business_id: id})
     if (type === 'BUSINESS_CREATED') createBusiness(state, filled)
     const business = state.businesses.get(String(filled.business_id))
     if (business && type === 'BUSINESS_ACTIVATED') business.active = true

@@ -9,6 +9,7 @@
  * (its new status's list had already gone past it): it is reported as `unknown`, never guessed.
  */
 import type {BkClient} from '../api/client.js'
+import {CursorTrail} from '../api/cursor-trail.js'
 import {paginated} from '../api/schemas/common.js'
 import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
@@ -21,6 +22,8 @@ const pageSchema = paginated(webhookNotification)
 interface StatusList {
   status: DeliveryStatus
   nextToken: string | undefined
+  /** The cursors this list has followed (a service repeating one would be read forever). */
+  trail: CursorTrail
   done: boolean
   /** The id of the last notification read from it. */
   last: string | undefined
@@ -39,7 +42,13 @@ export class DeliveryStatuses {
     private readonly since: string | undefined,
     private readonly signal?: AbortSignal,
   ) {
-    this.lists = statuses.map((status) => ({status, nextToken: undefined, done: false, last: undefined}))
+    this.lists = statuses.map((status) => ({
+      status,
+      nextToken: undefined,
+      trail: new CursorTrail(`GET ${NOTIFICATIONS_PATH}?status=${status}`),
+      done: false,
+      last: undefined,
+    }))
   }
 
   /** The status of each of `ids` (a page of the whole list, in its order). */
@@ -78,6 +87,7 @@ export class DeliveryStatuses {
       list.last = record.id
     }
     list.nextToken = page.pagination.next_page_token ?? undefined
+    if (list.nextToken) list.trail.follow(list.nextToken)
     list.done = !list.nextToken
   }
 }

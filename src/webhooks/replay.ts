@@ -12,6 +12,7 @@
  * `bk-replay: 1`, so a receiver can tell a replay from a delivery.
  */
 import type {BkClient} from '../api/client.js'
+import {CursorTrail} from '../api/cursor-trail.js'
 import {paginated} from '../api/schemas/common.js'
 import {webhookNotification} from '../api/schemas/webhook.js'
 import {checkShape, parseResponseJson} from '../api/shape.js'
@@ -66,6 +67,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
     : new DeliveryStatuses(options.client, options.status ?? WEBHOOK_STATUSES, options.since, options.signal)
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   let pageToken: string | undefined
+  const trail = new CursorTrail(`GET ${NOTIFICATIONS_PATH}`)
   for (;;) {
     if (options.signal?.aborted) {
       summary.interrupted = true
@@ -121,6 +123,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
     }
     const next = page.pagination.next_page_token
     if (!next || summary.count >= limit) return summary
+    trail.follow(next)
     pageToken = next
   }
 }

@@ -16,22 +16,34 @@ vi.setConfig({testTimeout: 120_000})
 const BUSINESS = 'biz_demo_acme'
 const REPEATED = 'cur_again'
 let data: unknown[]
+let notifications: unknown[]
 
 beforeAll(async () => {
-  // Real invoices, as the emulator writes them, under cursors this test chooses.
+  // Real invoices and webhook notifications, as the emulator writes them, under cursors this test chooses.
   const emulator = await start()
   try {
-    const res = await fetch(`${emulator.baseUrl}/v0/business/${BUSINESS}/invoice?page_size=2`, {
-      headers: {authorization: `Bearer ${await tokenFor(emulator)}`},
-    })
+    const headers = {authorization: `Bearer ${await tokenFor(emulator)}`}
+    const res = await fetch(`${emulator.baseUrl}/v0/business/${BUSINESS}/invoice?page_size=2`, {headers})
     data = ((await res.json()) as {data: unknown[]}).data
+    for (let i = 0; i < 2; i++) {
+      const event = await fetch(`${emulator.baseUrl}/_emulator/events`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({type: 'TASK_REQUEST'}),
+      })
+      expect(event.status).toBe(202)
+    }
+    const kept = await fetch(`${emulator.baseUrl}/v0/tenant/webhook/notifications?page_size=2`, {headers})
+    notifications = ((await kept.json()) as {data: unknown[]}).data
+    expect(notifications).toHaveLength(2)
   } finally {
     await emulator.close()
   }
 })
 
 /** bk run against a service whose cursor comes back three times, then whose list ends (so that a bk that follows it ends too). */
-async function againstRepeatingService(args: string[]): Promise<BkResult> {
+async function againstRepeatingService(args: string[], items: unknown[] = data): Promise<BkResult> {
+  const data = items
   const page = (next: string | null) =>
     reply(200, {data, pagination: {next_page_token: next, previous_page_token: null}})
   const server = await scriptedServer([page(REPEATED), page(REPEATED), page(REPEATED), page(REPEATED), page(null)])
@@ -68,5 +80,14 @@ describe('a next_page_token the service gave before', () => {
     expect(api.code, api.stderr).toBe(1)
     expect(api.stderr).toContain(`Error: ${stopped(`GET /v0/business/${BUSINESS}/invoice`)}`)
     expect(api.stdout).toBe('')
+  })
+
+  it('stops webhooks replay the same way', async () => {
+    const one = await againstRepeatingService(['webhooks', 'replay', '--status', 'error', '--json'], notifications)
+    expect(one.code, one.stderr).toBe(1)
+    expect(parseJsonOutput(one)).toMatchObject({
+      code: 'unexpected_response',
+      error: stopped('GET /v0/tenant/webhook/notifications'),
+    })
   })
 })

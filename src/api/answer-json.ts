@@ -7,7 +7,7 @@
  * where they accept a number (src/api/schemas/common.ts `jsonNumber`); the writers print it as it
  * came, or as a plain decimal in CSV and summaries (docs/output.md).
  */
-import {JsonNumber, parseJsonTree, type JsonNode} from '../shared/exact-json.js'
+import {JsonNumber, parseJsonTree, treeToExactValue} from '../shared/exact-json.js'
 import {Decimal} from '../shared/money.js'
 
 /**
@@ -24,7 +24,10 @@ const MAY_LOSE_DIGITS = /[:[,\s]-?(?:\d{16}|[\d.]{17}|0\.0{6}|\d+(?:\.\d+)?[eE])
  */
 export function parseAnswerJson(text: string, exactNumbers = true): unknown {
   if (!exactNumbers || !MAY_LOSE_DIGITS.test(text)) return JSON.parse(text)
-  return answerValue(parseJsonTree(text, {nonFinite: false}))
+  // As JSON.parse would give it, but for the numbers a double does not keep.
+  return treeToExactValue(parseJsonTree(text, {nonFinite: false}), (literal) =>
+    doubleKeeps(literal) ? Number(literal) : new JsonNumber(literal),
+  )
 }
 
 /**
@@ -35,28 +38,4 @@ export function doubleKeeps(literal: string): boolean {
   const back = String(Number(literal))
   if (back === literal) return true
   return !/e/i.test(back) && new Decimal(literal).eq(back)
-}
-
-/** The tree as JSON.parse would give it, but for the numbers a double does not keep. */
-function answerValue(node: JsonNode): unknown {
-  switch (node.kind) {
-    case 'string':
-      return node.value
-    case 'number':
-      return doubleKeeps(node.literal) ? Number(node.literal) : new JsonNumber(node.literal)
-    case 'literal':
-      return node.text === 'null' ? null : node.text === 'true'
-    case 'array':
-      return node.items.map(answerValue)
-    case 'object': {
-      const o: Record<string, unknown> = {}
-      for (const [k, v] of node.members) {
-        // An own property, as JSON.parse makes it, not the object's prototype.
-        if (k === '__proto__')
-          Object.defineProperty(o, k, {value: answerValue(v), enumerable: true, writable: true, configurable: true})
-        else o[k] = answerValue(v)
-      }
-      return o
-    }
-  }
 }

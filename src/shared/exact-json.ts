@@ -121,34 +121,36 @@ export function parseJsonExact(text: string): unknown {
 }
 
 /**
- * The tree as JS values, numbers as JsonNumber. As with JSON.parse, a duplicate key keeps its last
- * value, and `__proto__` is a key like any other (an own property, not the object's prototype).
+ * The tree as JS values, numbers as JsonNumber (or as `number` makes them from their literals). As
+ * with JSON.parse, a duplicate key keeps its last value, and `__proto__` is a key like any other
+ * (an own property, not the object's prototype).
  */
-export function treeToExactValue(node: JsonNode): unknown {
-  switch (node.kind) {
-    case 'string':
-      return node.value
-    case 'number':
-      return new JsonNumber(node.literal)
-    case 'literal':
-      return node.text === 'null' ? null : node.text === 'true'
-    case 'array':
-      return node.items.map(treeToExactValue)
-    case 'object': {
-      const o: Record<string, unknown> = {}
-      for (const [k, v] of node.members) {
-        if (k === '__proto__')
-          Object.defineProperty(o, k, {
-            value: treeToExactValue(v),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          })
-        else o[k] = treeToExactValue(v)
+export function treeToExactValue(
+  node: JsonNode,
+  number: (literal: string) => unknown = (literal) => new JsonNumber(literal),
+): unknown {
+  const value = (n: JsonNode): unknown => {
+    switch (n.kind) {
+      case 'string':
+        return n.value
+      case 'number':
+        return number(n.literal)
+      case 'literal':
+        return n.text === 'null' ? null : n.text === 'true'
+      case 'array':
+        return n.items.map(value)
+      case 'object': {
+        const o: Record<string, unknown> = {}
+        for (const [k, v] of n.members) {
+          if (k === '__proto__')
+            Object.defineProperty(o, k, {value: value(v), enumerable: true, writable: true, configurable: true})
+          else o[k] = value(v)
+        }
+        return o
       }
-      return o
     }
   }
+  return value(node)
 }
 
 /**
@@ -174,25 +176,6 @@ export function firstDuplicateKey(node: JsonNode, path = '$'): {key: string; pat
     }
   }
   return undefined
-}
-
-/** The tree back to plain JS values (numbers through Number(); use for display only). */
-export function treeToValue(node: JsonNode): unknown {
-  switch (node.kind) {
-    case 'string':
-      return node.value
-    case 'number':
-      return Number(node.literal)
-    case 'literal':
-      return node.text === 'null' ? null : node.text === 'true'
-    case 'array':
-      return node.items.map(treeToValue)
-    case 'object': {
-      const o: Record<string, unknown> = {}
-      for (const [k, v] of node.members) o[k] = treeToValue(v)
-      return o
-    }
-  }
 }
 
 /**

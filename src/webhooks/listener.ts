@@ -31,7 +31,7 @@ import type {PostResult} from '../shared/post-body.js'
 import {DeliveryMemory} from './delivery-memory.js'
 import {forwardableHeaders, REPLAY_HEADER} from './forward.js'
 import {verifyWithKeys, type KeyProvider} from './keys.js'
-import {firstDuplicateKey, parseJsonTree, treeToValue} from '../shared/exact-json.js'
+import {firstDuplicateKey, parseJsonTree, treeToExactValue} from '../shared/exact-json.js'
 import type {VerifiedAs} from './verify.js'
 import {WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER} from '../shared/spec.js'
 import {Gate} from '../shared/gate.js'
@@ -368,7 +368,7 @@ function typeOf(body: Buffer): string | null {
 /** The message for display and its type; a body that is not JSON has neither. */
 function readMessage(text: string): Pick<ListenerEvent, 'message' | 'type'> {
   try {
-    const message = treeToValue(parseJsonTree(text))
+    const message = treeToExactValue(parseJsonTree(text), Number)
     const type = (message as {type?: unknown} | null)?.type
     return {message, type: typeof type === 'string' ? type : null}
   } catch {

@@ -17,5 +17,12 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
       cause: error,
     })
   }
+  // server.listen looks a name up first: a host that is no address and no name it resolves.
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+    return new InputError(`Cannot listen on ${host}:${port}: no address of that name`, {
+      hint: 'Check --host: an IP address of this machine, or a name it resolves (127.0.0.1 by default).',
+      cause: error,
+    })
+  }
   return error
 }

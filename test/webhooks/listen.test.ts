@@ -245,6 +245,15 @@ describe('bk webhooks listen on a busy port', () => {
   })
 })
 
+describe('bk webhooks listen on an address that is none', () => {
+  it('exits 2 naming the host, as a usage error', async () => {
+    const result = await runBk(['webhooks', 'listen', '--host', '256.1.1.1', '--port', '0', '--jwks', JWKS_FILE])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('Cannot listen on 256.1.1.1:0: no address of that name')
+    expect(result.stderr).toContain('Hint: Check --host')
+  })
+})
+
 describe('bk webhooks listen and unsigned replays', () => {
   const replayHeaders = (id: string) => ({'svc-id': id, 'bk-replay': '1'})
 

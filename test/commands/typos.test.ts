@@ -63,6 +63,17 @@ describe('a mistyped command', () => {
     )
   })
 
+  it('a topic mistyped alone: the topic, whose commands it lists', async () => {
+    const result = await runBk(['invoice'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: "bk invoice" is not a bk command; did you mean "bk invoices"?\n' +
+        'Hint: Run `bk invoices`, or `bk help` for the commands there are.\n',
+    )
+    const command = await runBk(['invoice', 'list'])
+    expect(command.stderr).toContain('did you mean "bk invoices list"?')
+  })
+
   it("help for a command that does not exist: the same words, not oclif's", async () => {
     const result = await runBk(['help', 'invoices', 'lst'])
     expect(result.code).toBe(2)

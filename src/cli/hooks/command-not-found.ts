@@ -31,9 +31,15 @@ const OTHER_TOOLS_WORDS: Record<string, string> = {
 const hook: Hook<'command_not_found'> = async function (opts) {
   const typed = [...opts.id.split(':'), ...wordsBeforeFlags(opts.argv ?? [])]
   const visible = opts.config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases])
+  // Else a topic (`bk invoice` → `bk invoices`, which lists its commands): only when no command is
+  // close, since a topic is compared over fewer words (`invoices lst` is a command's typo).
+  const topics = opts.config.topics.filter((t) => !t.hidden).map((t) => t.name)
   const bin = opts.config.bin
   const reordered = commandFirst(opts.id, opts.argv ?? [], visible)
-  const suggestion = reordered ?? OTHER_TOOLS_WORDS[opts.id] ?? closestCommand(typed, visible)?.split(':').join(' ')
+  const suggestion =
+    reordered ??
+    OTHER_TOOLS_WORDS[opts.id] ??
+    (closestCommand(typed, visible) ?? closestCommand(typed, topics))?.split(':').join(' ')
   const given = opts.id.split(':').join(' ')
   const message = reordered
     ? `"${bin} ${given}" is not a ${bin} command: flags go after the command, as in "${bin} ${reordered}"`

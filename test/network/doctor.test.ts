@@ -105,7 +105,13 @@ describe('bk doctor', () => {
       }),
       {mode: 0o600},
     )
-    const noEnvCredentials = {BK_CLIENT_ID: undefined, BK_CLIENT_SECRET: undefined, BK_BASE_URL: undefined}
+    // The profile alone: a BK_ENV beside it that names another environment is refused.
+    const noEnvCredentials = {
+      BK_CLIENT_ID: undefined,
+      BK_CLIENT_SECRET: undefined,
+      BK_BASE_URL: undefined,
+      BK_ENV: undefined,
+    }
     const {result, check} = await doctor(
       {...noEnvCredentials, DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined},
       [],

@@ -6,7 +6,8 @@
  * Retry policy (docs/reliability.md): an idempotent request (GET, PUT, PATCH, DELETE) is retried on
  * connection errors and on 429, 502, 503 and 504. A POST is retried only when the service cannot
  * have acted on it: the connection never opened, 429 or 503. Backoff is exponential with equal
- * jitter (a wait between half and all of the step), and a Retry-After header is honoured.
+ * jitter (a wait between half and all of the step), and a Retry-After header is honoured. A write
+ * that ends the same however often it is carried out (`sameIfRepeated`) is retried on a 500 too.
  *
  * Redirects: a GET follows up to five (301, 302, 303, 307, 308); the bearer token goes only to the
  * base URL's own origin, never to another, and https is never redirected to http (loopback
@@ -79,6 +80,17 @@ export interface RequestOptions<T> {
   maxRetries?: number
   /** A POST that is safe to send twice (the token request): retried like an idempotent request. */
   retrySafe?: boolean
+  /**
+   * A write that ends the same however often it is carried out (a PATCH of absolute values,
+   * never "add 1"; a DELETE of a record): sending it again after any lost answer does no harm,
+   * so a 500 is retried too (src/api/lost-answer.ts).
+   */
+  sameIfRepeated?: boolean
+  /**
+   * Called each time an attempt the service may have carried out is sent again (its answer was
+   * lost: a 500, 502 or 504, a timeout, a connection dropped after sending), with what happened.
+   */
+  onLostAnswer?: (what: string) => void
   /** On success, `data` is the body text as received, not parsed (exact literals, or parsing later). */
   responseText?: boolean
   /**
@@ -97,6 +109,9 @@ export interface ApiResponse<T> {
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'PATCH', 'DELETE'])
 const RETRY_STATUS_IDEMPOTENT = new Set([429, 502, 503, 504])
 const RETRY_STATUS_POST = new Set([429, 503])
+const RETRY_STATUS_REPEATABLE = new Set([...RETRY_STATUS_IDEMPOTENT, 500])
+/** Answers after which the service may have acted: sent again, the attempt's answer was lost. */
+const ANSWER_LOST = new Set([500, 502, 504])
 /** Errors raised before a byte of the request left: the service cannot have acted on it. */
 const NEVER_OPENED = new Set([
   'ECONNREFUSED',
@@ -168,6 +183,11 @@ export class BkClient {
   async request<T = unknown>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const maxRetries = options.maxRetries ?? this.opts.maxRetries
     const idempotent = IDEMPOTENT.has(options.method) || options.retrySafe === true
+    const retryStatus = options.sameIfRepeated
+      ? RETRY_STATUS_REPEATABLE
+      : idempotent
+        ? RETRY_STATUS_IDEMPOTENT
+        : RETRY_STATUS_POST
     let renewed = false
     // Where a GET was redirected to, once it was.
     let target: URL | undefined
@@ -179,6 +199,7 @@ export class BkClient {
         if (error instanceof NetworkSetupError) throw error
         const canRetry = idempotent || !error.maybeSent
         if (canRetry && attempt < maxRetries) {
+          if (error.maybeSent) options.onLostAnswer?.(error.message)
           await this.sleep(this.backoff(attempt), options.signal)
           continue
         }
@@ -199,10 +220,10 @@ export class BkClient {
         attempt--
         continue
       }
-      const retryable = idempotent ? RETRY_STATUS_IDEMPOTENT.has(status) : RETRY_STATUS_POST.has(status)
-      if (retryable && attempt < maxRetries) {
+      if (retryStatus.has(status) && attempt < maxRetries) {
         const wait = retryAfterMs(headers['retry-after']) ?? this.backoff(attempt)
         if (wait <= this.opts.maxRetryAfterMs) {
+          if (ANSWER_LOST.has(status)) options.onLostAnswer?.(`the service answered ${status}`)
           await this.sleep(wait, options.signal)
           continue
         }

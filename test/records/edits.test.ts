@@ -148,8 +148,8 @@ describe('bk rules receipts set', () => {
   })
 
   it('says the outcome is unknown when every answer is lost, exit as for the last answer', async () => {
-    // Every request is carried out, then answered 500, 502 and 504 in turn; the client itself
-    // repeats a PATCH answered 502 or 504, so each attempt of bk's ends with a 500.
+    // Every request is carried out, then answered 500, 502 and 504 in turn; the client sends the
+    // PATCH four times in all (a 500 too, since it sets values), and every answer is lost.
     const faulty = await start({faultRate: 1, faultKinds: ['commit-5xx']})
     try {
       // The token request meets the first fault: issued, then answered 500.
@@ -160,7 +160,7 @@ describe('bk rules receipts set', () => {
       const error = parseJsonOutput<{code: string; error: string; hint: string}>(result)
       expect(error.code).toBe('outcome_unknown')
       expect(error.error).toBe(
-        `Could not tell whether the service did update the receipt rules of ${fx.biz}: the answers to all 4 attempts were lost (the service answered 500)`,
+        `Could not tell whether the service did update the receipt rules of ${fx.biz}: the answers to all 4 attempts were lost (the service answered 502; the service answered 504; the service answered 500)`,
       )
       expect(error.hint).toContain('running the same command again is safe')
       expect(result.code).toBe(7)

@@ -14,7 +14,7 @@ import {JsonText, stringifyExact} from '../shared/exact-json.js'
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {requestTimeoutMs} from '../net/request-timeout.js'
-import {isUsageError, unwrapFlagError, usageError, type UsageContext} from './usage-errors.js'
+import {isUsageError, refuseBothForms, unwrapFlagError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
 import type {ResolvedCredentials} from '../auth/resolve.js'
 import {ID_PREFIX} from '../shared/spec.js'
@@ -91,6 +91,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       args: this.ctor.args,
       strict: this.ctor.strict,
     })
+    refuseBothForms(this.usageContext())
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     const jq = (flags as {jq?: string}).jq

@@ -156,6 +156,22 @@ export function unknownChoice(what: string, value: string, options: readonly str
   return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
 }
 
+/**
+ * A boolean flag given both ways (`--enabled --no-enabled`): oclif lets the last one win, which
+ * would carry out a slip of the user's; bk asks for the one meant, before anything is sent.
+ */
+export function refuseBothForms(context: UsageContext): void {
+  const end = context.argv.indexOf('--')
+  const typed = new Set(end === -1 ? context.argv : context.argv.slice(0, end))
+  for (const [name, flag] of Object.entries(context.flags))
+    if (flag.allowNo && typed.has(`--${name}`) && typed.has(`--no-${name}`))
+      throw new BkError(`--${name} and --no-${name} cannot be given together`, {
+        code: 'usage',
+        exitCode: ExitCode.usage,
+        hint: `Keep the one you mean; \`${context.bin} ${context.id.split(':').join(' ')} --help\` says what it does.`,
+      })
+}
+
 function unknownValue(what: string, value: string, options: string[], help: string): [string, string] {
   const guess = closestWord(value, options)
   // A short closed list is shown whole; a long one only when no guess points the way.

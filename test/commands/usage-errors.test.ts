@@ -17,6 +17,7 @@ interface ManifestFlag {
   required?: boolean
   options?: string[]
   exclusive?: string[]
+  allowNo?: boolean
 }
 interface ManifestCommand {
   id: string
@@ -133,6 +134,24 @@ describe('usage errors of every command', () => {
     for (const [line, result] of await runAll(lines)) {
       expectBkUsageError(result, line.join(' '))
       expect(result.stderr).toMatch(/^Error: --[a-z-]+ and --[a-z-]+ cannot be used together\n/)
+    }
+  })
+
+  it('a boolean flag given both ways is refused, not settled by the last', async () => {
+    // Without the check, `webhooks listen --register --no-register` would start listening.
+    const lines = commands.flatMap((c) => {
+      const required = Object.values(c.flags)
+        .filter((f) => f.required)
+        .flatMap(flagWithValue)
+      return Object.values(c.flags)
+        .filter((f) => f.allowNo)
+        .map((f) => [...words(c), ...requiredArgs(c), ...required, `--${f.name}`, `--no-${f.name}`])
+    })
+    expect(lines.map((line) => line.slice(0, 2).join(' '))).toEqual(['rules receipts', 'webhooks listen'])
+    for (const [line, result] of await runAll(lines)) {
+      expectBkUsageError(result, line.join(' '))
+      const flag = line.at(-2)!
+      expect(result.stderr).toContain(`Error: ${flag} and --no-${flag.slice(2)} cannot be given together\n`)
     }
   })
 })

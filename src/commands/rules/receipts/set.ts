@@ -2,7 +2,6 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../../cli/base-command.js'
 import {businessFlag} from '../../../cli/flags.js'
-import {InputError} from '../../../shared/errors.js'
 import type {ReceiptRequestConfig} from '../../../api/schemas/business.js'
 
 export type RulesReceiptsSetResult = ReceiptRequestConfig & {business_id: string}
@@ -28,11 +27,6 @@ export default class RulesReceiptsSet extends BaseCommand<typeof RulesReceiptsSe
 
   async run(): Promise<RulesReceiptsSetResult> {
     const {flags} = this
-    // oclif lets the last of the two win; both given is a slip to point out, not to guess at.
-    if (this.argv.includes('--enabled') && this.argv.includes('--no-enabled'))
-      throw new InputError('--enabled and --no-enabled cannot be given together', {
-        hint: 'Give --enabled to turn receipt requests on, or --no-enabled to turn them off.',
-      })
     const {describeReceiptConfig, receiptRulesUpdate} = await import('../../../records/receipt-rules.js')
     const update = receiptRulesUpdate(flags.enabled, flags.threshold)
     const businessId = await this.businessId()

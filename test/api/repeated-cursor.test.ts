@@ -9,7 +9,7 @@ import {beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir, type BkResult} from '../helpers/bk.js'
 import {start, tokenFor} from '../helpers/emulator.js'
-import {reply, scriptedServer} from '../helpers/scripted-server.js'
+import {reply, scriptedServer, type Step} from '../helpers/scripted-server.js'
 
 vi.setConfig({testTimeout: 120_000})
 
@@ -54,6 +54,25 @@ async function againstRepeatingService(args: string[], items: unknown[] = data):
   }
 }
 
+/**
+ * bk webhooks replay against a service whose whole list is one page, and whose list by status
+ * (read to learn each notification's status) is empty pages under the same cursor.
+ */
+async function againstRepeatingStatusLists(args: string[]): Promise<BkResult> {
+  const page = (items: unknown[], next: string | null) =>
+    reply(200, {data: items, pagination: {next_page_token: next, previous_page_token: null}})
+  const byStatus = page([], REPEATED)
+  const whole = page(notifications, null)
+  const route: Step = (req, res, body) =>
+    (new URL(req.url ?? '', 'http://x').searchParams.has('status') ? byStatus : whole)(req, res, body)
+  const server = await scriptedServer([route])
+  try {
+    return await runBk(args, {env: {BK_BASE_URL: server.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: BUSINESS}})
+  } finally {
+    await server.close()
+  }
+}
+
 const stopped = (what: string) =>
   `Unexpected response from ${what}: page 2 gave next_page_token "${REPEATED}", a cursor this listing already followed; following it again would repeat the same pages without end, so bk stopped after 2 pages`
 
@@ -89,5 +108,15 @@ describe('a next_page_token the service gave before', () => {
       code: 'unexpected_response',
       error: stopped('GET /v0/tenant/webhook/notifications'),
     })
+  })
+
+  it('stops the delivery-status lookup of webhooks replay the same way', async () => {
+    const res = await againstRepeatingStatusLists(['webhooks', 'replay', '--json'])
+    expect(res.code, res.stderr).toBe(1)
+    const error = parseJsonOutput<{code: string; error: string}>(res)
+    expect(error.code).toBe('unexpected_response')
+    expect(error.error).toMatch(
+      /^Unexpected response from GET \/v0\/tenant\/webhook\/notifications\?status=(pending|sent|error): page 2 gave next_page_token "cur_again"/,
+    )
   })
 })

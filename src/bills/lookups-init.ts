@@ -15,6 +15,7 @@ import {stringify} from 'csv-stringify/sync'
 import {InputError} from '../shared/errors.js'
 import {decodeUtf8} from '../shared/utf8.js'
 import {replacePrivateFile} from '../files/private-file.js'
+import {defused, undefused} from '../output/safe-csv.js'
 import {headerKey, headerOf, ID_COLUMN_PREFIX} from './columns.js'
 import type {BillMap} from './map-file.js'
 import {compileComputed, computedText, RowFailure, type ComputedStep} from './computed-columns.js'
@@ -219,7 +220,7 @@ async function writeLookup(f: Field, map: BillMap, path: string): Promise<Lookup
     rows.slice(1).map((r) => {
       const key = r
         .slice(0, width)
-        .map((c) => c.trim())
+        .map((c) => undefused(c.trim()))
         .join('\u0000')
       return caseless ? key.toLowerCase() : key
     }),
@@ -227,7 +228,8 @@ async function writeLookup(f: Field, map: BillMap, path: string): Promise<Lookup
   let added = 0
   for (const [id, parts] of f.keys) {
     if (listed.has(id)) continue
-    rows.push([...parts, ''])
+    // Opened in a spreadsheet to fill in the ids: a value such as `=HYPERLINK(…)` is kept as text.
+    rows.push([...parts.map(defused), ''])
     listed.add(id)
     added++
   }

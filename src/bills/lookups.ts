@@ -7,6 +7,7 @@
 import {parse} from 'csv-parse/sync'
 
 import {InputError} from '../shared/errors.js'
+import {undefused} from '../output/safe-csv.js'
 import {decodeUtf8} from '../shared/utf8.js'
 import {readBoundedFile, SIZE_LIMITS} from '../files/input-limits.js'
 
@@ -74,7 +75,8 @@ async function readLookup(field: string, file: string, caseInsensitive: boolean,
           ? `${file}:${line}: expected two columns (the value as the export writes it, then the bk id), found ${row.length}`
           : `${file}:${line}: expected ${width + 1} columns (the ${width} key columns the map's lookups: names for ${field}, then the bk id), found ${row.length}`,
       )
-    const parts = row.slice(0, width).map((p) => p.trim())
+    // `bills lookups init` writes a value a spreadsheet would run as a formula with a leading `'`.
+    const parts = row.slice(0, width).map((p) => undefused(p.trim()))
     // A blank part of a key of several columns matches a blank cell (an individual has no first name).
     const from = width === 1 ? parts[0]! : parts.every((p) => p === '') ? '' : keyText(parts)
     const to = row[width]!.trim()

@@ -14,7 +14,15 @@ import {numberText} from '../shared/money.js'
  */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
 
-const defused = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text)
+/** Text a spreadsheet would run as a formula, with a leading apostrophe that makes it text. */
+export const defused = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text)
+
+/**
+ * The text `defused` was given, for a file bk writes and reads back (a lookup file): the
+ * apostrophe goes only where `defused` would have put it.
+ */
+export const undefused = (text: string): string =>
+  text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text
 
 /**
  * Rows as CSV lines, each ended by `\n`. Spreadsheet safety: text that starts like a formula

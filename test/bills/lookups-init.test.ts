@@ -148,6 +148,48 @@ describe('bills lookups init on a later export', () => {
     await lookupsInit(later)
     expect(readFileSync(vendors, 'utf8')).toBe(after)
   })
+
+  it('writes a value a spreadsheet would run as a formula as text, and matches it all the same', async () => {
+    const dir = tempDir('bk-lookups-formula-')
+    const [header, first] = readCsv(example.path) as [string[], string[]]
+    const names = ['=HYPERLINK("http://x","y")', '-Acme Corp']
+    const bills = names.map((name, i) => {
+      const row = [...first]
+      row[header.indexOf('*ContactName')] = name
+      row[header.indexOf('*InvoiceNumber')] = `F-${i}`
+      return row
+    })
+    const file = join(dir, 'formula.csv')
+    writeFileSync(file, stringify([header, ...bills]))
+    const lookupsInit = () => runBk(['bills', 'lookups', 'init', file, '--map', 'xero', '--dir', dir, '--json'])
+    const init = await lookupsInit()
+    expect(init.code, init.stderr).toBe(0)
+    const vendors = join(dir, 'vendors.csv')
+    expect(readCsv(vendors).slice(1)).toEqual(names.map((name) => [`'${name}`, '']))
+    // The ids filled in, as in a spreadsheet: the import finds each vendor under its own name.
+    const files = (JSON.parse(init.stdout) as Written[]).map((w) => w.file)
+    for (const f of files) {
+      const rows = readCsv(f)
+      rows.slice(1).forEach((r, i) => (r[r.length - 1] = f === vendors ? `ven_formula_${i}` : 'ldg_demo_expenses'))
+      writeFileSync(f, stringify(rows))
+    }
+    const lookups = (JSON.parse(init.stdout) as Written[]).flatMap((w) => ['--lookup', `${w.field}=${w.file}`])
+    const dry = await runBk([
+      'bills',
+      'import',
+      file,
+      '--map',
+      'xero',
+      ...withoutLookups(example.flags!),
+      ...lookups,
+      '--dry-run',
+    ])
+    expect(dry.stderr).not.toContain('missing from lookups')
+    expect(dry.code, dry.stderr).toBe(0)
+    // Run again, it finds both values listed.
+    const again = await lookupsInit()
+    expect((JSON.parse(again.stdout) as Written[]).find((w) => w.field === 'vendor_id')).toMatchObject({added: 0})
+  })
 })
 
 describe('bills lookups init on either thread', () => {

@@ -52,6 +52,8 @@ export interface ImportOutcome {
    * are `failed + unconfirmed` in all (all are in the files).
    */
   reasons: string[]
+  /** Those of `reasons` already on stderr, shown as their rows were read. */
+  shown: ReadonlySet<string>
 }
 
 /** How a run ended, as its stages know it. */
@@ -78,6 +80,7 @@ const KEPT_REASONS = 20
 export class ImportTally {
   readonly summary: ImportSummary
   readonly reasons: string[] = []
+  private readonly shown = new Set<string>()
   /** Problems found in the file, of which the first `maxErrors` are shown as found. */
   private warned = 0
   /**
@@ -144,7 +147,7 @@ export class ImportTally {
     const {label, maxErrors, warn} = this.options
     this.summary.invalid++
     this.summary.failed++
-    this.because(formatRowError(label, bill.errors[0]!))
+    this.because(formatRowError(label, bill.errors[0]!), this.warned < maxErrors)
     for (const e of bill.errors) if (this.warned++ < maxErrors) warn(formatRowError(label, e))
     const reasons = bill.errors.map((e) => formatRowError(label, e))
     await this.write(() =>
@@ -242,7 +245,7 @@ export class ImportTally {
     if (full) fatal = diskFullError(full, summary, journaled)
     else if (fatal && summary.notSent > 0 && !(fatal instanceof InputError))
       fatal = withNotSent(fatal, summary, journaled)
-    return {summary, fatal, reasons: this.reasons}
+    return {summary, fatal, reasons: this.reasons, shown: this.shown}
   }
 
   private async write(output: () => Promise<void>): Promise<void> {
@@ -254,8 +257,11 @@ export class ImportTally {
     }
   }
 
-  private because(reason: string): void {
-    if (this.reasons.length < KEPT_REASONS) this.reasons.push(reason)
+  /** `shown`: the reason is on stderr already (a row error, shown as found). */
+  private because(reason: string, shown = false): void {
+    if (this.reasons.length >= KEPT_REASONS) return
+    this.reasons.push(reason)
+    if (shown) this.shown.add(reason)
   }
 }
 

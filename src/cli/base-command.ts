@@ -292,17 +292,19 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /**
    * Partial success (exit 6), in one shape for every command that can partly fail: the command's
    * result as on success, plus `partial: {failed, unconfirmed, reasons}` with the first reasons
-   * (README "Exit codes"). The reasons also go to stderr, for people and for CI logs. `total`
-   * is how many there are in all, for a command that keeps only the first (bills import).
+   * (README "Exit codes"). The reasons also go to stderr, for people and for CI logs, but for
+   * those `shown` there already (bills import's row errors, as found). `total` is how many
+   * there are in all, for a command that keeps only the first (bills import).
    */
   protected partial<T extends object>(
     result: T,
     what: Omit<PartialSuccess, 'reasons'>,
     reasons: string[],
     total = reasons.length,
+    shown: ReadonlySet<string> = new Set(),
   ): T & {partial: PartialSuccess} {
     const first = reasons.slice(0, PARTIAL_REASONS)
-    for (const r of first) process.stderr.write(`  ${r}\n`)
+    for (const r of first) if (!shown.has(r)) process.stderr.write(`  ${r}\n`)
     if (total > first.length) process.stderr.write(`  … and ${total - first.length} more\n`)
     process.exitCode = ExitCode.partial
     return {...result, partial: {...what, reasons: first}}

@@ -108,7 +108,12 @@ describe('bk bills import', () => {
     expect(result.code).toBe(6)
     expect(result.stdout).toContain('Done: 2 created, 2 failed, 0 unconfirmed')
     expect(result.stdout).toContain('mixed.rejects.csv')
-    expect(result.stderr).toContain('mixed.csv:3: column line_amount: "1e2" is not a decimal amount')
+    // Each reason once: the row error as found, the service's refusal in the summary.
+    const reasons = result.stderr.split('\n').filter((line) => /mixed\.csv:3:|ven_unknown/.test(line))
+    expect(reasons).toEqual([
+      expect.stringMatching(/^mixed\.csv:3: column line_amount: "1e2" is not a decimal amount/) as string,
+      '  bill G-3 (vendor ven_unknown): rejected by the service: vendor ven_unknown does not exist in business biz_demo_acme',
+    ])
     expect(
       bills()
         .map((b) => b.number)

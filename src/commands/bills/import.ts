@@ -316,6 +316,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
         outcome.reasons,
         // One reason a bill failed or unconfirmed; the tally keeps only the first.
         summary.failed + summary.unconfirmed,
+        outcome.shown,
       )
     return summary
   }

@@ -99,7 +99,7 @@ function unreadableCell(
   return undefined
 }
 
-/** Reads the file once; calls onBill for each complete bill. Returns the row count. */
+/** Reads the file once; calls onBill for each complete bill. Returns the count of the bills' rows. */
 export async function scan(
   input: CsvInput,
   options: ScanOptions,
@@ -156,7 +156,6 @@ export async function scan(
           onHeader?.(first.header)
           if (!first.isData) continue
         }
-        rows++
         const extra: RowError | undefined =
           record.length === header.length
             ? input.marked
@@ -170,10 +169,12 @@ export async function scan(
         if (translator) {
           const origin = input.origin?.()
           const t = translator.translate(record, line, origin)
+          // A row the map drops (`skip:`) is no row of a bill: not counted, as the import counts.
           if (t.skipped) continue
           if (origin) t.row.origin = origin
           done = assembler.push(t.row, extra, t.errors)
         } else done = assembler.push({line, cells: record}, extra)
+        rows++
         if (done) {
           const r = onBill(done)
           if (r) await r

@@ -8,6 +8,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {example, exampleText, presetCases, type PresetCase} from '../helpers/preset-case.js'
+import {parseJsonOutput} from '../helpers/bk.js'
 
 const {presetCase, billPosts} = presetCases()
 
@@ -256,11 +257,13 @@ describe('file structure', () => {
       'defaults: {currency: EUR}',
       '',
     ].join('\n')
-    const skipped = await importFiles({
-      'bills.csv': TYPED_ROWS,
-      'map.yaml': `${map}skip: {column: Type, values: [PAYMENT]}\n`,
-    })
+    const files = {'bills.csv': TYPED_ROWS, 'map.yaml': `${map}skip: {column: Type, values: [PAYMENT]}\n`}
+    // The dry run counts the rows as the import does: those of the bills, the dropped row not among them.
+    const dry = await importFiles(files, ['--dry-run', '--json'])
+    expect(parseJsonOutput(dry)).toMatchObject({rows: 2, bills: 2, valid: 2})
+    const skipped = await importFiles(files, ['--json'])
     expect(skipped.code).toBe(0)
+    expect(parseJsonOutput(skipped)).toMatchObject({rows: 2, bills: 2, created: 2})
     expect((skipped.sent as Array<{number: string}>).map((b) => b.number)).toEqual(['NW-1', 'CH-1'])
     const refused = await importFiles({'bills.csv': TYPED_ROWS, 'map.yaml': map}, ['--dry-run'])
     expect(refused.stderr).toContain('bills.csv:3: column Type: "PAYMENT" is not a bill row')

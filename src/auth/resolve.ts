@@ -3,6 +3,8 @@
  * environment (BK_ACCESS_TOKEN, or BK_CLIENT_ID/BK_CLIENT_SECRET with BK_BASE_URL or BK_ENV),
  * then the active profile. Each value records its origin for `bk auth status`. BK_BASE_URL or BK_ENV
  * set beside a profile that says otherwise is refused, never ignored: see `profileAgreesWithEnv`.
+ * The business is --business, else BK_BUSINESS_ID, else the profile's; the scopes BK_SCOPES, else
+ * the profile's.
  */
 import {ConfigError, InputError} from '../shared/errors.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
@@ -80,6 +82,11 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
   } else if (env.BK_BUSINESS_ID && resolved.source === 'profile') {
     resolved.businessId = env.BK_BUSINESS_ID
     resolved.origins.business = 'BK_BUSINESS_ID'
+  }
+  // BK_SCOPES limits a profile's tokens as it does the environment's (tokens are cached by scope).
+  if (env.BK_SCOPES && resolved.source === 'profile') {
+    resolved.scope = env.BK_SCOPES
+    resolved.origins.scope = 'BK_SCOPES'
   }
   return resolved
 }
@@ -171,7 +178,34 @@ function profileAgreesWithEnv(resolved: ResolvedCredentials, env: NodeJS.Process
 }
 
 function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
-  const environment = (env.BK_ENV || inferEnvironment(env.BK_BASE_URL)) as Environment
+  if (!env.BK_ACCESS_TOKEN && (!env.BK_CLIENT_ID || !env.BK_CLIENT_SECRET)) {
+    const missing = env.BK_CLIENT_ID ? 'BK_CLIENT_SECRET' : 'BK_CLIENT_ID'
+    throw new ConfigError(`${missing} is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together`, {
+      code: 'no_credentials',
+      hint: `Set ${missing} as well, or BK_ACCESS_TOKEN alone; or unset both and use a profile (\`bk profiles list\`).`,
+    })
+  }
+  // A secret goes only where the user says: an address by default would hand it to whatever
+  // listens there (a CI job that forgot BK_BASE_URL).
+  if (!env.BK_BASE_URL && !env.BK_ENV) {
+    const [given, is] = env.BK_ACCESS_TOKEN ? ['BK_ACCESS_TOKEN', 'is'] : ['BK_CLIENT_ID and BK_CLIENT_SECRET', 'are']
+    throw new ConfigError(
+      `${given} ${is} set, but neither BK_BASE_URL nor BK_ENV says which service to send ${is === 'is' ? 'it' : 'them'} to; nothing was sent`,
+      {
+        code: 'no_base_url',
+        hint: "Set BK_BASE_URL to the service's address, or BK_ENV=local for the emulator (`bk emulator start`, on http://127.0.0.1:4010).",
+      },
+    )
+  }
+  if (env.BK_ACCESS_TOKEN && env.BK_SCOPES)
+    throw new InputError(
+      'BK_SCOPES cannot limit the access token from BK_ACCESS_TOKEN: a ready token keeps the scopes it was issued with',
+      {
+        code: 'token_not_rescoped',
+        hint: 'Unset BK_SCOPES to use the token as it is, or set BK_CLIENT_ID and BK_CLIENT_SECRET instead, so that bk asks for a token with those scopes.',
+      },
+    )
+  const environment = (env.BK_ENV || inferEnvironment(env.BK_BASE_URL as string)) as Environment
   const rawUrl = env.BK_BASE_URL ?? defaultBaseUrl(environment)
   if (!rawUrl) {
     throw new ConfigError(`BK_ENV=${environment} has no known address: set BK_BASE_URL as well`, {code: 'no_base_url'})
@@ -193,14 +227,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
   if (env.BK_ACCESS_TOKEN) {
     return {...common, accessToken: env.BK_ACCESS_TOKEN, origins: {...origins, accessToken: 'BK_ACCESS_TOKEN'}}
   }
-  if (!env.BK_CLIENT_ID || !env.BK_CLIENT_SECRET) {
-    const missing = env.BK_CLIENT_ID ? 'BK_CLIENT_SECRET' : 'BK_CLIENT_ID'
-    throw new ConfigError(`${missing} is not set; BK_CLIENT_ID and BK_CLIENT_SECRET go together`, {
-      code: 'no_credentials',
-      hint: `Set ${missing} as well, or BK_ACCESS_TOKEN alone; or unset both and use a profile (\`bk profiles list\`).`,
-    })
-  }
-  const secret = env.BK_CLIENT_SECRET
+  const secret = env.BK_CLIENT_SECRET as string
   return {
     ...common,
     clientId: env.BK_CLIENT_ID,
@@ -213,8 +240,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
  * With no BK_ENV: a loopback address is the emulator (`local`); any other address is taken as
  * production, so that writes are announced unless the user says `BK_ENV=sandbox`.
  */
-function inferEnvironment(baseUrl: string | undefined): Environment {
-  if (!baseUrl) return 'local'
+function inferEnvironment(baseUrl: string): Environment {
   try {
     return isLoopback(new URL(baseUrl).hostname) ? 'local' : 'production'
   } catch {

@@ -61,6 +61,16 @@ function c1Reason(encoding: string | undefined): string {
 }
 
 /**
+ * Why a cell holds U+FFFD. Read in a single-byte encoding, no byte becomes U+FFFD: the file was
+ * read as UTF-8 all the same, by the UTF-8 byte order mark it starts with (which beats --encoding).
+ */
+function notUtf8Reason(encoding: string | undefined): string {
+  return encoding === 'windows-1252' || encoding === 'latin1'
+    ? `holds bytes that are not UTF-8 (shown as \uFFFD), though the file starts with UTF-8's byte order mark, which has bk read it as UTF-8 whatever --encoding says: the file mixes encodings. Save it again as UTF-8 ("CSV UTF-8" in Excel)`
+    : 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written (unless the file starts with a UTF-8 byte order mark, which beats --encoding), or save it as UTF-8 ("CSV UTF-8" in Excel)'
+}
+
+/**
  * A cell holding U+FFFD (the character reading puts in place of bytes that are not UTF-8: the file
  * was saved in another encoding, such as Windows-1252 by Excel's plain "CSV") or a control
  * character (a binary file, or a stray byte): importing it would send mangled text.
@@ -83,7 +93,7 @@ function unreadableCell(
       code >= 0x80 && code <= 0x9f
         ? `holds the control character ${at}: it ${c1Reason(encoding)}`
         : c === '\uFFFD'
-          ? 'holds bytes that are not UTF-8 (shown as \uFFFD): the file is in another encoding. Pass --encoding windows-1252 (or latin1) if that is how it was written, or save it as UTF-8 ("CSV UTF-8" in Excel)'
+          ? notUtf8Reason(encoding)
           : `holds the control character ${at}: remove it (a cell holds text, tabs and line breaks only)`
     // Control characters are shown escaped: printed raw they could move the user's terminal cursor.
     const shown = (text: string) =>

@@ -194,6 +194,21 @@ describe('bk bills import --dry-run: every rule names the line, column and value
     expect(result.stderr).toContain('1 of 2 bills invalid')
   })
 
+  it('says a file marked UTF-8 that is not mixes encodings, where --encoding cannot help', async () => {
+    const dir = tempDir('bk-bills-')
+    const latin1 = Buffer.from(row({number: 'U-2', description: 'Crème'}) + '\n', 'latin1')
+    const bom = Buffer.from([0xef, 0xbb, 0xbf])
+    writeFileSync(join(dir, 'marked.csv'), Buffer.concat([bom, Buffer.from(HEADER + '\n'), latin1]))
+    const result = await runBk(['bills', 'import', 'marked.csv', '--dry-run', '--encoding', 'windows-1252'], {
+      env: envFor(emulator),
+      cwd: dir,
+    })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(
+      `marked.csv:2: column description: "Cr\uFFFDme" holds bytes that are not UTF-8 (shown as \uFFFD), though the file starts with UTF-8's byte order mark, which has bk read it as UTF-8 whatever --encoding says: the file mixes encodings. Save it again as UTF-8`,
+    )
+  })
+
   it('says a UTF-16 file without its little-endian mark is UTF-16, not Windows-1252', async () => {
     const dir = tempDir('bk-bills-')
     const text = HEADER + '\n' + row({number: 'B-1'}) + '\n'

@@ -111,6 +111,11 @@ export class BillImportReport {
     },
   }
 
+  /** A warning about the whole file (no bill in it), on the run page as on stderr. */
+  warn(message: string): void {
+    this.annotator?.add({level: 'warning', file: this.file === '-' ? undefined : this.file, message})
+  }
+
   /**
    * --dry-run, or the whole-file check before a mapped import (`dryRun` false: its summary is
    * the import's, unless the check stops it).

@@ -337,6 +337,16 @@ describe('bk bills import', () => {
     expect(byNumber('S-1')).toHaveLength(1)
   })
 
+  it('warns of a file with a header and no bill, which a truncated export also is; exit 0', async () => {
+    const dir = csvIn('empty-period.csv', ['number,vendor_id,line_amount,line_ledger_id'])
+    const warning = 'Warning: No bill in empty-period.csv: it has no row after its header; nothing was sent\n'
+    for (const extra of [['--dry-run'], ['--json']]) {
+      const result = await runBk(['bills', 'import', 'empty-period.csv', ...extra], {env: envFor(emulator), cwd: dir})
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stderr).toContain(warning)
+    }
+  })
+
   it('a per-bill service error for an unknown tag field goes to rejects; the rest of the batch is created', async () => {
     const dir = csvIn('t.csv', [
       'number,vendor_id,line_amount,line_ledger_id,tag:colour,tag:project',

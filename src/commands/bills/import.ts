@@ -142,6 +142,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
         `${result.file}: ${counted(result.rows, 'row')}, ${counted(result.bills, 'bill')}, ${n(result.valid)} valid${result.skipped ? `, ${counted(result.skipped, 'bill')} set aside (credit notes, or a status the map sets aside)` : ''}${result.record.file ? `, ${n(result.existing)} created earlier (an import skips them)${result.unconfirmed ? `, ${n(result.unconfirmed)} left unconfirmed by another import (not sent)` : ''}` : ''} (${n(result.durationMs)} ms); nothing was sent.`,
       )
       if (result.record.note) this.note(`Bills created earlier are not counted: ${result.record.note}.`)
+      if (result.bills === 0 && result.stoppedAtLine === undefined) this.warnNoBill(result.file, reading.map)
       return result
     }
     // An export read through a map is checked whole first: a misread format would send wrong numbers
@@ -184,7 +185,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
       throw error
     })
     this.ciReport?.finish(outcome)
-    return this.finish(outcome)
+    return this.finish(outcome, reading.map)
   }
 
   /** The whole file checked offline (--dry-run, or before an import through a map); throws on problems. */
@@ -304,9 +305,10 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
   }
 
   /** The summary printed, and the exit code: 130 interrupted, 6 partial, the failure's own. */
-  private finish(outcome: ImportOutcome): BillsImportResult {
+  private finish(outcome: ImportOutcome, map: unknown): BillsImportResult {
     const {summary, fatal} = outcome
     if (!this.jsonEnabled()) this.printSummary(summary, fatal !== undefined)
+    if (summary.bills === 0 && !fatal && !summary.interrupted) this.warnNoBill(summary.file, map)
     if (fatal) throw fatal
     if (summary.interrupted) process.exitCode = 130
     else if (summary.failed > 0 || summary.unconfirmed > 0)
@@ -319,6 +321,16 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
         outcome.shown,
       )
     return summary
+  }
+
+  /**
+   * A file with a header and no bill is not an error (an export of a period with no bills), but
+   * a truncated export looks the same: said on stderr (a warning annotation in CI), exit 0.
+   */
+  private warnNoBill(file: string, map: unknown): void {
+    const message = `No bill in ${file}: it has no row after its header${map ? ', or none the map keeps' : ''}; nothing was sent`
+    this.warn(message)
+    this.ciReport?.warn(message)
   }
 
   /** How the file is read: the map and the flags that beat it, and the lookups. */

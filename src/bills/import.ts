@@ -261,6 +261,7 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     sent: sender.sentBills,
     notSent,
     interrupted: Boolean(options.stop?.aborted),
+    readToEnd: scanned.ended,
     durationMs: Math.round(performance.now() - started),
   })
 }

@@ -35,6 +35,8 @@ export interface ScanOptions {
 
 export interface Scanned {
   rows: number
+  /** Whether the input was read to its end (not when the run stopped, or a CSV error ended it). */
+  ended: boolean
   header: string[]
   /** The row the file could not be read past (a CSV error): nothing after it was read. */
   fatal?: RowError
@@ -188,7 +190,7 @@ export async function scan(
         if (done) {
           const r = onBill(done)
           if (r) await r
-          if (shouldStop()) return {rows, header}
+          if (shouldStop()) return {rows, header, ended: false}
         }
       }
   } catch (error) {
@@ -196,7 +198,7 @@ export async function scan(
     const e = error as CsvFailure
     if (!isCsvError(e)) throw error
     // Every record before the failure was read: the next line is the one its record starts on.
-    return {rows, header, fatal: csvProblem(e, input.nextLine, names), open: assembler?.finish()}
+    return {rows, header, ended: false, fatal: csvProblem(e, input.nextLine, names), open: assembler?.finish()}
   } finally {
     input.close()
   }
@@ -206,7 +208,7 @@ export async function scan(
     const r = onBill(last)
     if (r) await r
   }
-  return {rows, header, ...(translator ? {missing: translator.missing} : {})}
+  return {rows, header, ended: true, ...(translator ? {missing: translator.missing} : {})}
 }
 
 /**

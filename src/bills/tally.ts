@@ -40,6 +40,8 @@ export interface ImportSummary {
   resultsFile: string | null
   journalFile: string | null
   interrupted: boolean
+  /** False when the run stopped before the end of its input: the bills after were not read (--resume reads them). */
+  readToEnd: boolean
   durationMs: number
 }
 
@@ -68,6 +70,7 @@ export interface RunEnd {
   sent: number
   notSent: number
   interrupted: boolean
+  readToEnd: boolean
   durationMs: number
 }
 
@@ -124,6 +127,7 @@ export class ImportTally {
       resultsFile: options.resultsFile ?? null,
       journalFile: options.journalFile ?? null,
       interrupted: false,
+      readToEnd: false,
       durationMs: 0,
     }
   }
@@ -226,6 +230,7 @@ export class ImportTally {
       )
     summary.notSent = end.notSent
     summary.interrupted = end.interrupted
+    summary.readToEnd = end.readToEnd
     const {rejects, unconfirmed, unsent} = this.outputs.written
     summary.rejectsFile = rejects.path
     summary.unconfirmedFile = unconfirmed.path

@@ -410,7 +410,7 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     const out = (line: string) => process.stdout.write(line + '\n')
     const seconds = (s.durationMs / 1000).toFixed(1)
     out(
-      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${n(s.created)} created, ${n(s.failed)} failed, ${n(s.unconfirmed)} unconfirmed, ${n(s.skipped)} skipped (created before${s.existing ? `; ${n(s.existing)} by an earlier import` : ''})${s.notSent ? `, ${n(s.notSent)} not sent` : ''}; ${counted(s.bills, 'bill')} in ${counted(s.rows, 'row')}, ${seconds} s.`,
+      `${s.interrupted ? 'Interrupted' : stopped ? 'Stopped' : 'Done'}: ${n(s.created)} created, ${n(s.failed)} failed, ${n(s.unconfirmed)} unconfirmed, ${n(s.skipped)} skipped (created before${s.existing ? `; ${n(s.existing)} by an earlier import` : ''})${s.notSent ? `, ${n(s.notSent)} not sent` : ''}; ${counted(s.bills, 'bill')} in ${counted(s.rows, 'row')}${s.readToEnd ? '' : ` read, the rest of ${s.file} not`}, ${seconds} s.`,
     )
     // A two-file import's side files come in pairs: the bills, then their lines (for --lines-file).
     const pair = (file: string, lines: string | null) => (lines ? `${file}, their lines ${lines}` : file)

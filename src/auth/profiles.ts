@@ -10,6 +10,7 @@ import {ConfigError, InputError} from '../shared/errors.js'
 import {withFileLock} from '../files/run-lock.js'
 import {unreadableBecause} from '../files/file-errors.js'
 import {replacePrivateFile} from '../files/private-file.js'
+import {shellWord} from '../output/shell-word.js'
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -31,12 +32,16 @@ export interface Profile {
  * that may not be there), and business and scope kept.
  */
 export function profileAddCommand(name: string, profile: Profile, secretFrom = ''): string {
-  const flags = [`--env ${profile.env}`, `--client-id ${profile.clientId}`, `--base-url ${profile.baseUrl}`]
-  if (profile.business) flags.push(`--business ${profile.business}`)
-  if (profile.scope) flags.push(`--scope ${profile.scope.includes(' ') ? `"${profile.scope}"` : profile.scope}`)
+  const flags = [
+    `--env ${profile.env}`,
+    `--client-id ${shellWord(profile.clientId)}`,
+    `--base-url ${shellWord(profile.baseUrl)}`,
+  ]
+  if (profile.business) flags.push(`--business ${shellWord(profile.business)}`)
+  if (profile.scope) flags.push(`--scope ${shellWord(profile.scope)}`)
   if (profile.storage === 'file') flags.push('--insecure-storage')
   if (secretFrom) flags.push(secretFrom)
-  return `bk profiles add ${name} ${flags.join(' ')}`
+  return `bk profiles add ${shellWord(name)} ${flags.join(' ')}`
 }
 
 export interface ConfigFile {

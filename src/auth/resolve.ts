@@ -7,6 +7,7 @@
  * the profile's.
  */
 import {ConfigError, InputError} from '../shared/errors.js'
+import {shellWord} from '../output/shell-word.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {ENVIRONMENTS, ProfileStore, profileAddCommand, type Environment} from './profiles.js'
@@ -101,7 +102,7 @@ async function fromProfile(
   if (!profile) {
     throw new ConfigError(`No profile named "${name}" (from ${origin})`, {
       code: 'unknown_profile',
-      hint: `Run \`bk profiles list\` to see your profiles, or \`bk profiles add ${name} …\` to create it.`,
+      hint: `Run \`bk profiles list\` to see your profiles, or \`bk profiles add ${shellWord(name)} …\` to create it.`,
     })
   }
   const store = openStore(profile.storage, configDir)

@@ -7,6 +7,7 @@
  */
 import {canonicalColumn, headerKey, ID_COLUMN_PREFIX, layoutFor} from './columns.js'
 import {BkError} from '../shared/errors.js'
+import {shellWord} from '../output/shell-word.js'
 import {delimiterFlag, plainMap, type BillMap} from './map-file.js'
 import {DATE_CANDIDATES, fileFormat, looksLikeHeader, profileColumn, type ColumnProfile} from './column-profile.js'
 import {sampleFile, type FileSample} from './file-sample.js'
@@ -444,9 +445,4 @@ function otherMatch(chosen: PresetMatch, other: PresetMatch): string {
     (apart.length > 0 ? `. They read apart: ${apart.join('; ')}` : ', alike') +
     `. To use ${other.name}: --map ${other.name}`
   )
-}
-
-/** A path as one shell word, quoted only when it needs to be. */
-export function shellWord(text: string): string {
-  return /^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
 }

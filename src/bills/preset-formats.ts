@@ -11,6 +11,7 @@ import {DATE_CANDIDATES, fileFormat, type ColumnProfile} from './column-profile.
 import {parseDateAs, type YearSource} from './formats.js'
 import type {BillMap} from './map-file.js'
 import {decideText, type FormatFinding} from './map-init.js'
+import {shellWord} from '../output/shell-word.js'
 
 export interface PresetFormats {
   flags: string[]
@@ -33,7 +34,7 @@ export function presetFormats(
 ): PresetFormats {
   const out: PresetFormats = {flags: [], decide: [], notes: []}
   const flag = (name: string, what: string, f: FormatFinding) => {
-    out.flags.push(`--${name} ${f.value ?? `<${f.candidates.join('|') || 'FORMAT'}>`}`)
+    out.flags.push(`--${name} ${f.value !== null ? shellWord(f.value) : `<${f.candidates.join('|') || 'FORMAT'}>`}`)
     if (f.value === null) out.decide.push(`the ${what} format: ${decideText(f)}`)
   }
   if (!map.dateFormat && found.dateFormat) flag('date-format', 'date', found.dateFormat)

@@ -8,6 +8,7 @@
  */
 import {decideText, type MapInitFindings} from './map-init.js'
 import {counted} from '../shared/counts.js'
+import {shellWord} from '../output/shell-word.js'
 
 const q = (text: string) => JSON.stringify(text)
 const list = (items: readonly string[]) => `[${items.map(q).join(', ')}]`
@@ -19,8 +20,8 @@ export function starterMap(f: MapInitFindings, names: readonly string[]): string
     `# A starter map for ${file}, written by bk bills maps init from its first ${counted(f.sampledRows, 'row')}${f.wholeFile ? ' (the whole file)' : ''}.`,
     '# Check each line against the file. Resolve every DECIDE: the import refuses this map until',
     '# each is resolved. Then write the lookups and try it without sending anything:',
-    `#   bk bills lookups init ${file} --map THIS.yaml`,
-    `#   bk bills import ${file} --map THIS.yaml --dry-run --show 3`,
+    `#   bk bills lookups init ${shellWord(file)} --map THIS.yaml`,
+    `#   bk bills import ${shellWord(file)} --map THIS.yaml --dry-run --show 3`,
   )
   if (f.nearest) {
     const n = f.nearest

@@ -8,6 +8,7 @@
  */
 import {InputError} from '../shared/errors.js'
 import {Decimal, type Money} from '../shared/money.js'
+import {shellWord} from '../output/shell-word.js'
 import {columnLabel, creditNote, type RowError, type SourceRow} from './assemble.js'
 import {
   canonicalColumn,
@@ -172,7 +173,7 @@ export class ExportTranslator {
           throw new InputError(
             `${fileLabel}:1: the header row names "${this.labels[i]}" twice (columns ${earlier + 1} and ${i + 1}), and both would be ${t}`,
             {
-              hint: `A map names a header once, so it cannot tell the two apart: rename or remove one in the file, or let \`bk bills maps init ${fileLabel}\` write a map that reads the columns by position.`,
+              hint: `A map names a header once, so it cannot tell the two apart: rename or remove one in the file, or let \`bk bills maps init ${shellWord(fileLabel)}\` write a map that reads the columns by position.`,
             },
           )
         throw new InputError(

@@ -11,7 +11,7 @@ import {basename, dirname, join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runBk, tempDir} from '../helpers/bk.js'
+import {ROOT, runBk, runShellLine, tempDir} from '../helpers/bk.js'
 import {exampleExports, flagValue, type ExampleExport} from './example-exports.js'
 
 interface Findings {
@@ -156,6 +156,24 @@ describe('bills lookups init for a preset with needs:, after maps init', () => {
     for (const f of ['vendors.csv', 'ledgers.csv']) cpSync(join(example, f), join(dir, f))
     const args = words(then!).map((w) => (w === '<CODE>' ? 'USD' : w))
     const result = await runBk(args, {cwd: dir})
+    expect(result.stderr).not.toContain('you did not give')
+    expect(result.code, result.stderr).toBe(0)
+  })
+  it('quotes the paths in its Then: line for the shell: pasted into sh, the import reads the files named', async () => {
+    const dir = tempDir('bk-lookups-then-quoted-')
+    const example = join(ROOT, 'examples/exports/quickbooks-online')
+    const file = "it's $HOME bills.csv"
+    cpSync(join(example, 'bills.csv'), join(dir, file))
+    const lookups = await runBk(
+      ['bills', 'lookups', 'init', file, '--map', 'quickbooks-online', '--dir', 'my lookups'],
+      {cwd: dir},
+    )
+    expect(lookups.code, lookups.stderr).toBe(0)
+    const then = /^Then: (.*)$/m.exec(lookups.stdout)?.[1] ?? ''
+    expect(then).toContain(`bk bills import 'it'\\''s $HOME bills.csv' --map quickbooks-online `)
+    expect(then).toContain(`--lookup 'vendor_id=my lookups/vendors.csv'`)
+    for (const f of ['vendors.csv', 'ledgers.csv']) cpSync(join(example, f), join(dir, 'my lookups', f))
+    const result = await runShellLine(then.replace('<CODE>', 'USD'), {cwd: dir}, 'sh')
     expect(result.stderr).not.toContain('you did not give')
     expect(result.code, result.stderr).toBe(0)
   })

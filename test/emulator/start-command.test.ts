@@ -8,7 +8,7 @@ import {createInterface} from 'node:readline'
 
 import {describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runBk, spawnBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, runShellLine, spawnBk, tempDir} from '../helpers/bk.js'
 import {whenOutput} from '../helpers/wait.js'
 import {call} from './support.js'
 
@@ -104,7 +104,7 @@ describe('bk emulator start', () => {
       expect(line).toContain(
         `bk profiles add local --env local --base-url ${baseUrl} --client-id local-client --business biz_demo_acme --client-secret-stdin`,
       )
-      expect(line).toMatch(/^\s*printf %s 'local-secret' \| bk /)
+      expect(line).toMatch(/^\s*printf %s local-secret \| bk /)
       // The printed line works: run it (with file storage, as CI machines may lack a keychain).
       const args = line
         .slice(line.indexOf('| bk ') + 5)
@@ -117,6 +117,31 @@ describe('bk emulator start', () => {
       expect(parseJsonOutput<{data: Array<{id: string}>}>(listed).data.map((b) => b.id)).toEqual(['biz_demo_acme'])
       started.child.kill('SIGINT')
       expect((await started.exit).code).toBe(0)
+    } finally {
+      started.child.kill('SIGKILL')
+    }
+  })
+
+  it('quotes the values of its `bk profiles add` line for the shell: pasted into sh, the line stores them as given', async () => {
+    const configDir = tempDir()
+    const secret = "it's $HOME"
+    const started = await startBinary(['--seed', 'empty', '--client-secret', secret, '--client-id', 'a b'], configDir)
+    try {
+      await whenOutput(started.child.stdout, () => started.stdout().includes('Ctrl-C'), 'the whole banner')
+      const line =
+        started
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes('profiles add')) ?? ''
+      expect(line).toMatch(/^\s*printf %s 'it'\\''s \$HOME' \| bk profiles add local .*--client-id 'a b' /)
+      const added = await runShellLine(`${line.trim()} --insecure-storage`, {configDir}, 'sh')
+      expect(added.code, added.stderr).toBe(0)
+      const shown = await runBk(['profiles', 'show', 'local', '--json'], {configDir})
+      expect(parseJsonOutput<{client_id: string}>(shown)).toMatchObject({client_id: 'a b'})
+      // The emulator takes only its own id and secret: the list answers when both arrived intact.
+      const listed = await runBk(['businesses', 'list', '--json', '--profile', 'local'], {configDir})
+      expect(listed.code, listed.stderr).toBe(0)
+      expect(parseJsonOutput<{data: Array<{id: string}>}>(listed).data.map((b) => b.id)).toEqual(['biz_demo_acme'])
     } finally {
       started.child.kill('SIGKILL')
     }
@@ -155,7 +180,7 @@ describe('bk emulator start', () => {
     try {
       await whenOutput(text.child.stdout, () => text.stdout().includes('Ctrl-C'), 'the whole banner')
       expect(text.stdout()).toContain(`client secret: ${secret}`)
-      expect(text.stdout()).toContain(`printf %s '${secret}' |`)
+      expect(text.stdout()).toContain(`printf %s ${secret} |`)
       expect(text.stdout()).not.toContain('[redacted]')
     } finally {
       text.child.kill('SIGKILL')

@@ -94,13 +94,14 @@ export function startBk(
 }
 
 /**
- * Runs one shell command line through bash, as a user types it (pipes, quotes, `#` comments),
- * with a `bk` on PATH that runs bin/run.js: for examples written in the docs.
+ * Runs one shell command line through bash (or `shell`), as a user types it (pipes, quotes, `#`
+ * comments), with a `bk` on PATH that runs bin/run.js: for examples written in the docs, and the
+ * commands bk prints to copy.
  */
-export function runShellLine(line: string, options: RunOptions = {}): Promise<BkResult> {
+export function runShellLine(line: string, options: RunOptions = {}, shell: 'bash' | 'sh' = 'bash'): Promise<BkResult> {
   const path = [bkOnPath(), process.env.PATH].filter(Boolean).join(delimiter)
   const withPath = {...options, env: {PATH: path, ...options.env}}
-  return collect(spawnIn('bash', ['-c', line], withPath), withPath)
+  return collect(spawnIn(shell, ['-c', line], withPath), withPath)
 }
 
 /** A folder holding an executable `bk` that runs this checkout's bin/run.js with this node. */

@@ -5,6 +5,7 @@ import {InputError} from '../../shared/errors.js'
 import type {FaultKind} from '../../emulator/faults.js'
 import type {EmulatorOptions} from '../../emulator/options.js'
 import {splitList} from '../../cli/flags.js'
+import {shellWord} from '../../output/shell-word.js'
 
 export interface EmulatorStartResult {
   baseUrl: string
@@ -235,7 +236,10 @@ async function startError(
   return listenError(error, flags.host, flags.port)
 }
 
-/** The start lines for a person: where it listens, the credentials, and the line that saves them. */
+/**
+ * The start lines for a person: where it listens, the credentials, and the line that saves them,
+ * each value a shell word so the line pasted into a shell passes it as it is.
+ */
 function startText(info: EmulatorStartResult, bin: string, hasFixtures: boolean): string {
   return [
     `Emulator listening on ${info.baseUrl}`,
@@ -250,8 +254,8 @@ function startText(info: EmulatorStartResult, bin: string, hasFixtures: boolean)
       : []),
     '',
     'Use it with:',
-    ...(info.caFile ? [`  export BK_CA_FILE=${info.caFile}`] : []),
-    `  printf %s '${info.clientSecret}' | ${bin} profiles add local --env local --base-url ${info.baseUrl} --client-id ${info.clientId}${info.businessIds[0] ? ` --business ${info.businessIds[0]}` : ''} --client-secret-stdin`,
+    ...(info.caFile ? [`  export BK_CA_FILE=${shellWord(info.caFile)}`] : []),
+    `  printf %s ${shellWord(info.clientSecret)} | ${bin} profiles add local --env local --base-url ${shellWord(info.baseUrl)} --client-id ${shellWord(info.clientId)}${info.businessIds[0] ? ` --business ${shellWord(info.businessIds[0])}` : ''} --client-secret-stdin`,
     'Press Ctrl-C to stop.',
     '',
   ].join('\n')

@@ -5,6 +5,7 @@ import {BaseCommand} from '../../../cli/base-command.js'
 import {billReadingFlags} from '../../../cli/flags.js'
 import type {LookupFileResult} from '../../../bills/lookups-init.js'
 import {counted} from '../../../shared/counts.js'
+import {shellWord} from '../../../output/shell-word.js'
 
 const reading = billReadingFlags()
 
@@ -57,7 +58,7 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
           `${r.file}: ${counted(r.values, 'value')} of ${r.columns.join(' + ')} (${r.added} added), ${toFill} without an id${toFill > 0 ? ': fill in the bk id of each' : ''}`,
         )
       }
-      const lines = flags['lines-file'] ? ` --lines-file ${flags['lines-file']}` : ''
+      const lines = flags['lines-file'] ? ` --lines-file ${shellWord(flags['lines-file'])}` : ''
       // The import reads the file as this command did: with the same delimiter and encoding.
       const shape = [
         ...(flags.delimiter ? [delimiterFlag(flags.delimiter)] : []),
@@ -68,9 +69,11 @@ export default class BillsLookupsInit extends BaseCommand<typeof BillsLookupsIni
       const {importFlagsBeyondLookups} = await import('../../../bills/map-init.js')
       const given = [...shape, ...(lines ? [lines.trim()] : [])]
       const {before, after} = await importFlagsBeyondLookups(this.args.file, flags.map, map, given)
-      const lookups = results.map((r) => `--lookup ${r.field}=${r.file}`)
+      const lookups = results.map((r) => `--lookup ${shellWord(`${r.field}=${r.file}`)}`)
       const args = [...shape, ...before, ...lookups, ...after].join(' ')
-      this.log(`Then: bk bills import ${this.args.file}${lines} --map ${flags.map} ${args} --dry-run`)
+      this.log(
+        `Then: bk bills import ${shellWord(this.args.file)}${lines} --map ${shellWord(flags.map)} ${args} --dry-run`,
+      )
     }
     return results
   }

@@ -7,6 +7,7 @@ import {createServer as createHttpsServer} from 'node:https'
 import type {AddressInfo, Server} from 'node:net'
 import type {Duplex} from 'node:stream'
 
+import {hostToConnect} from '../shared/listen-address.js'
 import {createFaultPlan, type FaultPlan} from './faults.js'
 import {applyFixtures, FixtureError} from './fixtures.js'
 import {HttpError, readBody, type Reply} from './http.js'
@@ -20,6 +21,7 @@ import type {RequestContext} from './types.js'
 import {WebhookHub} from './webhooks/hub.js'
 
 export interface RunningEmulator {
+  /** Where a client on this machine reaches it: loopback when it listens on every address. */
   baseUrl: string
   /** With https (options.tls): the PEM file of the authority that signed its certificate. */
   caFile?: string | undefined
@@ -69,9 +71,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     throw error
   })
   const {port} = server.address() as AddressInfo
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host
   return {
-    baseUrl: `${certificates ? 'https' : 'http'}://${host}:${port}`,
+    baseUrl: `${certificates ? 'https' : 'http'}://${hostToConnect(options.host)}:${port}`,
     caFile: certificates?.caFile,
     clientId: options.clientId,
     clientSecret: options.clientSecret,

@@ -147,6 +147,23 @@ describe('bk emulator start', () => {
     }
   })
 
+  it('on every address (--host 0.0.0.0) prints the loopback base URL, which bk takes, and says so on stderr', async () => {
+    const started = await startBinary(['--json', '--host', '0.0.0.0'])
+    try {
+      const info = JSON.parse(started.firstLine) as {base_url: string}
+      expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      await whenOutput(started.child.stderr, () => started.stderr().includes('every address'), 'the warning')
+      expect(started.stderr()).toContain('Warning: Listening on every address of this machine (--host 0.0.0.0)')
+      const env = {BK_BASE_URL: info.base_url, BK_CLIENT_ID: 'local-client', BK_CLIENT_SECRET: 'local-secret'}
+      const listed = await runBk(['businesses', 'list', '--json'], {env})
+      expect(listed.code, listed.stderr).toBe(0)
+      started.child.kill('SIGINT')
+      expect((await started.exit).code).toBe(0)
+    } finally {
+      started.child.kill('SIGKILL')
+    }
+  })
+
   it('with --tls serves https, names its CA file, and removes it on SIGINT', async () => {
     const started = await startBinary(['--json', '--tls'])
     try {

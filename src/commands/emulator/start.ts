@@ -87,8 +87,15 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     const {flags} = this
     const checked = await checkFlags(flags)
     await checkHost(flags.host)
-    const {isLoopback} = await import('../../auth/base-url.js')
-    if (!isLoopback(flags.host))
+    const [{isLoopback}, {isEveryAddress}] = await Promise.all([
+      import('../../auth/base-url.js'),
+      import('../../shared/listen-address.js'),
+    ])
+    if (isEveryAddress(flags.host))
+      this.warn(
+        `Listening on every address of this machine (--host ${flags.host}): anyone who can reach it can use the emulator. The base URL printed is the loopback one, which bk takes on this machine.`,
+      )
+    else if (!isLoopback(flags.host))
       this.warn(
         `Listening on ${flags.host}, which is not a loopback address: anyone who can reach it can use the emulator.`,
       )

@@ -14,6 +14,7 @@ import {promises as fs} from 'node:fs'
 import {join} from 'node:path'
 
 import {ConfigError} from '../shared/errors.js'
+import {timeLimitFromEnv} from '../shared/time-limit-variable.js'
 import {withFileLock} from '../files/run-lock.js'
 import {keychainFolder} from './keychain-folder.js'
 import {replacePrivateFile} from '../files/private-file.js'
@@ -51,8 +52,12 @@ export class KeychainUnavailableError extends ConfigError {
 }
 
 export function keychainTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.BK_KEYCHAIN_TIMEOUT_MS)
-  return Number.isFinite(n) && n > 0 ? n : 5000
+  return timeLimitFromEnv(env, {
+    name: 'BK_KEYCHAIN_TIMEOUT_MS',
+    unit: 'milliseconds',
+    defaultValue: 5000,
+    example: 20_000,
+  })
 }
 
 /** One check per process: the answer does not change while a command runs. */

@@ -15,6 +15,7 @@ import {fileURLToPath} from 'node:url'
 import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'node:worker_threads'
 
 import {InputError} from '../shared/errors.js'
+import {timeLimitFromEnv} from '../shared/time-limit-variable.js'
 
 export interface JqFilter {
   /** jq's output for this JSON text, or its error message. */
@@ -77,8 +78,12 @@ loadJq().then(
 `
 
 function timeLimitMs(env: NodeJS.ProcessEnv): number {
-  const value = Number(env.BK_JQ_TIMEOUT_MS)
-  return Number.isFinite(value) && value > 0 ? value : DEFAULT_TIME_LIMIT_MS
+  return timeLimitFromEnv(env, {
+    name: 'BK_JQ_TIMEOUT_MS',
+    unit: 'milliseconds',
+    defaultValue: DEFAULT_TIME_LIMIT_MS,
+    example: 60_000,
+  })
 }
 
 /** jq in a worker thread, asked synchronously: the caller blocks until the answer or the time limit. */

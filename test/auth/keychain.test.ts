@@ -88,3 +88,23 @@ describe('no keychain reachable', () => {
     expect(parseJsonOutput<{data: unknown[]}>(list).data.length).toBe(emulator.businessIds.length)
   })
 })
+
+describe('BK_KEYCHAIN_TIMEOUT_MS', () => {
+  it.each(['abc', '-1', '0'])(
+    'BK_KEYCHAIN_TIMEOUT_MS=%s: refused (exit 2) naming it, rather than the default taken, and nothing written',
+    async (value) => {
+      const configDir = tempDir()
+      const result = await runBk(addProfileArgs(emulator, 'kc', '--no-verify'), {
+        configDir,
+        input: emulator.clientSecret,
+        env: {BK_KEYCHAIN_TIMEOUT_MS: value},
+      })
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe(
+        `Error: Invalid BK_KEYCHAIN_TIMEOUT_MS "${value}": expected a number of milliseconds greater than 0 and at most 86400000\n` +
+          'Hint: Set BK_KEYCHAIN_TIMEOUT_MS to milliseconds, e.g. BK_KEYCHAIN_TIMEOUT_MS=20000, or unset it for the default (5000).\n',
+      )
+      expect(existsSync(join(configDir, 'config.json'))).toBe(false)
+    },
+  )
+})

@@ -12,7 +12,19 @@ import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {ENVIRONMENTS, ProfileStore, profileAddCommand, type Environment} from './profiles.js'
 
+/** Where a value came from: a variable, a flag, `profile NAME`, a default (as `describeOrigin` prints it). */
 export type Origin = string
+
+/** The origin of the profile when none was named: config.json's active one. */
+const ACTIVE_PROFILE = 'active profile'
+
+/**
+ * An origin as printed beside its value: `from BK_BASE_URL`, `from profile sandbox`; a default
+ * or the active profile as what it is (`the default for local`, `the active profile`).
+ */
+export function describeOrigin(origin: Origin): string {
+  return origin === ACTIVE_PROFILE || origin.startsWith('default') ? `the ${origin}` : `from ${origin}`
+}
 
 export interface ResolvedCredentials {
   source: 'profile' | 'environment'
@@ -62,7 +74,7 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
     resolved = fromEnvironment(env)
   } else {
     const config = await profiles.load()
-    if (config.active) resolved = await fromProfile(profiles, config.active, 'active profile', options.configDir)
+    if (config.active) resolved = await fromProfile(profiles, config.active, ACTIVE_PROFILE, options.configDir)
   }
   // With credentials in the environment too, a profile named on purpose beats them all, address
   // included; BK_BASE_URL or BK_ENV alone are the user's word about where this run goes.
@@ -129,7 +141,7 @@ async function fromProfile(
       return secret
     },
     origins: {
-      profile: `${name} (${origin})`,
+      profile: origin,
       environment: `profile ${name}`,
       baseUrl: `profile ${name}`,
       clientId: `profile ${name}`,
@@ -166,7 +178,7 @@ function profileAgreesWithEnv(resolved: ResolvedCredentials, env: NodeJS.Process
         ? ['BK_ENV', env.BK_ENV, `environment is ${resolved.environment}`]
         : []
   if (!variable) return
-  const profile = `profile ${name} (${chosenBy ?? 'the active profile'})`
+  const profile = `profile ${name} (${chosenBy ?? `the ${ACTIVE_PROFILE}`})`
   const envInstead = chosenBy ? `drop ${chosenBy} and set` : 'set'
   throw new InputError(
     `${variable} is ${value}, but the credentials in use are those of ${profile}, whose ${profileValue}: bk will not guess which one you meant`,
@@ -213,7 +225,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
   }
   const baseUrl = validateBaseUrl(rawUrl, env.BK_BASE_URL ? 'BK_BASE_URL' : 'base URL')
   const origins: ResolvedCredentials['origins'] = {
-    environment: env.BK_ENV ? 'BK_ENV' : 'default',
+    environment: env.BK_ENV ? 'BK_ENV' : env.BK_BASE_URL ? inferredFrom(environment) : 'default',
     baseUrl: env.BK_BASE_URL ? 'BK_BASE_URL' : `default for ${environment}`,
   }
   if (env.BK_BUSINESS_ID) origins.business = 'BK_BUSINESS_ID'
@@ -235,6 +247,11 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
     clientSecret: async () => secret,
     origins: {...origins, clientId: 'BK_CLIENT_ID', clientSecret: 'BK_CLIENT_SECRET'},
   }
+}
+
+/** The origin of an environment inferred from BK_BASE_URL, saying why it is that one. */
+function inferredFrom(environment: Environment): Origin {
+  return `BK_BASE_URL, ${environment === 'local' ? 'a loopback address' : 'not a loopback address'}`
 }
 
 /**

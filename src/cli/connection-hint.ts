@@ -5,6 +5,7 @@
  * each step. Proxy failures keep their own hint: the base URL is not what to fix there.
  */
 import {isLoopback} from '../auth/base-url.js'
+import {describeOrigin} from '../auth/resolve.js'
 import {ApiConnectionError, ApiTimeoutError, NetworkSetupError} from '../api/errors.js'
 import {errorCode} from '../net/failure.js'
 import {formatTimeout} from '../net/request-timeout.js'
@@ -19,7 +20,7 @@ export function connectionHint(error: BkError, baseUrl: string, origin: string |
   const url = new URL(baseUrl)
   // A request elsewhere (a redirect's target, an import journal's service) is not this base URL's.
   if (error.origin !== url.origin) return undefined
-  const from = `the base URL ${baseUrl} (${origin?.startsWith('default') ? `the ${origin}` : `from ${origin ?? 'the profile'}`})`
+  const from = `the base URL ${baseUrl} (${describeOrigin(origin ?? 'the profile')})`
   if (error instanceof NetworkSetupError) {
     if (error.code.startsWith('proxy')) return undefined
     return `${error.hint} This is ${from}; ${DOCTOR}.`

@@ -61,14 +61,14 @@ export async function runChecks(ctx: DoctorContext): Promise<Check[]> {
 
   let credentials: ResolvedCredentials | undefined
   const profile = await timed(async () => {
-    const {resolveCredentials} = await import('../auth/resolve.js')
+    const {describeOrigin, resolveCredentials} = await import('../auth/resolve.js')
     credentials = await resolveCredentials({
       configDir: ctx.configDir,
       profileFlag: ctx.profileFlag,
       businessFlag: ctx.businessFlag,
       env,
     })
-    return describeCredentials(credentials)
+    return describeCredentials(credentials, describeOrigin)
   })
   add(
     profile.error
@@ -175,11 +175,11 @@ async function configFolder(dir: string): Promise<Check> {
   }
 }
 
-function describeCredentials(c: ResolvedCredentials): string {
+function describeCredentials(c: ResolvedCredentials, describeOrigin: (origin: string) => string): string {
   const o = c.origins
-  const from = (key: keyof ResolvedCredentials['origins']) => (o[key] ? ` (from ${o[key]})` : '')
+  const from = (key: keyof ResolvedCredentials['origins']) => (o[key] ? ` (${describeOrigin(o[key])})` : '')
   return [
-    c.profileName ? `profile ${o.profile ?? c.profileName}` : 'no profile: environment variables',
+    c.profileName ? `profile ${c.profileName}${from('profile')}` : 'no profile: environment variables',
     `${c.environment} environment${from('environment')}`,
     `base URL ${c.baseUrl}${from('baseUrl')}`,
     `business ${c.businessId ?? '(none)'}${from('business')}`,

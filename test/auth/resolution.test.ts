@@ -58,7 +58,7 @@ describe('credential resolution order', () => {
     )
     expect(s.profile).toBe('second')
     expect(s.base_url).toBe(b.baseUrl)
-    expect(s.origins.profile).toContain('--profile')
+    expect(s.origins.profile).toBe('--profile')
   })
 
   it('BK_PROFILE counts as an explicit profile', async () => {
@@ -128,6 +128,31 @@ describe('credential resolution order', () => {
     expect(parseJsonOutput<{environment: string}>(remote).environment).toBe('production')
     const told = await runBk(['auth', 'status', '--json'], {env: {...envCreds(), BK_ENV: 'sandbox'}})
     expect(parseJsonOutput<{environment: string}>(told).environment).toBe('sandbox')
+  })
+
+  it('auth status says once where each value came from', async () => {
+    const line = (stdout: string, key: string) => stdout.split('\n').find((l) => l.startsWith(`${key}:`))
+    const active = (await runBk(['auth', 'status'], {configDir})).stdout
+    expect(line(active, 'profile')).toBe('profile:       first  (the active profile)')
+    expect(line(active, 'environment')).toBe('environment:   local  (from profile first)')
+    const named = (await runBk(['auth', 'status', '-p', 'second'], {configDir})).stdout
+    expect(line(named, 'profile')).toBe('profile:       second  (from --profile)')
+    const chosen = (await runBk(['auth', 'status'], {configDir, env: {BK_PROFILE: 'second'}})).stdout
+    expect(line(chosen, 'profile')).toBe('profile:       second  (from BK_PROFILE)')
+
+    const loopback = (await runBk(['auth', 'status'], {env: envCreds()})).stdout
+    expect(line(loopback, 'environment')).toBe('environment:   local  (from BK_BASE_URL, a loopback address)')
+    expect(line(loopback, 'base URL')).toBe(`base URL:      ${c.baseUrl}  (from BK_BASE_URL)`)
+    const told = (await runBk(['auth', 'status'], {env: {...envCreds(), BK_ENV: 'local'}})).stdout
+    expect(line(told, 'environment')).toBe('environment:   local  (from BK_ENV)')
+    const remote = await runBk(['auth', 'status', '--json'], {
+      env: {...envCreds(), BK_BASE_URL: 'https://127.0.0.1.invalid:9'},
+    })
+    expect(parseJsonOutput<Status>(remote).origins.environment).toBe('BK_BASE_URL, not a loopback address')
+    // Neither BK_ENV nor BK_BASE_URL: both are defaults, and said to be.
+    const defaults = (await runBk(['auth', 'status'], {env: {BK_ACCESS_TOKEN: 'emu_not_a_token'}})).stdout
+    expect(line(defaults, 'environment')).toBe('environment:   local  (the default)')
+    expect(line(defaults, 'base URL')).toBe('base URL:      http://127.0.0.1:4010  (the default for local)')
   })
 
   it('refuses a profile name it could not store, as a usage error (exit 2), saving nothing', async () => {

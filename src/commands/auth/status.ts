@@ -80,7 +80,8 @@ export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
       token,
     }
     if (!this.jsonEnabled()) {
-      const from = (key: string) => (origins[key] ? `  (from ${origins[key]})` : '')
+      const {describeOrigin} = await import('../../auth/resolve.js')
+      const from = (key: string) => (origins[key] ? `  (${describeOrigin(origins[key])})` : '')
       this.log(
         [
           `profile:       ${c.profileName ?? '(none: environment variables)'}${from('profile')}`,

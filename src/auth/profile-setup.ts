@@ -6,7 +6,7 @@ import {ConfigError, InputError} from '../shared/errors.js'
 import {validateBaseUrl, defaultBaseUrl} from './base-url.js'
 import {FileStore, KeychainUnavailableError, openStore, secretKeys} from './credential-store.js'
 import {configFolderId} from './keychain-folder.js'
-import {ProfileStore, validateProfileName, type Environment, type Profile} from './profiles.js'
+import {ProfileStore, unknownProfile, validateProfileName, type Environment, type Profile} from './profiles.js'
 import {ID_PREFIX} from '../shared/spec.js'
 
 export interface NewProfile {
@@ -74,16 +74,25 @@ export async function saveProfile(configDir: string, input: NewProfile): Promise
 
 /** Throws the error of an unknown profile unless `name` is one: before a prompt about it, too. */
 export async function requireProfile(configDir: string, name: string): Promise<Profile> {
-  const profile = (await new ProfileStore(configDir).load()).profiles[name]
-  if (!profile)
-    throw new ConfigError(`No profile named "${name}"`, {
-      code: 'unknown_profile',
-      hint: 'Run `bk profiles list` to see your profiles.',
-    })
+  const {profiles} = await new ProfileStore(configDir).load()
+  const profile = profiles[name]
+  if (!profile) throw unknownProfile(name, Object.keys(profiles))
   return profile
 }
 
-export async function removeProfile(configDir: string, name: string): Promise<void> {
+export interface RemovedProfile {
+  /** Whether it was the active profile: then none is, until `bk profiles use` names one. */
+  wasActive: boolean
+  /** The profiles left. */
+  left: string[]
+}
+
+/**
+ * Removes a profile and its secrets. Removing the active one leaves none active rather than
+ * promoting another: the next command would otherwise run, unasked, with other credentials
+ * (perhaps production's).
+ */
+export async function removeProfile(configDir: string, name: string): Promise<RemovedProfile> {
   const profiles = new ProfileStore(configDir)
   const profile = await requireProfile(configDir, name)
   const store = openStore(profile.storage, configDir)
@@ -96,9 +105,11 @@ export async function removeProfile(configDir: string, name: string): Promise<vo
       hint: 'Unlock the keychain and run the command again; the profile is kept until then.',
     })
   }
-  await profiles.update((config) => {
+  return profiles.update((config) => {
     delete config.profiles[name]
-    if (config.active === name) config.active = undefined
+    const wasActive = config.active === name
+    if (wasActive) config.active = undefined
+    return {wasActive, left: Object.keys(config.profiles)}
   })
 }
 
@@ -113,12 +124,7 @@ export interface LogoutResult {
  * logout` does): `bk profiles add NAME … --client-secret-stdin` stores a secret again.
  */
 export async function logoutProfile(configDir: string, name: string): Promise<LogoutResult> {
-  const profile = (await new ProfileStore(configDir).load()).profiles[name]
-  if (!profile)
-    throw new ConfigError(`No profile named "${name}"`, {
-      code: 'unknown_profile',
-      hint: 'Run `bk profiles list` to see your profiles.',
-    })
+  const profile = await requireProfile(configDir, name)
   const store = openStore(profile.storage, configDir)
   const removed = {clientSecret: false, tokens: false}
   try {

@@ -7,6 +7,7 @@ import {promises as fs} from 'node:fs'
 import {join} from 'node:path'
 
 import {ConfigError, InputError} from '../shared/errors.js'
+import {closestWord} from '../cli/closest.js'
 import {withFileLock} from '../files/run-lock.js'
 import {unreadableBecause} from '../files/file-errors.js'
 import {replacePrivateFile} from '../files/private-file.js'
@@ -96,10 +97,6 @@ export class ProfileStore {
       return result
     })
   }
-
-  async get(name: string): Promise<Profile | undefined> {
-    return (await this.load()).profiles[name]
-  }
 }
 
 export function validateProfileName(name: string): string {
@@ -107,4 +104,33 @@ export function validateProfileName(name: string): string {
     throw new InputError(`Invalid profile name "${name}": use letters, digits, ".", "_" or "-"`)
   }
   return name
+}
+
+/**
+ * A profile name the user gave (an argument, --profile, BK_PROFILE) that is none of `names`: a
+ * slip to point out (exit 2), naming the profiles there are and the closest of them.
+ */
+export function unknownProfile(name: string, names: readonly string[], origin?: string): InputError {
+  const given = `No profile named "${name}"${origin ? ` (from ${origin})` : ''}`
+  if (names.length === 0)
+    return new InputError(`${given}: there are no profiles yet`, {
+      code: 'unknown_profile',
+      hint: noActiveProfileHint([]),
+      details: {profile: name, profiles: []},
+    })
+  const guess = closestWord(name, names)
+  return new InputError(`${given}; the profiles are ${names.join(', ')}`, {
+    code: 'unknown_profile',
+    hint: `${guess ? `Did you mean ${guess}?` : 'Give one of them;'} \`bk profiles list\` shows each one.`,
+    details: {profile: name, profiles: names},
+  })
+}
+
+/** The way out when no profile is active: make one of `names` active, or add the first. */
+export function noActiveProfileHint(names: readonly string[]): string {
+  if (names.length === 0)
+    return 'Add a profile with `bk profiles add NAME --env sandbox --client-id ID --base-url URL`.'
+  if (names.length === 1)
+    return `Run \`bk profiles use ${names[0]}\` to make it the active profile, or pass --profile ${names[0]}.`
+  return `Run \`bk profiles use NAME\` with one of ${names.join(', ')} to make it the active profile, or pass --profile NAME.`
 }

@@ -7,10 +7,16 @@
  * the profile's.
  */
 import {ConfigError, InputError} from '../shared/errors.js'
-import {shellWord} from '../output/shell-word.js'
 import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
-import {ENVIRONMENTS, ProfileStore, profileAddCommand, type Environment} from './profiles.js'
+import {
+  ENVIRONMENTS,
+  ProfileStore,
+  noActiveProfileHint,
+  profileAddCommand,
+  unknownProfile,
+  type Environment,
+} from './profiles.js'
 
 /** Where a value came from: a variable, a flag, `profile NAME`, a default (as `describeOrigin` prints it). */
 export type Origin = string
@@ -75,6 +81,7 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
   } else {
     const config = await profiles.load()
     if (config.active) resolved = await fromProfile(profiles, config.active, ACTIVE_PROFILE, options.configDir)
+    else if (Object.keys(config.profiles).length) throw noActiveProfile(Object.keys(config.profiles))
   }
   // With credentials in the environment too, a profile named on purpose beats them all, address
   // included; BK_BASE_URL or BK_ENV alone are the user's word about where this run goes.
@@ -104,17 +111,28 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Resol
   return resolved
 }
 
+/** Profiles there are, none of them active (the active one was removed): bk does not pick one. */
+function noActiveProfile(names: string[]): ConfigError {
+  return new ConfigError(
+    'No credentials: no profile is active and no BK_CLIENT_ID/BK_CLIENT_SECRET or BK_ACCESS_TOKEN is in the environment',
+    {code: 'no_active_profile', hint: noActiveProfileHint(names), details: {profiles: names}},
+  )
+}
+
 async function fromProfile(
   profiles: ProfileStore,
   name: string,
   origin: Origin,
   configDir: string,
 ): Promise<ResolvedCredentials> {
-  const profile = await profiles.get(name)
+  const config = await profiles.load()
+  const profile = config.profiles[name]
+  if (!profile && origin !== ACTIVE_PROFILE) throw unknownProfile(name, Object.keys(config.profiles), origin)
   if (!profile) {
-    throw new ConfigError(`No profile named "${name}" (from ${origin})`, {
+    // config.json names an active profile it does not hold: edited by hand, not by bk.
+    throw new ConfigError(`The active profile "${name}" is not in ${profiles.file}`, {
       code: 'unknown_profile',
-      hint: `Run \`bk profiles list\` to see your profiles, or \`bk profiles add ${shellWord(name)} …\` to create it.`,
+      hint: noActiveProfileHint(Object.keys(config.profiles)),
     })
   }
   const store = openStore(profile.storage, configDir)

@@ -14,6 +14,7 @@ import {ConfigError} from '../shared/errors.js'
 import {nodeEval} from '../shared/own-process.js'
 import {FileStore, KEYCHAIN_SERVICE, KeychainStore, requireSecretService, secretKeys} from './credential-store.js'
 import {configFolderId} from './keychain-folder.js'
+import {requireProfile} from './profile-setup.js'
 import {volatileSecrets} from './kernel-keyring.js'
 import {ProfileStore, profileAddCommand} from './profiles.js'
 
@@ -77,12 +78,7 @@ export async function moveVolatileSecret(
   insecureStorage: boolean,
 ): Promise<MoveResult> {
   const profiles = new ProfileStore(configDir)
-  const profile = await profiles.get(name)
-  if (!profile)
-    throw new ConfigError(`No profile named "${name}"`, {
-      code: 'unknown_profile',
-      hint: 'Run `bk profiles list` to see your profiles.',
-    })
+  const profile = await requireProfile(configDir, name)
   const found = (await volatileSecrets()).filter((s) => s.profile === name)
   const secretKey = secretKeys.clientSecret(name)
   const held = found.find((s) => s.key === secretKey)

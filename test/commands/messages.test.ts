@@ -134,10 +134,10 @@ describe("the service's refusals", () => {
 describe('profiles', () => {
   it('removing a profile that does not exist says so, rather than asking to confirm', async () => {
     const result = await runBk(['profiles', 'remove', 'nope'])
-    expect(result.code).toBe(3)
+    expect(result.code).toBe(2)
     expect(twoLines(result)).toEqual({
-      error: 'Error: No profile named "nope"',
-      hint: 'Hint: Run `bk profiles list` to see your profiles.',
+      error: 'Error: No profile named "nope": there are no profiles yet',
+      hint: 'Hint: Add a profile with `bk profiles add NAME --env sandbox --client-id ID --base-url URL`.',
     })
   })
 

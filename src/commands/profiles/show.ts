@@ -20,16 +20,17 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
   async run(): Promise<ProfilesShowResult> {
     if (this.flags.fields === '') return this.listFields(PROFILE_FIELDS)
     const fields = await chosenFields(this.flags.fields, PROFILE_FIELDS, 'a profile', 'profiles show')
-    const {ProfileStore} = await import('../../auth/profiles.js')
+    const {ProfileStore, noActiveProfileHint, unknownProfile} = await import('../../auth/profiles.js')
     const config = await new ProfileStore(this.configDir).load()
     const name = this.args.name ?? this.flags.profile ?? config.active
-    const profile = name ? config.profiles[name] : undefined
-    if (!name || !profile) {
-      throw new ConfigError(name ? `No profile named "${name}"` : 'No active profile', {
+    if (!name) {
+      throw new ConfigError('No active profile', {
         code: 'unknown_profile',
-        hint: 'Run `bk profiles list` to see your profiles.',
+        hint: noActiveProfileHint(Object.keys(config.profiles)),
       })
     }
+    const profile = config.profiles[name]
+    if (!profile) throw unknownProfile(name, Object.keys(config.profiles))
     const result = profileRecord(name, config.active === name, profile)
     if (fields) {
       const {projector} = await import('../../output/field-paths.js')

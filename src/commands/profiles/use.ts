@@ -1,7 +1,6 @@
 import * as Args from '@oclif/core/args'
 
 import {BaseCommand} from '../../cli/base-command.js'
-import {ConfigError} from '../../shared/errors.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override summary = 'Make a profile the active one.'
@@ -9,15 +8,10 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override args = {name: Args.string({required: true, description: 'Profile name'})}
 
   async run(): Promise<{active: string}> {
-    const {ProfileStore} = await import('../../auth/profiles.js')
+    const {ProfileStore, unknownProfile} = await import('../../auth/profiles.js')
     const store = new ProfileStore(this.configDir)
     await store.update((config) => {
-      if (!config.profiles[this.args.name]) {
-        throw new ConfigError(`No profile named "${this.args.name}"`, {
-          code: 'unknown_profile',
-          hint: 'Run `bk profiles list` to see your profiles.',
-        })
-      }
+      if (!config.profiles[this.args.name]) throw unknownProfile(this.args.name, Object.keys(config.profiles))
       config.active = this.args.name
     })
     this.note(`Active profile: ${this.args.name}`)

@@ -243,7 +243,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
   }
   const baseUrl = validateBaseUrl(rawUrl, env.BK_BASE_URL ? 'BK_BASE_URL' : 'base URL')
   const origins: ResolvedCredentials['origins'] = {
-    environment: env.BK_ENV ? 'BK_ENV' : env.BK_BASE_URL ? inferredFrom(environment) : 'default',
+    environment: env.BK_ENV ? 'BK_ENV' : inferredFrom(environment),
     baseUrl: env.BK_BASE_URL ? 'BK_BASE_URL' : `default for ${environment}`,
   }
   if (env.BK_BUSINESS_ID) origins.business = 'BK_BUSINESS_ID'

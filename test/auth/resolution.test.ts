@@ -149,9 +149,10 @@ describe('credential resolution order', () => {
       env: {...envCreds(), BK_BASE_URL: 'https://127.0.0.1.invalid:9'},
     })
     expect(parseJsonOutput<Status>(remote).origins.environment).toBe('BK_BASE_URL, not a loopback address')
-    // Neither BK_ENV nor BK_BASE_URL: both are defaults, and said to be.
-    const defaults = (await runBk(['auth', 'status'], {env: {BK_ACCESS_TOKEN: 'emu_not_a_token'}})).stdout
-    expect(line(defaults, 'environment')).toBe('environment:   local  (the default)')
+    // BK_ENV without BK_BASE_URL: the address is the environment's default, and said to be.
+    const defaults = (await runBk(['auth', 'status'], {env: {BK_ACCESS_TOKEN: 'emu_not_a_token', BK_ENV: 'local'}}))
+      .stdout
+    expect(line(defaults, 'environment')).toBe('environment:   local  (from BK_ENV)')
     expect(line(defaults, 'base URL')).toBe('base URL:      http://127.0.0.1:4010  (the default for local)')
   })
 

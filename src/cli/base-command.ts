@@ -353,16 +353,16 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
-   * Ctrl-C, for every command that does not handle it itself: the files being written are given
-   * up (each FILE.partial removed, FILE left as it was), the user is told which, exit 130. A
-   * command with its own SIGINT listener (an import that stops between batches, a listener, the
-   * pager while it runs) decides for itself.
+   * Ctrl-C, for every command that does not handle it itself: the outputs under way are given
+   * up (each FILE.partial removed, FILE left as it was; a JSON array begun on stdout closed), the
+   * user is told which files, exit 130. A command with its own SIGINT listener (an import that
+   * stops between batches, a listener, the pager while it runs) decides for itself.
    */
   private readonly onInterrupt = (): void => {
     if (process.listenerCount('SIGINT') > 1) return
     void (async () => {
-      const {abandonOpenFiles} = await import('../output/sink.js')
-      const files = await abandonOpenFiles()
+      const {abandonOpenOutputs} = await import('../output/sink.js')
+      const files = await abandonOpenOutputs()
       const what = files.map((f) => `${f.file} ${f.existed ? 'left as it was' : 'not written'}`).join(', ')
       await this.report(new InterruptedError(`Interrupted${what ? `; ${what}` : ''}`))
       process.exit(ExitCode.interrupted)
@@ -379,7 +379,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (process.env.GITHUB_ACTIONS === 'true')
       (await import('../ci/command-error.js')).annotateCommandError(this.id, clean(error.message))
     // With --jq alone the error is for people: a script reading the filtered output gets nothing.
-    if (this.jsonEnabled() && !(this.jqGiven && !super.jsonEnabled())) {
+    // Once a list has begun streaming to stdout (--all --json), stdout holds its one document,
+    // closed where it stopped (src/output/sink.ts), and the error goes to stderr.
+    const toStdout =
+      this.jsonEnabled() &&
+      !(this.jqGiven && !super.jsonEnabled()) &&
+      !(await import('../output/sink.js')).stdoutBegun()
+    if (toStdout) {
       process.stdout.write(clean(errorDocument(error)) + '\n')
     } else {
       process.stderr.write(clean(`Error: ${error.message}\n`) + (error.hint ? clean(`Hint: ${error.hint}\n`) : ''))

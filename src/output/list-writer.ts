@@ -85,7 +85,12 @@ export async function createListWriter<T>(
   }
 }
 
-/** One JSON array (or `{"data": [...], …}` with `wrap`), streamed a page at a time. */
+/**
+ * One JSON array (or `{"data": [...], …}` with `wrap`), streamed a page at a time. Given up
+ * part-way on stdout, the array is closed there as it stands, so stdout still parses; with `wrap`
+ * the object is closed without `after()`, a summary of part of the list that would pass for the
+ * whole (docs/output.md).
+ */
 function jsonWriter<T>(sink: Sink, {project, wrap}: ListWriterOptions): ListWriter<T> {
   let first = true
   const text = project ? (item: unknown) => stringifyExact(project(item)) : (item: unknown) => stringifyExact(item)
@@ -93,6 +98,7 @@ function jsonWriter<T>(sink: Sink, {project, wrap}: ListWriterOptions): ListWrit
   return {
     async write(items) {
       if (!items.length) return
+      if (first) sink.endWith(wrap ? '\n]}\n' : '\n]\n')
       await sink.write((first ? `${open}\n` : ',\n') + items.map(text).join(',\n'))
       first = false
     },
@@ -103,6 +109,8 @@ function jsonWriter<T>(sink: Sink, {project, wrap}: ListWriterOptions): ListWrit
             .map(([k, v]) => `, ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
             .join('') + '}'
         : ''
+      // The document's own end replaces the one kept for giving up, never follows it.
+      sink.endWith('')
       await sink.write(close + after + '\n')
       await sink.end()
     },

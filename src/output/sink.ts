@@ -22,21 +22,43 @@ export interface Sink {
   write(text: string): Promise<void>
   /** Finishes the output (for a file: renames FILE.partial to FILE). */
   end(): Promise<void>
-  /** Gives up on the output after a failure (for a file: removes FILE.partial). */
+  /**
+   * Gives up on the output after a failure, and writes nothing more: a file's FILE.partial is
+   * removed; stdout gets the ending last given to endWith.
+   */
   abort(): Promise<void>
+  /**
+   * What makes the text written so far whole (`]` for a JSON array begun), written to stdout
+   * if the output is given up part-way (a failure, Ctrl-C): stdout then still holds one
+   * JSON value, never an array cut off. A file is removed instead, so it needs none.
+   */
+  endWith(ending: string): void
 }
 
 /** The files being written (as FILE.partial) right now, for an interruption to give up on. */
 const writing = new Map<string, {existed: boolean; abort: () => Promise<void>}>()
+/** The outputs to stdout opened and not yet ended, for an interruption to end as endWith said. */
+const onStdout = new Set<() => Promise<void>>()
 
 /**
- * Gives up on every file being written (Ctrl-C): each FILE.partial is removed, and FILE stays as
- * it was. Returns the files, and whether each existed before.
+ * Gives up on every output under way (Ctrl-C): each FILE.partial is removed, and FILE
+ * stays as it was; stdout gets the ending of what it holds. Returns the files, and whether each
+ * existed before.
  */
-export async function abandonOpenFiles(): Promise<Array<{file: string; existed: boolean}>> {
+export async function abandonOpenOutputs(): Promise<Array<{file: string; existed: boolean}>> {
   const files = [...writing]
-  await Promise.all(files.map(([, w]) => w.abort().catch(() => {})))
+  const aborts = [...files.map(([, w]) => w.abort), ...onStdout]
+  await Promise.all(aborts.map((abort) => abort().catch(() => {})))
   return files.map(([file, {existed}]) => ({file, existed}))
+}
+
+let begun = false
+/**
+ * Whether a command's output has begun on stdout: an error then goes to stderr even with
+ * --json, since stdout already holds the one document it may hold.
+ */
+export function stdoutBegun(): boolean {
+  return begun
 }
 
 /** Opens the output before anything is fetched, so that an unusable --file costs no request. */
@@ -77,6 +99,7 @@ export async function openSink(file?: string | undefined): Promise<Sink> {
       if (process.env.GITHUB_STEP_SUMMARY) (await import('../ci/export-summary.js')).summarizeExport(file)
     },
     abort,
+    endWith: () => {},
   }
 }
 
@@ -95,14 +118,33 @@ function stdoutSink(): Sink {
     watchingStdout = true
     process.stdout.on('error', (error) => (stdoutGone ??= error))
   }
+  let ending = ''
+  let over = false
+  const abort = async () => {
+    if (over) return
+    over = true
+    onStdout.delete(abort)
+    // Not waiting for a drain: an interruption exits right after, and a stalled reader must not hold it.
+    if (ending && !stdoutGone) process.stdout.write(ending)
+  }
+  onStdout.add(abort)
   return {
     isTty: Boolean(process.stdout.isTTY),
     async write(text) {
+      // Given up (interrupted while a page was on its way): the ending was the last word.
+      if (over) return
       if (stdoutGone) throw stdoutGone
+      begun = true
       await writeWithBackpressure(process.stdout, text)
     },
-    end: async () => {},
-    abort: async () => {},
+    end: async () => {
+      over = true
+      onStdout.delete(abort)
+    },
+    abort,
+    endWith(text) {
+      ending = text
+    },
   }
 }
 

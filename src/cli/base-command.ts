@@ -72,7 +72,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private jqFilter: JqFilter | undefined
 
   public override async init(): Promise<void> {
-    process.on('SIGINT', this.onInterrupt)
+    for (const signal of INTERRUPTS) process.on(signal, this.onInterrupt)
     warnIfNodeUnsupported(this.config.pjson.engines?.node)
     // Before anything is printed: every secret this run learns is kept off stdout and stderr.
     const {guardStandardStreams, MIN_SEARCHED_SECRET_LENGTH, registerEnvironmentSecrets} =
@@ -353,13 +353,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
-   * Ctrl-C, for every command that does not handle it itself: the outputs under way are given
-   * up (each FILE.partial removed, FILE left as it was; a JSON array begun on stdout closed), the
-   * user is told which files, exit 130. A command with its own SIGINT listener (an import that
-   * stops between batches, a listener, the pager while it runs) decides for itself.
+   * Ctrl-C, and SIGTERM (how CI systems cancel a step), for every command that does not handle
+   * the signal itself: the outputs under way are given up (each FILE.partial removed, FILE left
+   * as it was; a JSON array begun on stdout closed), the user is told which files, exit 130. A
+   * command with its own listener for the signal (an import that stops between batches, a
+   * listener, the pager while it runs for SIGINT) decides for itself.
    */
-  private readonly onInterrupt = (): void => {
-    if (process.listenerCount('SIGINT') > 1) return
+  private readonly onInterrupt = (signal: NodeJS.Signals): void => {
+    if (process.listenerCount(signal) > 1) return
     void (async () => {
       const {abandonOpenOutputs} = await import('../output/sink.js')
       const files = await abandonOpenOutputs()
@@ -408,12 +409,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
-    process.off('SIGINT', this.onInterrupt)
+    for (const signal of INTERRUPTS) process.off(signal, this.onInterrupt)
     const session = await this.sessionPromise?.catch(() => undefined)
     await session?.close().catch(() => {})
     return super.finally(err)
   }
 }
+
+/** The signals that stop a command as Ctrl-C does: SIGTERM is how CI systems cancel a step. */
+const INTERRUPTS = ['SIGINT', 'SIGTERM'] as const
 
 /** How many reasons of failure a partial success lists (all are in the command's own output files). */
 export const PARTIAL_REASONS = 5

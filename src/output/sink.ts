@@ -29,7 +29,7 @@ export interface Sink {
   abort(): Promise<void>
   /**
    * What makes the text written so far whole (`]` for a JSON array begun), written to stdout
-   * if the output is given up part-way (a failure, Ctrl-C): stdout then still holds one
+   * if the output is given up part-way (a failure, Ctrl-C, SIGTERM): stdout then still holds one
    * JSON value, never an array cut off. A file is removed instead, so it needs none.
    */
   endWith(ending: string): void
@@ -41,7 +41,7 @@ const writing = new Map<string, {existed: boolean; abort: () => Promise<void>}>(
 const onStdout = new Set<() => Promise<void>>()
 
 /**
- * Gives up on every output under way (Ctrl-C): each FILE.partial is removed, and FILE
+ * Gives up on every output under way (Ctrl-C, SIGTERM): each FILE.partial is removed, and FILE
  * stays as it was; stdout gets the ending of what it holds. Returns the files, and whether each
  * existed before.
  */

@@ -1,18 +1,19 @@
 /**
  * --file writes what its name says: the format from .csv, .ndjson or .json when --output is not
  * given, a name that says nothing refused naming --output, and one line on stderr saying what was
- * written where. --json never writes another format. Ctrl-C during an export leaves the file as
- * it was, says so, and exits 130.
+ * written where. --json never writes another format. Ctrl-C or SIGTERM during an export leaves the
+ * file as it was, says so, and exits 130.
  */
 import {once} from 'node:events'
 import {existsSync, readFileSync, watch, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
-import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, startBk, tempDir} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {scriptedServer} from '../helpers/scripted-server.js'
 import {plain, runBkTty} from '../helpers/tty.js'
+import {whenFile} from '../helpers/wait.js'
 
 vi.setConfig({testTimeout: 240_000})
 
@@ -104,6 +105,27 @@ describe('Ctrl-C during an export to --file', () => {
       expect(plain(result.stdout)).toContain(`Error: Interrupted; ${file} left as it was`)
       expect(readFileSync(file, 'utf8')).toBe('the export of yesterday\n')
       expect(existsSync(partial)).toBe(false)
+    } finally {
+      await held.close()
+    }
+  })
+
+  it('SIGTERM (a CI step cancelled) does the same: the .partial removed, said on stderr, exit 130', async () => {
+    const held = await scriptedServer([() => {}])
+    try {
+      const file = join(tempDir(), 'x.csv')
+      const partial = `${file}.partial`
+      const run = startBk(['invoices', 'list', '--all', '--output', 'csv', '--file', file], {
+        env: {BK_BASE_URL: held.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'},
+      })
+      await held.waitForRequests(1)
+      await whenFile(partial, () => true, 'the .partial file')
+      run.child.kill('SIGTERM')
+      const result = await run.done
+      expect(result.code, result.stderr).toBe(130)
+      expect(result.stderr).toBe(`Error: Interrupted; ${file} not written\n`)
+      expect(existsSync(partial)).toBe(false)
+      expect(existsSync(file)).toBe(false)
     } finally {
       await held.close()
     }

@@ -5,9 +5,10 @@
  */
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
-import {parseJsonOutput, runBk} from '../helpers/bk.js'
+import {parseJsonOutput, runBk, startBk} from '../helpers/bk.js'
 import {envFor, start, type RunningEmulator} from '../helpers/emulator.js'
 import {forward, loopbackServer, type LoopbackServer} from '../helpers/loopback-proxy.js'
+import {whenOutput} from '../helpers/wait.js'
 
 vi.setConfig({testTimeout: 240_000})
 
@@ -27,13 +28,14 @@ const isList = (url: string | undefined) => /\/invoice(\?|$)/.test(url ?? '')
 
 /**
  * The emulator behind a proxy that passes the first `pages` invoice lists, then answers every
- * later one (each retry too) 503 with Retry-After 0.
+ * later one (each retry too) 503 with Retry-After 0, or holds it unanswered (`hold`).
  */
-async function failingAfter(pages: number): Promise<LoopbackServer> {
+async function failingAfter(pages: number, mode: '503' | 'hold' = '503'): Promise<LoopbackServer> {
   const upstream = new URL(emulator.baseUrl)
   let lists = 0
   return loopbackServer((req, body, res) => {
     if (!isList(req.url) || ++lists <= pages) return forward(upstream, req, body, res)
+    if (mode === 'hold') return
     res.writeHead(503, {'content-type': 'application/json', 'retry-after': '0'})
     res.end(JSON.stringify({error: 'down for maintenance', data: null}))
   })
@@ -102,6 +104,26 @@ describe('a streamed list the service stops part-way', () => {
       expect(lines.pop()).toBe('')
       expect(lines.map((l) => (JSON.parse(l) as {id: string}).id)).toEqual(ids.slice(0, 2 * PAGE))
       expect(result.stderr).toMatch(/^Error: .*503/)
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('SIGTERM while a page is awaited: stdout is one JSON array of the pages written, exit 130', async () => {
+    const proxy = await failingAfter(1, 'hold')
+    try {
+      const run = startBk(['invoices', 'list', '--all', '--json', '--page-size', String(PAGE)], {
+        env: envThrough(proxy),
+      })
+      let stdout = ''
+      run.child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+      // The first page is on stdout; the second is held by the proxy.
+      await whenOutput(run.child.stdout, () => stdout.includes(ids[PAGE - 1]!), 'the first page')
+      run.child.kill('SIGTERM')
+      const result = await run.done
+      expect(result.code, result.stderr).toBe(130)
+      expect(parseJsonOutput<Array<{id: string}>>(result).map((i) => i.id)).toEqual(ids.slice(0, PAGE))
+      expect(result.stderr).toBe('Error: Interrupted\n')
     } finally {
       await proxy.close()
     }

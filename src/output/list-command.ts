@@ -119,19 +119,26 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
   // With --fields the items are cut to the chosen paths: still T's fields, just fewer of them.
   const cut = (items: T[]): T[] => (project ? (items.map(project) as T[]) : items)
   if (options.json && (!every || options.collect)) {
-    // One document: with the cursors of the last page read, for manual paging; or every item (--jq --all).
+    // One document: with cursors for manual paging, or every item (--jq --all).
     const data: T[] = []
+    let first: Page<T> | undefined
     let last: Page<T> | undefined
     for await (const page of pager.pages()) {
+      first ??= page
       last = page
       summary?.add(page.data)
       data.push(...cut(page.data))
       if (!every && flags.limit === undefined) break
     }
     if (every) return summary ? {data, summary: summary.result()} : data
+    // The cursors around the items shown, read over several pages with --limit: the last page's
+    // next, and the first page's previous; the last page's previous would point into them.
     return {
       data,
-      pagination: last?.pagination ?? {next_page_token: null, previous_page_token: null},
+      pagination:
+        first && last
+          ? {...last.pagination, previous_page_token: first.pagination.previous_page_token}
+          : {next_page_token: null, previous_page_token: null},
       ...(summary ? {summary: summary.result()} : {}),
     }
   }

@@ -53,6 +53,27 @@ describe('bk invoices list', () => {
     expect(parseJsonOutput<ListJson>(back).data.map((i) => i.id)).toEqual(all.slice(0, 5).map((i) => i.id))
   })
 
+  it('--limit over several pages returns the cursors around what it shows, never one into it', async () => {
+    const all = fx.emulator.state.invoices.all(fx.biz).map((i) => i.id)
+    const list = async (...args: string[]) => {
+      const result = await runBk(['invoices', 'list', '--json', '--page-size', '5', ...args], {
+        env: envFor(fx.emulator),
+      })
+      expect(result.code, result.stderr).toBe(0)
+      return parseJsonOutput<ListJson>(result)
+    }
+    const page1 = await list()
+    const read = await list('--limit', '15', '--page-token', page1.pagination.next_page_token as string)
+    expect(read.data.map((i) => i.id)).toEqual(all.slice(5, 20))
+    // Back one page from it: the five before its first item, none of those it showed.
+    const back = await list('--page-token', read.pagination.previous_page_token as string)
+    expect(back.data.map((i) => i.id)).toEqual(all.slice(0, 5))
+    const onward = await list('--page-token', read.pagination.next_page_token as string)
+    expect(onward.data.map((i) => i.id)).toEqual(all.slice(20, 25))
+    // From the first page, there is none before.
+    expect((await list('--limit', '10')).pagination.previous_page_token).toBeNull()
+  })
+
   it('filters by status and an inclusive due range, a date alone covering its whole day', async () => {
     const candidates = fx.emulator.state.invoices.all(fx.biz).filter((i) => i.status === 'paid' || i.status === 'void')
     // The range ends on the day of an invoice due late that day and starts on another's due day.

@@ -8,20 +8,29 @@ export function closestWord(typed: string, candidates: readonly string[]): strin
   let best: {word: string; distance: number} | undefined
   const lower = typed.toLowerCase()
   for (const word of candidates) {
-    const distance = levenshtein(lower, word.toLowerCase())
+    const distance = editDistance(lower, word.toLowerCase())
     if (!best || distance < best.distance) best = {word, distance}
   }
   if (!best) return undefined
   return best.distance <= Math.max(2, Math.floor(best.word.length / 3)) ? best.word : undefined
 }
 
-export function levenshtein(a: string, b: string): number {
+/**
+ * Edits from `a` to `b`: a letter added, removed or changed, or two neighbours swapped (`debti`
+ * for `debit` is one edit, the commonest slip of typing); Damerau-Levenshtein, optimal string
+ * alignment.
+ */
+export function editDistance(a: string, b: string): number {
+  let before: number[] = []
   let previous = Array.from({length: b.length + 1}, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const current = [i]
     for (let j = 1; j <= b.length; j++) {
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        current[j] = Math.min(current[j]!, before[j - 2]! + 1)
     }
+    before = previous
     previous = current
   }
   return previous[b.length]!

@@ -34,6 +34,7 @@ import {
   parseAmount,
   type Side,
 } from '../shared/journal-entry-rules.js'
+import {closestWord} from '../cli/closest.js'
 import {oneLine} from '../output/terminal.js'
 import {parseUtcDatetime} from './datetime.js'
 
@@ -351,31 +352,8 @@ function scalarText(node: Scalar): string {
 }
 
 function suggestion(key: string, allowed: readonly string[]): string {
-  let best: string | undefined
-  let bestDistance = 3
-  for (const candidate of allowed) {
-    const d = distance(key.toLowerCase(), candidate)
-    if (d < bestDistance) [best, bestDistance] = [candidate, d]
-  }
+  const best = closestWord(key, allowed)
   return best ? `; did you mean ${best}?` : `; expected one of ${allowed.join(', ')}`
-}
-
-/** Damerau-Levenshtein distance (optimal string alignment), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({length: a.length + 1}, (_, i) =>
-    Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  )
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      const row = d[i] as number[]
-      const prev = d[i - 1] as number[]
-      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1)
-    }
-  }
-  return (d[a.length] as number[])[b.length] as number
 }
 
 /** The pairs of a mapping by key, reporting unknown, non-text and alias keys. */

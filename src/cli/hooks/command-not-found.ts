@@ -6,7 +6,7 @@
 import type {Hook} from '@oclif/core/hooks'
 
 import {ExitCode} from '../../shared/errors.js'
-import {levenshtein} from '../closest.js'
+import {editDistance} from '../closest.js'
 
 /**
  * Words other tools use for what bk spells differently (`gh auth login`, `heroku login`,
@@ -100,7 +100,7 @@ export function closestCommand(typed: string[], commandIds: string[]): string | 
   let best: {id: string; distance: number} | undefined
   for (const id of commandIds) {
     const words = id.split(':')
-    const distance = levenshtein(typed.slice(0, words.length).join(' '), words.join(' '))
+    const distance = editDistance(typed.slice(0, words.length).join(' '), words.join(' '))
     if (!best || distance < best.distance) best = {id, distance}
   }
   if (!best) return undefined

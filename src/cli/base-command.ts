@@ -128,7 +128,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       if (out.ok) {
         process.stdout.write(out.text)
       } else {
-        process.stderr.write(`Error: ${out.message}\n`)
+        process.stderr.write(`Error: ${out.message}\nHint: ${out.hint}\n`)
         process.exitCode = ExitCode.usage
       }
       return
@@ -161,7 +161,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const out = this.jqFilter.run(JSON.stringify(value))
     if (out.ok) process.stdout.write(out.text)
-    else process.stderr.write(`Error: ${out.message}\n`)
+    else process.stderr.write(`Error: ${out.message}\nHint: ${out.hint}\n`)
   }
 
   /**

@@ -136,7 +136,10 @@ describe('--jq', () => {
   it('reports an error at run time on stderr, exit 2', async () => {
     const res = await runBk(['invoices', 'list', '--limit', '1', '--jq', '.data | error("stop here")'], {env})
     expect(res.code).toBe(2)
-    expect(res.stderr).toContain('--jq: stop here')
+    // One Error: and one Hint: line, as every failure has.
+    expect(res.stderr).toBe(
+      'Error: --jq: stop here\nHint: The expression failed on this result: run the command with --json instead of --jq to see what it was given.\n',
+    )
     expect(res.stdout).toBe('')
   })
 

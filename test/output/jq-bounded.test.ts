@@ -19,6 +19,7 @@ describe('--jq bounded', () => {
       expect(result.stderr).toContain('the --jq program did not finish within 3 s')
       // Said once: the message names --jq itself, with no second prefix.
       expect(result.stderr).toMatch(/^Error: the --jq program did not finish within 3 s/m)
+      expect(result.stderr).toMatch(/\nHint: Check the program for a loop that never ends/)
     })
   }
 

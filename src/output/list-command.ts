@@ -7,7 +7,8 @@
 import type {z} from 'zod/mini'
 
 import type {Page, Pager} from '../api/pagination.js'
-import {InputError} from '../shared/errors.js'
+import {ApiError} from '../api/errors.js'
+import {InputError, withHint} from '../shared/errors.js'
 import type {ListSummary, SummaryBuilder} from '../records/summary.js'
 import {kindOfPath, projector, valueAt, type FieldInfo} from './field-paths.js'
 import {createListWriter, OUTPUT_FORMATS, type OutputColumn, type OutputFormat} from './list-writer.js'
@@ -178,7 +179,7 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
     await writer.end()
   } catch (error) {
     await writer.abort()
-    throw error
+    throw flags['page-token'] === undefined ? error : withPageTokenHint(error)
   }
   if (summary && !options.json) process.stderr.write(summary.text(terminalWidth(process.stderr)))
   if (writesFile(flags) && !options.json) {
@@ -187,6 +188,19 @@ export async function runList<T, V = T, R = V>(options: RunListOptions<T, V, R>)
   }
   if (next && !every && options.onMore) options.onMore(next)
   return undefined
+}
+
+/**
+ * The service refusing the cursor the user gave (422, naming `page_token`): the hint names the
+ * flag it came from, and what makes a cursor fit (it belongs to the query that printed it).
+ */
+function withPageTokenHint(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 422) return error
+  if (!JSON.stringify(error.body ?? null).includes('page_token')) return error
+  return withHint(
+    error,
+    'The --page-token given does not fit this listing: pass it with the same filters as the listing that printed it, or leave it out to start from the first page.',
+  )
 }
 
 /**

@@ -53,6 +53,20 @@ describe('bk invoices list', () => {
     expect(parseJsonOutput<ListJson>(back).data.map((i) => i.id)).toEqual(all.slice(0, 5).map((i) => i.id))
   })
 
+  it("a cursor of another query is refused with a hint naming --page-token, not the service's page_token", async () => {
+    const paid = await runBk(['invoices', 'list', '--json', '--status', 'paid', '--page-size', '2'], {
+      env: envFor(fx.emulator),
+    })
+    const token = parseJsonOutput<ListJson>(paid).pagination.next_page_token as string
+    const open = await runBk(['invoices', 'list', '--status', 'open', '--page-token', token], {
+      env: envFor(fx.emulator),
+    })
+    expect(open.code).toBe(5)
+    expect(open.stderr).toContain(
+      '\nHint: The --page-token given does not fit this listing: pass it with the same filters as the listing that printed it, or leave it out to start from the first page.\n',
+    )
+  })
+
   it('--limit over several pages returns the cursors around what it shows, never one into it', async () => {
     const all = fx.emulator.state.invoices.all(fx.biz).map((i) => i.id)
     const list = async (...args: string[]) => {

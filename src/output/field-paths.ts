@@ -6,6 +6,7 @@
  */
 import type {z} from 'zod/mini'
 
+import {closestWord} from '../cli/closest.js'
 import {InputError} from '../shared/errors.js'
 import type {ColumnKind} from './table.js'
 
@@ -72,13 +73,24 @@ export function parseFields(value: string, catalog: readonly FieldInfo[], what: 
   ]
   if (paths.length === 0)
     throw new InputError(`--fields "${value}" names no field`, {hint: listHint, details: {flag: '--fields', value}})
-  for (const path of paths) {
-    if (!/^[^.\s]+(\.[^.\s]+)*$/.test(path) || !knownPath(path, catalog)) {
-      throw new InputError(`--fields: "${path}" is not a field of ${what}`, {
-        hint: listHint,
-        details: {flag: '--fields', value: path},
-      })
-    }
+  // Every unknown one at once, each with the field it was likely meant for.
+  const unknown = paths.filter((path) => !/^[^.\s]+(\.[^.\s]+)*$/.test(path) || !knownPath(path, catalog))
+  if (unknown.length > 0) {
+    const meant = unknown.flatMap(
+      (path) =>
+        closestWord(
+          path,
+          catalog.map((f) => f.path),
+        ) ?? [],
+    )
+    const named = unknown.map((path) => `"${path}"`).join(', ')
+    throw new InputError(
+      `--fields: ${named} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${what}`,
+      {
+        hint: meant.length > 0 ? `Did you mean ${meant.join(', ')}? ${listHint}` : listHint,
+        details: {flag: '--fields', value: unknown.join(',')},
+      },
+    )
   }
   return paths
 }

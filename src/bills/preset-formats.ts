@@ -41,9 +41,17 @@ export function presetFormats(
   if (map.dateFormat) {
     const dates = profiles.filter((_, i) => isDate(targets[i] ?? null)).map((p) => p.values)
     const own = [map.dateFormat, ...(map.dateAlternatives ?? [])]
-    const unread = dates.flat().find((v) => !own.some((p) => parseDateAs(v, p, ANY_YEAR).ok))
-    if (unread !== undefined) {
-      const f = sampleDateFormat(dates, own)
+    const all = dates.flat()
+    const misses = all.filter((v) => !own.some((p) => parseDateAs(v, p, ANY_YEAR).ok))
+    const unread = misses[0]
+    const f = unread === undefined ? undefined : sampleDateFormat(dates, own)
+    // The map's format reads most dates and no other reads them all: a date that is wrong
+    // (31/02), not a format to change; the import names its row.
+    if (f && f.candidates.length === 0 && misses.length * 2 < all.length)
+      out.notes.push(
+        `the map's date format (${own.join(' or ')}) does not read ${JSON.stringify(unread)}, nor does any other: the import names the row`,
+      )
+    else if (f) {
       out.dateFormat = f
       flag('date-format', 'date', f)
       out.notes.push(

@@ -177,4 +177,18 @@ describe('bills lookups init for a preset with needs:, after maps init', () => {
     expect(result.stderr).not.toContain('you did not give')
     expect(result.code, result.stderr).toBe(0)
   })
+
+  it('takes an impossible date for a wrong row, not a reason to ask for --date-format', async () => {
+    const dir = tempDir('bk-lookups-then-date-')
+    const map =
+      'columns: {Num: number, Vendor: vendor_id, Amount: line_amount, Ledger: line_ledger_id, Date: issued_at}\n'
+    writeFileSync(join(dir, 'map.yaml'), `${map}date_format: DD/MM/YYYY\ndefaults: {currency: EUR}\n`)
+    const rows = ['05/02/2026', '31/02/2026', '14/03/2026'].map((d, i) => `D-${i},Office,1.00,Exp,${d}`)
+    writeFileSync(join(dir, 'bills.csv'), ['Num,Vendor,Amount,Ledger,Date', ...rows, ''].join('\n'))
+    const lookups = await runBk(['bills', 'lookups', 'init', 'bills.csv', '--map', 'map.yaml'], {cwd: dir})
+    expect(lookups.code, lookups.stderr).toBe(0)
+    expect(/^Then: (.*)$/m.exec(lookups.stdout)?.[1]).toBe(
+      'bk bills import bills.csv --map map.yaml --lookup vendor_id=vendors.csv --lookup line_ledger_id=ledgers.csv --dry-run',
+    )
+  })
 })

@@ -65,6 +65,7 @@ describe.each([
       expect(result.stderr).toContain(
         `1 problem in ${label}; reading stopped at line ${line}, after ${counted('bill')} (0 invalid); nothing was sent`,
       )
-    else expect(result.stdout).toContain(`; ${counted('bill')} in ${counted('row')}, `)
+    // The rest of the file, past the line, was not read, and the summary says so.
+    else expect(result.stdout).toContain(`; ${counted('bill')} in ${counted('row')} read, the rest of ${label} not, `)
   })
 })

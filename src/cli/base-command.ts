@@ -128,8 +128,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       if (out.ok) {
         process.stdout.write(out.text)
       } else {
-        process.stderr.write(`Error: ${out.message}\nHint: ${out.hint}\n`)
-        process.exitCode = ExitCode.usage
+        this.writeJqFailure(out.error)
+        process.exitCode = out.error.exitCode
       }
       return
     }
@@ -161,7 +161,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const out = this.jqFilter.run(JSON.stringify(value))
     if (out.ok) process.stdout.write(out.text)
-    else process.stderr.write(`Error: ${out.message}\nHint: ${out.hint}\n`)
+    else this.writeJqFailure(out.error)
+  }
+
+  /** --jq failing on a result: for people (a script reading the filtered output gets nothing). */
+  private writeJqFailure(error: BkError): void {
+    process.stderr.write(`Error: ${error.message}\nHint: ${error.hint}\n`)
   }
 
   /**

@@ -18,8 +18,8 @@ import {InputError} from '../shared/errors.js'
 import {timeLimitFromEnv} from '../shared/time-limit-variable.js'
 
 export interface JqFilter {
-  /** jq's output for this JSON text, or its error and what to do. */
-  run(jsonText: string): {ok: true; text: string} | {ok: false; message: string; hint: string}
+  /** jq's output for this JSON text, or the error (with its hint) to print on stderr. */
+  run(jsonText: string): {ok: true; text: string} | {ok: false; error: InputError}
 }
 
 /** jq's message without its `jq: ` prefixes and its compile-error count line. */
@@ -194,15 +194,13 @@ export async function loadJqFilter(expression: string, env: NodeJS.ProcessEnv = 
   return {
     run(jsonText) {
       const result = jq.run(jsonText, expression, ['-r'], limitMs)
-      if (!result) {
-        const {message, hint} = unfinished()
-        return {ok: false, message, hint: hint!}
-      }
+      if (!result) return {ok: false, error: unfinished()}
       if (result.exitCode !== 0)
         return {
           ok: false,
-          message: `--jq: ${jqMessage(result.stderr) || `jq exited with ${result.exitCode}`}`,
-          hint: 'The expression failed on this result: run the command with --json instead of --jq to see what it was given.',
+          error: new InputError(`--jq: ${jqMessage(result.stderr) || `jq exited with ${result.exitCode}`}`, {
+            hint: 'The expression failed on this result: run the command with --json instead of --jq to see what it was given.',
+          }),
         }
       return {ok: true, text: result.stdout === '' ? '' : result.stdout + '\n'}
     },

@@ -34,6 +34,10 @@ export function heapGuard(): () => void {
     gc = runInNewContext('gc') as () => void
   } catch {
     gc = undefined
+  } finally {
+    // The function stays; the flag goes back, or V8 would refuse the code cache this run writes,
+    // which it checks against the flags of the run that reads it (src/startup/code-cache.ts).
+    setFlagsFromString('--no-expose-gc')
   }
   if (typeof gc !== 'function') return () => {}
   const collect = gc

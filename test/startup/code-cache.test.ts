@@ -102,6 +102,26 @@ describe('the code cache', () => {
     expect(readdirSync(join(dirs.cache, 'code-cache', KEY)).sort()).toEqual(['help.v8', name].sort())
   })
 
+  it('is used as it is by the next bill import, whose heap guard switches a V8 flag on and back', async () => {
+    const dirs = freshDirs()
+    const file = cacheFileIn(dirs.cache, `${liftoff}bills+import.v8`)
+    const dryRun = async () => {
+      const result = await bk(
+        ['bills', 'import', 'examples/bills.csv', '--dry-run', '--business', 'biz_demo_acme'],
+        dirs,
+      )
+      expect(result.code, result.stderr).toBe(0)
+    }
+    await dryRun()
+    await dryRun()
+    const written = statSync(file)
+    expect(readCache(file).data.length).toBeGreaterThan(0)
+    // A flag left on at exit made V8 refuse every chunk of the next run: each run wrote it anew.
+    await dryRun()
+    expect(statSync(file).mtimeMs).toBe(written.mtimeMs)
+    expect(statSync(file).ino).toBe(written.ino)
+  })
+
   it('a run of a kind that loads a chunk its file lacks writes the file anew with it, the others kept', async () => {
     const dirs = freshDirs()
     const file = cacheFileIn(dirs.cache, `${liftoff}transactions+get.v8`)

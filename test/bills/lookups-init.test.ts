@@ -3,7 +3,7 @@
  * id; the dry run then names exactly the values still without an id, none once they are filled;
  * and a second run on a later export adds its new values and keeps every filled id.
  */
-import {readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync, statSync, writeFileSync} from 'node:fs'
 import {basename, join} from 'node:path'
 
 import {parse} from 'csv-parse/sync'
@@ -193,13 +193,13 @@ describe('bills lookups init on a later export', () => {
 })
 
 describe('bills lookups init on either thread', () => {
-  // A file is parsed on the reading worker, stdin on the main thread (src/bills/reader.ts).
+  // A file of 4 MiB or more is parsed on the reading worker, stdin on the main thread (src/bills/reader.ts).
   it('writes the same lookup files from a file as from stdin, over many chunks of the worker', async () => {
     const example = EXAMPLES.find((e) => e.folder === 'xero' && e.file === 'bills.csv')!
     const dir = tempDir('bk-lookups-threads-')
     const [header, ...rows] = readCsv(example.path)
     const at = (column: string) => header!.indexOf(column)
-    // About 600 KB: the worker posts it in some twenty chunks of 32 KiB.
+    // About 6 MB, with long descriptions: the worker reads it, in some two hundred chunks of 32 KiB.
     const many = Array.from({length: 4000}, (_, i) => {
       const bill = Math.floor(i / 2)
       const row = [...rows[i % rows.length]!]
@@ -207,9 +207,11 @@ describe('bills lookups init on either thread', () => {
       row[at('*InvoiceNumber')] = `INV-${bill}`
       // An account code a row: a record lost or read twice shows in the ledgers' file.
       row[at('*AccountCode')] = String(1000 + i)
+      row[at('Description')] = `${row[at('Description')]} ${'é.'.repeat(700)}`
       return row
     })
     writeFileSync(join(dir, 'big.csv'), stringify([header!, ...many]))
+    expect(statSync(join(dir, 'big.csv')).size).toBeGreaterThanOrEqual(4 * 1024 * 1024)
     const fromFile = await runShellLine('bk bills lookups init big.csv --map xero --dir file --json', {cwd: dir})
     const fromStdin = await runShellLine('bk bills lookups init - --map xero --dir stdin --json < big.csv', {cwd: dir})
     expect([fromFile.code, fromStdin.code], fromFile.stderr + fromStdin.stderr).toEqual([0, 0])

@@ -1,8 +1,8 @@
 /**
  * A stray quote after a quoted field stops reading: the message names the physical line its
- * record starts on, in bk's words, whichever thread parsed the file (a dry run's file is parsed by
- * the reading worker in 32 KiB chunks, stdin and an import's file on the main thread), and the
- * dry run and the import count the same bills read before it.
+ * record starts on, in bk's words, whichever thread parsed the file (a dry run's file of 4 MiB or
+ * more is parsed by the reading worker in 32 KiB chunks, stdin, a smaller file and an import's
+ * file on the main thread), and the dry run and the import count the same bills read before it.
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -21,13 +21,16 @@ afterAll(() => emulator.close())
 
 /**
  * `before` valid bills (the seventh, when there is one, with a description over two lines), then
- * a row whose description is `"ab"c`, then 300 more: the file and the physical line of that row.
+ * a row whose description is `"ab"c`, then 300 more, each of `pad` more characters (never read:
+ * they make the file one the worker reads): the file and the physical line of that row.
  */
-function withStrayQuote(prefix: string, before: number): {csv: string; line: number} {
+function withStrayQuote(prefix: string, before: number, pad: number): {csv: string; line: number} {
   const rows = Array.from({length: before}, (_, i) =>
     billRow(`${prefix}-${i + 1}`, i === 6 ? {description: '"over\ntwo lines"'} : {}),
   )
-  const after = Array.from({length: 300}, (_, i) => billRow(`${prefix}-A${i + 1}`))
+  const after = Array.from({length: 300}, (_, i) =>
+    billRow(`${prefix}-A${i + 1}`, pad ? {description: 'p'.repeat(pad)} : {}),
+  )
   const csv = billsCsv([...rows, billRow(`${prefix}-X`, {description: '"ab"c'}), ...after])
   return {csv, line: 2 + before + (before > 6 ? 1 : 0)}
 }
@@ -46,12 +49,12 @@ async function importThe(csv: string, way: Way): Promise<BkResult> {
 const WAYS: Way[] = ['dry run of the file', 'dry run of stdin', 'import of the file', 'import of stdin']
 
 describe.each([
-  {size: 'small', prefix: 'QS', before: 1},
-  // About 300 KB: the worker's chunks are 32 KiB, the bad row about 270 KB in.
-  {size: 'spanning many chunks', prefix: 'QL', before: 2_500},
-])('a stray quote after a quoted field, in a $size file', ({prefix, before}) => {
+  {size: 'small', prefix: 'QS', before: 1, pad: 0},
+  // About 4.5 MB, which a dry run's worker reads in chunks of 32 KiB: the bad row is about 270 KB in.
+  {size: 'spanning many chunks', prefix: 'QL', before: 2_500, pad: 14_000},
+])('a stray quote after a quoted field, in a $size file', ({prefix, before, pad}) => {
   it.each(WAYS)('%s: names the line its record starts on, in bk words', async (way) => {
-    const {csv, line} = withStrayQuote(`${prefix}${WAYS.indexOf(way)}`, before)
+    const {csv, line} = withStrayQuote(`${prefix}${WAYS.indexOf(way)}`, before, pad)
     const result = await importThe(csv, way)
     const label = way.endsWith('stdin') ? 'stdin' : 'bills.csv'
     expect(result.code, result.stderr).toBe(way.startsWith('import') && before > 100 ? 6 : 2)

@@ -1,9 +1,10 @@
 /**
- * A dry run of a file is parsed on a worker thread (src/bills/csv-worker.ts), stdin on the main
- * thread: both must read a file alike, across the worker's many chunks (32 KiB each), with
- * quoted line breaks, rows a check refuses, a single-byte encoding and a CSV error at the end.
+ * A dry run of a file of 4 MiB or more is parsed on a worker thread (src/bills/csv-worker.ts),
+ * stdin on the main thread: both must read a file alike, across the worker's many chunks (32 KiB
+ * each), with quoted line breaks, rows a check refuses, a single-byte encoding and a CSV error at
+ * the end.
  */
-import {existsSync, writeFileSync} from 'node:fs'
+import {existsSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -12,12 +13,17 @@ import {parseJsonOutput, ROOT, runShellLine, tempDir, type BkResult} from '../he
 
 const HEADER = 'number,vendor_id,description,issued_at,due_at,currency,line_description,line_amount,line_ledger_id'
 
+/** The size from which a dry run's file is read by the worker (src/bills/reader.ts). */
+const WORKER_MIN_BYTES = 4 * 1024 * 1024
+/** Padding that makes a few thousand rows a file the worker reads. */
+const PAD = ' '.padEnd(1_500, 'é.')
+
 /** Rows of three-line bills, every so often one a check refuses or one quoted over lines. */
 function rows(count: number): string[] {
   const out: string[] = []
   for (let i = 0; i < count; i++) {
     const bill = Math.floor(i / 3)
-    const description = bill % 29 === 5 ? `"over\ntwo lines, ""quoted"" ${bill}"` : `Caf\u00e9 bill ${bill}`
+    const description = bill % 29 === 5 ? `"over\ntwo lines, ""quoted"" ${bill}"` : `Caf\u00e9 bill ${bill}${PAD}`
     const line = i % 89 === 7 ? `"with a CRLF\r\ninside"` : `Line ${i}`
     const amount = i % 61 === 11 ? 'twelve' : `${i % 500}.${String(i % 100).padStart(2, '0')}`
     const ledger = i % 211 === 3 ? 'ldg demo' : 'ldg_demo_expenses'
@@ -63,6 +69,7 @@ describe('the reading worker', () => {
     const dir = tempDir('bk-worker-')
     const lines = rows(4_000)
     writeFileSync(join(dir, 'bills.csv'), [HEADER, ...lines].join('\n') + '\n')
+    expect(statSync(join(dir, 'bills.csv')).size).toBeGreaterThanOrEqual(WORKER_MIN_BYTES)
     const [file, stdin] = await bothWays(dir, 'bills.csv', '')
     expect(file.code, file.stderr).toBe(2)
     const read = reportOf(file)
@@ -80,6 +87,7 @@ describe('the reading worker', () => {
     const lines = rows(3_000)
     lines.push('R-9999,ven_demo_office,"never closed,2026-01-05,2026-02-05,EUR,l,1.00,ldg_demo_expenses', ...rows(5))
     writeFileSync(join(dir, 'bills.csv'), Buffer.from([HEADER, ...lines].join('\r\n') + '\r\n', 'latin1'))
+    expect(statSync(join(dir, 'bills.csv')).size).toBeGreaterThanOrEqual(WORKER_MIN_BYTES)
     const [file, stdin] = await bothWays(dir, 'bills.csv', '--encoding windows-1252')
     expect(file.code, file.stderr).toBe(2)
     const read = reportOf(file)

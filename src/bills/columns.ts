@@ -2,6 +2,7 @@
  * The columns of a bill CSV in bk's own format and header matching (case-insensitive). An
  * accounting package's export is translated onto these columns by translate.ts, through a map.
  */
+import {editDistance} from '../cli/closest.js'
 import {InputError} from '../shared/errors.js'
 import {ID_PREFIX} from '../shared/spec.js'
 
@@ -80,28 +81,25 @@ export function spellingsOfKey(aliasOf: ReadonlyMap<string, string>, key: string
   return [key, ...[...aliasOf].filter(([, of]) => of === key).map(([alias]) => alias)]
 }
 
-/** The known name nearest to an unknown header (edit distance on the compared form), if close. */
-export function nearestName(header: string, known: Iterable<string>): string | undefined {
+/**
+ * The known name nearest to an unknown header (edit distance on the compared form), if close.
+ * `known` is names, or a map's spellings by their compared forms (not compared again).
+ */
+export function nearestName(header: string, known: Iterable<string> | ReadonlyMap<string, string>): string | undefined {
   const key = headerKey(header)
+  // Close means at most a third of the name differs: beyond that the "fix" would be a guess.
+  const close = Math.max(2, Math.floor(key.length / 3))
   let best: string | undefined
-  let bestDistance = Infinity
-  for (const name of known) {
-    const d = editDistance(key, headerKey(name))
+  let bestDistance = close + 1
+  const pairs: Iterable<readonly [string, string]> =
+    known instanceof Map
+      ? (known as ReadonlyMap<string, string>)
+      : [...(known as Iterable<string>)].map((name) => [headerKey(name), name] as const)
+  for (const [form, name] of pairs) {
+    const d = editDistance(key, form, bestDistance - 1)
     if (d < bestDistance) [best, bestDistance] = [name, d]
   }
-  // Close means at most a third of the name differs: beyond that the "fix" would be a guess.
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({length: b.length + 1}, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    prev = row
-  }
-  return prev[b.length]!
+  return best
 }
 
 /** Our canonical name for a column name (matched by `headerKey`; a tag field keeps its own case). */

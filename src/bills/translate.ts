@@ -1087,7 +1087,7 @@ function unknownColumns(unknown: string[], header: string[] | undefined, map: Bi
   const many = unknown.length > 1
   const near = header
     ? unknown.flatMap((u) => {
-        const n = nearestName(u.replace(/^"|"$/g, ''), map.spellings.values())
+        const n = nearestName(u.replace(/^"|"$/g, ''), map.spellings)
         return n ? [`${u} is not "${n}"`] : []
       })
     : []

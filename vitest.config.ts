@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/cleanup.ts'],
+    globalSetup: ['test/helpers/suite-code-cache.ts'],
     // Tests spawn the real bk binary and an emulator; two cores, so two files at a time.
     pool: 'forks',
     maxWorkers: 2,

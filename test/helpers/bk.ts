@@ -1,12 +1,15 @@
 /**
  * Runs the real `bk` binary as users run it, bin/run.js over the bundle (dist/bk.cjs, built by
  * `npm test`), as a child process with its own config folder and a clean environment: no TTY, no
- * inherited BK_* variables. Its code cache is the user's, as for anyone (test/startup covers it).
+ * inherited BK_* variables. Its code cache is the suite's, shared by every run as a user's runs
+ * share theirs (test/helpers/suite-code-cache.ts); test/startup covers the cache itself.
  */
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {copyFileSync, constants, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {delimiter, join, resolve} from 'node:path'
+
+import {inject} from 'vitest'
 
 export const ROOT = resolve(import.meta.dirname, '..', '..')
 export const BIN = join(ROOT, 'bin', 'run.js')
@@ -114,12 +117,33 @@ function bkOnPath(): string {
   return (bkFolder = dir)
 }
 
+/** Variables that move bk's config or cache folders, or turn its code cache off. */
+const CACHE_ENV = ['BK_CACHE_DIR', 'BK_CODE_CACHE', 'BK_CONFIG_DIR', 'HOME', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME']
+
+/**
+ * The suite's code cache for a run in `configDir`: its folder, and its key copied into the config
+ * folder (unless one is there). None for a run that places its folders itself (the tests of the
+ * cache and of start-up), nor for the single executable, which keeps its files in that folder.
+ */
+function sharedCodeCache(configDir: string, options: RunOptions): Record<string, string> {
+  if (options.executable || CACHE_ENV.some((name) => options.env?.[name] !== undefined)) return {}
+  const {cacheDir, keyFile} = inject('suiteCodeCache')
+  try {
+    copyFileSync(keyFile, join(configDir, 'code-cache.key'), constants.COPYFILE_EXCL)
+  } catch (error) {
+    // One is there already, or the folder is not made yet (bk makes its own key there).
+    if (!['EEXIST', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
+  }
+  return {BK_CACHE_DIR: cacheDir}
+}
+
 /** Spawns `command` in bk's clean environment (its own config folder unless given one). */
 function spawnIn(command: string, args: string[], options: RunOptions): ChildProcessWithoutNullStreams {
   const configDir = options.configDir ?? tempDir()
+  const cache = sharedCodeCache(configDir, options)
   return spawn(command, args, {
     cwd: options.cwd ?? ROOT,
-    env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...options.env}),
+    env: cleanEnv({BK_CONFIG_DIR: configDir, BK_KEYCHAIN_TIMEOUT_MS: '5000', ...cache, ...options.env}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
 }

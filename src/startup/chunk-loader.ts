@@ -17,6 +17,11 @@ export interface LoadedChunk {
   script: Script
   /** Whether V8 took the cached data it was given. */
   cached: boolean
+  /**
+   * Whether V8's flags, when it was compiled, were those the cache is written under: V8 refuses
+   * data made under other flags, so a chunk compiled under others is neither read nor written.
+   */
+  cacheable: boolean
 }
 
 export interface LoadedBuild {
@@ -37,10 +42,16 @@ type ModuleWrapper = (
 
 /**
  * Runs `file` (the build's entry) and, as it requires them, its chunks, each with V8's data from
- * `cached` when there is some for it. Each is registered in require's cache, so that oclif's
- * require() of the entry finds it loaded. The entry's text may be given (read already).
+ * `cached` when there is some for it and `cacheable()` says V8's flags are those the data was
+ * made under. Each is registered in require's cache, so that oclif's require() of the entry
+ * finds it loaded. The entry's text may be given (read already).
  */
-export function loadBuild(file: string, cached: ReadonlyMap<string, Buffer>, entryText?: string): LoadedBuild {
+export function loadBuild(
+  file: string,
+  cached: ReadonlyMap<string, Buffer>,
+  entryText?: string,
+  cacheable: () => boolean = () => true,
+): LoadedBuild {
   const dist = dirname(file)
   const loaded = new Map<string, LoadedChunk & {module: Module}>()
   const nodeRequire = Module.createRequire(file)
@@ -48,14 +59,15 @@ export function loadBuild(file: string, cached: ReadonlyMap<string, Buffer>, ent
     const chunk = loaded.get(name)
     if (chunk) return chunk.module.exports
     const path = join(dist, name)
-    const data = cached.get(name)
+    const usable = cacheable()
+    const data = usable ? cached.get(name) : undefined
     // The build is ASCII (scripts/bundle.js): latin1 reads it as it is, faster than UTF-8. No
     // import() in it either: Node's callback for one is lost with cached code.
     const source = Module.wrap(text ?? readFileSync(path, 'latin1'))
     const script = new Script(source, {filename: path, ...(data ? {cachedData: data} : {})})
     const module = new Module(path)
     module.filename = path
-    loaded.set(name, {module, script, cached: Boolean(data) && !script.cachedDataRejected})
+    loaded.set(name, {module, script, cached: Boolean(data) && !script.cachedDataRejected, cacheable: usable})
     nodeRequire.cache[path] = module
     // A chunk requires the others by `./NAME.cjs`: the entry those in chunks/, a chunk those beside it.
     const beside = name.slice(0, name.lastIndexOf('/') + 1)

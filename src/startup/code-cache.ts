@@ -29,6 +29,8 @@ export interface CodeCacheRun {
   fileName: string
   /** Called before V8's data is taken at exit (to set the V8 flags a start has). */
   beforeWrite?: () => void
+  /** Whether V8's flags are now those a start has (false once a run has changed them). */
+  startFlags?: () => boolean
 }
 
 /**
@@ -47,10 +49,11 @@ export function requireWithCodeCache(file: string, run: CodeCacheRun): unknown {
   if (!isPrivateFolderChain(location.base, location.folder)) return loadBuild(file, new Map(), source).exports
   const cacheFile = join(location.folder, fileName)
   const contents = readCache(location.keyFile, cacheFile, {bundle, kind})
-  const build = loadBuild(file, contents?.chunks ?? new Map(), source)
+  const build = loadBuild(file, contents?.chunks ?? new Map(), source, run.startFlags)
   if (fileName.length < MAX_FILE_NAME) {
     process.once('exit', () => {
-      if ([...build.loaded.values()].every((c) => c.cached)) return
+      // A chunk compiled under other flags cannot be cached: written, the next run would refuse it.
+      if ([...build.loaded.values()].every((c) => c.cached || !c.cacheable)) return
       if (!contents && countCacheFiles(location.folder) >= MAX_FILES) return
       run.beforeWrite?.()
       const key = cacheKey(location.keyFile)
@@ -74,12 +77,12 @@ function readCache(
 }
 
 /**
- * What a kind's file holds when written anew: V8's data for every chunk this run compiled (what
- * it had cached, and what this run added), and the data kept for the chunks it did not load.
+ * What a kind's file holds when written anew: V8's data for every chunk this run compiled under a
+ * start's flags (what it had cached, and what this run added), and the data kept for the others.
  */
 function allChunks(build: LoadedBuild, contents: CacheContents): Map<string, Buffer> {
   const chunks = new Map(contents.chunks)
-  for (const [name, {script}] of build.loaded) chunks.set(name, script.createCachedData())
+  for (const [name, {script, cacheable}] of build.loaded) if (cacheable) chunks.set(name, script.createCachedData())
   return chunks
 }
 

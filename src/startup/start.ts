@@ -31,7 +31,7 @@ export function start(root: string, argv: string[]): void {
     return
   }
   restartWithSmallYoungGeneration(argv)
-  const liftoffOnly = baselineWasmAtFirst(argv)
+  const liftoff = baselineWasmAtFirst(argv)
   const file = join(root, 'dist', 'bk.cjs')
   const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}
   const location = codeCacheOff(env) === undefined ? cacheLocation(version, env) : undefined
@@ -42,9 +42,10 @@ export function start(root: string, argv: string[]): void {
           location,
           kind,
           // V8 refuses a cache made under other flags: runs under a flag of their own have files of their own.
-          fileName: `${liftoffOnly ? 'liftoff-only.' : ''}${youngGenerationSized() ? 'semi-space.' : ''}${cacheFileName(kind)}`,
-          ...(liftoffOnly && {
+          fileName: `${liftoff ? 'liftoff-only.' : ''}${youngGenerationSized() ? 'semi-space.' : ''}${cacheFileName(kind)}`,
+          ...(liftoff && {
             beforeWrite: () => process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only'),
+            startFlags: () => !liftoff.lifted,
           }),
         })
       : process.getBuiltinModule('node:module').createRequire(file)(file)
@@ -59,12 +60,17 @@ export function start(root: string, argv: string[]): void {
  * compiler for the first 0.3 s of a run; an export or import still running then gets it
  * optimized. A flag that is not V8's default costs every built-in module loaded afterwards its
  * precompiled code (about 10% of `bk --version`), so runs that only show help or the version,
- * which make no request, keep the defaults. Whether the flag is set.
+ * which make no request, keep the defaults. Undefined when the flag is not set; else whether it
+ * has been lifted (a chunk compiled after that cannot be cached: code-cache.ts).
  */
-function baselineWasmAtFirst(argv: readonly string[]): boolean {
-  if (!process.versions.node.startsWith('20.') || onlyHelpOrVersion(argv)) return false
+function baselineWasmAtFirst(argv: readonly string[]): {lifted: boolean} | undefined {
+  if (!process.versions.node.startsWith('20.') || onlyHelpOrVersion(argv)) return undefined
   const v8 = process.getBuiltinModule('node:v8')
   v8.setFlagsFromString('--liftoff-only')
-  setTimeout(() => v8.setFlagsFromString('--no-liftoff-only'), 300).unref()
-  return true
+  const state = {lifted: false}
+  setTimeout(() => {
+    v8.setFlagsFromString('--no-liftoff-only')
+    state.lifted = true
+  }, 300).unref()
+  return state
 }

@@ -243,4 +243,16 @@ describe('chunk-loader', () => {
     expect((refused.exports as {main(): number}).main()).toBe(43)
     expect(refused.loaded.get('bk.cjs')?.cached).toBe(false)
   })
+
+  it('gives no cached data to a chunk compiled once V8 runs under other flags than a start, and says so', () => {
+    const cold = loadBuild(fakeBuild(4), new Map())
+    const data = new Map([...cold.loaded].map(([name, {script}]) => [name, script.createCachedData()]))
+    // The entry loads under a start's flags, its chunk after they changed (Node 20 lifts one at 0.3 s).
+    let loads = 0
+    const late = loadBuild(fakeBuild(5), data, undefined, () => loads++ === 0)
+    expect((late.exports as {main(): number}).main()).toBe(43)
+    expect(late.loaded.get('bk.cjs')).toMatchObject({cached: true, cacheable: true})
+    // Not offered its data, and not to be written: the next start would refuse what it made.
+    expect(late.loaded.get('chunks/a.cjs')).toMatchObject({cached: false, cacheable: false})
+  })
 })

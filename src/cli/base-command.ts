@@ -14,6 +14,7 @@ import {JsonText, stringifyExact} from '../shared/exact-json.js'
 import {snakeCaseKeys} from '../shared/json-keys.js'
 import {warnIfNodeUnsupported} from './node-version.js'
 import {requestTimeoutMs} from '../net/request-timeout.js'
+import {debugFromEnv} from './debug-variable.js'
 import {isUsageError, refuseBothForms, unwrapFlagError, usageError, type UsageContext} from './usage-errors.js'
 import type {Session} from '../auth/session.js'
 import type {ResolvedCredentials} from '../auth/resolve.js'
@@ -70,6 +71,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private credentialsPromise: Promise<ResolvedCredentials> | undefined
   /** --jq, compiled in init() (the engine loads only when the flag is given). */
   private jqFilter: JqFilter | undefined
+  /** BK_DEBUG, read in init(). */
+  private debugVariable = false
 
   public override async init(): Promise<void> {
     for (const signal of INTERRUPTS) process.on(signal, this.onInterrupt)
@@ -92,6 +95,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       strict: this.ctor.strict,
     })
     refuseBothForms(this.usageContext())
+    this.debugVariable = debugFromEnv(process.env)
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     const jq = (flags as {jq?: string}).jq
@@ -184,7 +188,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected get debugEnabled(): boolean {
-    return Boolean((this.flags as {debug?: boolean} | undefined)?.debug) || process.env.BK_DEBUG === '1'
+    return Boolean((this.flags as {debug?: boolean} | undefined)?.debug) || this.debugVariable
   }
 
   /** Where credentials come from for this run (see src/auth/resolve.ts). */

@@ -20,7 +20,7 @@ import type {z} from 'zod/mini'
 import {trustedCa} from '../net/ca.js'
 import {connectionFor, type Connection} from '../net/dispatcher.js'
 import {networkFailure} from '../net/failure.js'
-import {isLoopbackHost} from '../net/proxy.js'
+import {isLoopback} from '../net/loopback.js'
 import {DEFAULT_TIMEOUT_SECONDS, formatTimeout} from '../net/request-timeout.js'
 import {stringifyExact} from '../shared/exact-json.js'
 import {
@@ -265,7 +265,7 @@ export class BkClient {
         hint,
       )
     if (count > MAX_REDIRECTS) throw new RedirectError(`${what} was redirected more than ${MAX_REDIRECTS} times`, hint)
-    if (current.protocol === 'https:' && next.protocol !== 'https:' && !isLoopbackHost(next.hostname))
+    if (current.protocol === 'https:' && next.protocol !== 'https:' && !isLoopback(next.hostname))
       throw new RedirectError(
         `${what} was redirected (${status}) from https to ${shown}; bk does not follow that`,
         hint,

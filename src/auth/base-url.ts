@@ -1,14 +1,9 @@
+import {isLoopback} from '../net/loopback.js'
 import {InputError} from '../shared/errors.js'
 import type {Environment} from './profiles.js'
 
 /** Where `bk emulator start` listens unless told otherwise. */
 export const LOCAL_BASE_URL = 'http://127.0.0.1:4010'
-
-/** Loopback hosts, the only ones bk will talk plain http to. */
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '')
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h)
-}
 
 /** https only, except loopback addresses (the emulator). */
 export function validateBaseUrl(value: string, origin = 'base URL'): string {

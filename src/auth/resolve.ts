@@ -7,7 +7,8 @@
  * the profile's.
  */
 import {ConfigError, InputError} from '../shared/errors.js'
-import {defaultBaseUrl, isLoopback, validateBaseUrl} from './base-url.js'
+import {isLoopback} from '../net/loopback.js'
+import {defaultBaseUrl, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
 import {
   ENVIRONMENTS,

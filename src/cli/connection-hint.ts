@@ -4,7 +4,7 @@
  * command used and what set it (a profile, BK_BASE_URL, the default), and `bk doctor` to check
  * each step. Proxy failures keep their own hint: the base URL is not what to fix there.
  */
-import {isLoopback} from '../auth/base-url.js'
+import {isLoopback} from '../net/loopback.js'
 import {describeOrigin} from '../auth/resolve.js'
 import {ApiConnectionError, ApiTimeoutError, NetworkSetupError} from '../api/errors.js'
 import {errorCode} from '../net/failure.js'

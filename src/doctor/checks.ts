@@ -350,7 +350,7 @@ async function tcpCheck(host: string, port: number, name: string, viaProxy: bool
   )
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code ?? (r.error as Error).message
-    const local = !viaProxy && (await import('../net/proxy.js')).isLoopbackHost(base.hostname)
+    const local = !viaProxy && (await import('../net/loopback.js')).isLoopback(base.hostname)
     return {
       id: 'tcp',
       status: 'fail',

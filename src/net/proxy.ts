@@ -14,6 +14,7 @@
 import {BlockList, isIP} from 'node:net'
 
 import {InputError} from '../shared/errors.js'
+import {isLoopback} from './loopback.js'
 
 export interface Route {
   /** The proxy to go through, or undefined for a direct connection. */
@@ -29,7 +30,8 @@ const DEFAULT_PORTS: Record<string, number> = {'http:': 80, 'https:': 443}
 /** The proxy (or none) for requests to `target`, by the rules above. */
 export function routeFor(target: URL, env: NodeJS.ProcessEnv = process.env): Route {
   const host = bareHost(target.hostname)
-  if (isLoopbackHost(host)) return {proxy: undefined, reason: 'loopback is always reached directly'}
+  if (isLoopback(host) || host.endsWith('.localhost'))
+    return {proxy: undefined, reason: 'loopback is always reached directly'}
   const variable = proxyVariable(target.protocol, env)
   if (!variable) {
     const names = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
@@ -161,16 +163,4 @@ function sameAddress(a: string, b: string): boolean {
 /** A host name without IPv6 brackets, lower case. */
 function bareHost(hostname: string): string {
   return hostname.replace(/^\[|\]$/g, '').toLowerCase()
-}
-
-/** localhost and its subdomains, 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = bareHost(hostname)
-  if (host === 'localhost' || host.endsWith('.localhost')) return true
-  const family = isIP(host)
-  if (family === 0) return false
-  const loopback = new BlockList()
-  loopback.addSubnet('127.0.0.0', 8, 'ipv4')
-  loopback.addAddress('::1', 'ipv6')
-  return loopback.check(host, family === 6 ? 'ipv6' : 'ipv4')
 }

@@ -15,7 +15,7 @@
  * listener is in force. Nothing is restored from memory, so a restarted emulator never gets a URL
  * it did not have.
  */
-import {isLoopback} from '../auth/base-url.js'
+import {isLoopback} from '../net/loopback.js'
 
 /** What changed in the registration, as the watch saw it. */
 export type RegistrationChange =

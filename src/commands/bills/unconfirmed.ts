@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {isLoopback} from '../../auth/base-url.js'
+import {isLoopback} from '../../net/loopback.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import {describeKey} from '../../bills/bill-key.js'

@@ -88,7 +88,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
     const checked = await checkFlags(flags)
     await checkHost(flags.host)
     const [{isLoopback}, {isEveryAddress}] = await Promise.all([
-      import('../../auth/base-url.js'),
+      import('../../net/loopback.js'),
       import('../../shared/listen-address.js'),
     ])
     if (isEveryAddress(flags.host))

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {isLoopback} from '../../auth/base-url.js'
+import {isLoopback} from '../../net/loopback.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {EVENT_FIELDS, EVENT_TYPES} from '../../emulator/events.js'
 import {BkError, ExitCode, InputError, withHint} from '../../shared/errors.js'

@@ -131,6 +131,19 @@ export const PATCHES = [
       },
     ],
   },
+  {
+    id: 'autocomplete-bash-flags-after-values',
+    package: '@oclif/plugin-autocomplete',
+    version: '3.2.56',
+    buys: 'Not time: the bash completion for a CLI whose topics are separated by spaces names the command of a flag being typed by joining every word before it, so once an argument or another flag was typed (`bk bills import bills.csv --<TAB>`, `bk bills import --dry-run --<TAB>`) it found no command and offered no flag. It now takes the longest run of leading words that names a command or topic (test/commands/completion.test.ts).',
+    edits: [
+      {
+        file: 'lib/autocomplete/bash-spaces.js',
+        from: 'normalizedCommand="$( printf "%s" "$(join_by ":" "\\${COMP_WORDS[@]:1:($COMP_CWORD - 1)}")" )"',
+        to: '# The command: the longest run of the words typed before this flag that names a command or\n    # topic (an argument or a flag and its value after it are not part of it)\n    normalizedCommand=""\n    local word candidate\n    for word in "\\${COMP_WORDS[@]:1:($COMP_CWORD - 1)}"; do\n      candidate="\\${normalizedCommand:+$normalizedCommand:}$word"\n      printf "%s\\\\n" "$commands" | awk -v c="$candidate" \'$0 == c || index($0, c " ") == 1 || index($0, c ":") == 1 { found = 1 } END { exit !found }\' || break\n      normalizedCommand="$candidate"\n    done',
+      },
+    ],
+  },
 ]
 
 /**

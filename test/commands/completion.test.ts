@@ -55,6 +55,13 @@ describe('bash completion', () => {
     expect(offered('bk bills import --dr')).toEqual(['--dry-run'])
   })
 
+  it('offers a command its flags after an argument or another flag', () => {
+    expect(offered('bk bills import bills.csv --dr')).toEqual(['--dry-run'])
+    expect(offered('bk bills import --dry-run --ma')).toEqual(['--map', '--max-errors'])
+    expect(offered('bk bills import bills.csv --map xero --lo')).toEqual(['--lookup'])
+    expect(offered('bk invoices list --status paid --')).toEqual(expect.arrayContaining(['--all', '--summary']))
+  })
+
   it('leaves file names to bash where it offers nothing (a FILE argument)', () => {
     expect(offered('bk bills import ./bills')).toEqual([])
     // `-o default`: with no answer from the function, bash completes a file name.

@@ -44,6 +44,14 @@ function asShipped(path: string): Promise<Findings> {
   return shipped.get(path)!
 }
 
+/**
+ * The examples whose findings are also read as text: the text and --json are one set of findings
+ * printed two ways, so the first file of each package with a preset, and the first without,
+ * show that both agree.
+ */
+const kindOf = (e: ExampleExport) => `${e.folder} ${e.preset === undefined}`
+const readAsText = new Set(EXAMPLES.filter((e, i) => EXAMPLES.findIndex((o) => kindOf(o) === kindOf(e)) === i))
+
 describe.each(EXAMPLES)('bills maps init $folder/$file', (example) => {
   it('names the preset the file matches (or, without one, the nearest and a starter map)', async () => {
     const found = await asShipped(example.path)
@@ -53,12 +61,14 @@ describe.each(EXAMPLES)('bills maps init $folder/$file', (example) => {
       expect(found.preset?.name).toBe(preset)
       expect(found.preset!.command).toContain(`--map ${preset}`)
       expect(found.map).toBeNull()
+      if (!readAsText.has(example)) return
       const text = await runBk(['bills', 'maps', 'init', example.path])
       expect(text.stdout).toContain(`matches the preset ${preset}`)
       return
     }
     expect(found.preset).toBeNull()
     expect(found.map).toMatch(/^columns:$/m)
+    if (!readAsText.has(example)) return
     const text = await runBk(['bills', 'maps', 'init', example.path])
     expect(text.stderr).toContain(
       found.nearest ? `the nearest is ${found.nearest.name}` : 'none shares a header with it',

@@ -13,6 +13,22 @@
 import {getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString} from 'node:v8'
 import {runInNewContext} from 'node:vm'
 
+/**
+ * V8's `gc`, from a context made while --expose-gc is on. The flag then goes back off (it was
+ * off: a run started with it has `gc` already), or V8 would refuse the code cache this run
+ * writes, which it checks against the flags of the run that reads it (src/startup/code-cache.ts).
+ */
+function exposedGc(): unknown {
+  try {
+    setFlagsFromString('--expose-gc')
+    return runInNewContext('gc')
+  } catch {
+    return undefined
+  } finally {
+    setFlagsFromString('--no-expose-gc')
+  }
+}
+
 /** Bytes in use outside the young generation (new_space and new_large_object_space). */
 function oldGenerationBytes(): number {
   let young = 0
@@ -28,17 +44,7 @@ function oldGenerationBytes(): number {
 const LIMIT_BYTES = 24 * 1024 * 1024
 
 export function heapGuard(): () => void {
-  let gc: (() => void) | undefined
-  try {
-    setFlagsFromString('--expose-gc')
-    gc = runInNewContext('gc') as () => void
-  } catch {
-    gc = undefined
-  } finally {
-    // The function stays; the flag goes back, or V8 would refuse the code cache this run writes,
-    // which it checks against the flags of the run that reads it (src/startup/code-cache.ts).
-    setFlagsFromString('--no-expose-gc')
-  }
+  const gc = (globalThis as {gc?: unknown}).gc ?? exposedGc()
   if (typeof gc !== 'function') return () => {}
   const collect = gc
   let limit = LIMIT_BYTES

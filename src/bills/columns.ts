@@ -83,23 +83,27 @@ export function spellingsOfKey(aliasOf: ReadonlyMap<string, string>, key: string
 
 /**
  * The known name nearest to an unknown header (edit distance on the compared form), if close.
- * `known` is names, or a map's spellings by their compared forms (not compared again).
+ * `known` holds each name by its compared form (a map's spellings are kept so already).
  */
-export function nearestName(header: string, known: Iterable<string> | ReadonlyMap<string, string>): string | undefined {
+export function nearestName(
+  header: string,
+  known: Iterable<readonly [form: string, name: string]>,
+): string | undefined {
   const key = headerKey(header)
   // Close means at most a third of the name differs: beyond that the "fix" would be a guess.
   const close = Math.max(2, Math.floor(key.length / 3))
   let best: string | undefined
   let bestDistance = close + 1
-  const pairs: Iterable<readonly [string, string]> =
-    known instanceof Map
-      ? (known as ReadonlyMap<string, string>)
-      : [...(known as Iterable<string>)].map((name) => [headerKey(name), name] as const)
-  for (const [form, name] of pairs) {
+  for (const [form, name] of known) {
     const d = editDistance(key, form, bestDistance - 1)
     if (d < bestDistance) [best, bestDistance] = [name, d]
   }
   return best
+}
+
+/** Names by their compared forms, for nearestName. */
+export function byForm(names: readonly string[]): Array<[string, string]> {
+  return names.map((name) => [headerKey(name), name])
 }
 
 /** Our canonical name for a column name (matched by `headerKey`; a tag field keeps its own case). */
@@ -161,7 +165,7 @@ export function layoutFor(header: string[], fileLabel: string): ColumnLayout {
   })
   if (unknown.length > 0) {
     const near = unknown
-      .map((u) => [u, nearestName(u.replace(/^"|"$/g, ''), KNOWN_COLUMNS)] as const)
+      .map((u) => [u, nearestName(u.replace(/^"|"$/g, ''), byForm(KNOWN_COLUMNS))] as const)
       .find(([, n]) => n)
     throw new InputError(
       `${fileLabel}:1: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: expected ${KNOWN_COLUMNS.join(', ')} or tag:<field>`,

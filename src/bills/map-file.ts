@@ -17,6 +17,7 @@ import {
   BILL_COLUMNS,
   headerKey,
   KNOWN_COLUMNS,
+  byForm,
   nearestName,
   spellingsOfKey,
   type BillColumn,
@@ -355,7 +356,7 @@ function unknownPreset(spec: string): InputError {
   const names = readdirSync(presetFolder())
     .filter((f) => f.endsWith('.yaml'))
     .map((f) => f.slice(0, -'.yaml'.length))
-  const near = nearestName(spec, names)
+  const near = nearestName(spec, byForm(names))
   return new InputError(`--map ${spec}: no preset and no map file has that name`, {
     code: 'unknown_map',
     hint: `${near ? `Did you mean --map ${near}? ` : ''}\`bk bills maps\` lists the presets; a map of your own is given as the path to its .yaml file.`,

@@ -9,9 +9,14 @@ import {BlockList, isIP} from 'node:net'
 
 let addresses: BlockList | undefined
 
+/** A URL's hostname as compared: IPv6 without its brackets, in lower case. */
+export function bareHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '').toLowerCase()
+}
+
 /** localhost, 127.0.0.0/8, ::1, and 127.0.0.0/8 as IPv4-mapped IPv6 (a URL writes `[::ffff:7f00:1]`). */
 export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  const host = bareHost(hostname)
   if (host === 'localhost') return true
   const family = isIP(host)
   if (family === 0) return false

@@ -14,7 +14,7 @@
 import {BlockList, isIP} from 'node:net'
 
 import {InputError} from '../shared/errors.js'
-import {isLoopback} from './loopback.js'
+import {bareHost, isLoopback} from './loopback.js'
 
 export interface Route {
   /** The proxy to go through, or undefined for a direct connection. */
@@ -161,6 +161,3 @@ function sameAddress(a: string, b: string): boolean {
 }
 
 /** A host name without IPv6 brackets, lower case. */
-function bareHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').toLowerCase()
-}

@@ -11,7 +11,9 @@ import {fileURLToPath} from 'node:url'
 
 import {z} from 'zod'
 
-import {InputError} from '../shared/errors.js'
+import {closestWord} from '../cli/closest.js'
+import {BkError, InputError, withHint} from '../shared/errors.js'
+import {issueMessage} from '../shared/validation-issues.js'
 import {decodeUtf8} from '../shared/utf8.js'
 import {
   BILL_COLUMNS,
@@ -189,6 +191,8 @@ const flagMeanings = z.record(
   z.string({error: 'expected what the flag means for this map'}).min(1),
 )
 
+const COLUMN_TARGETS = `expected one of bk's columns (${KNOWN_COLUMNS.join(', ')}), tag:<field>, a source column (${[...SOURCE_COLUMNS, ...GUARD_COLUMNS].join(', ')}), or ~ to drop the column`
+
 const MapSchema = z
   .object({
     delimiter: z
@@ -224,11 +228,10 @@ const MapSchema = z
       .record(
         z.string(),
         z
-          .string()
-          .refine((v) => isTarget(v) || isGuard(v), {
-            message: `expected one of bk's columns (${KNOWN_COLUMNS.join(', ')}), tag:<field>, a source column (${[...SOURCE_COLUMNS, ...GUARD_COLUMNS].join(', ')}), or ~ to drop the column`,
-          })
+          .string({error: COLUMN_TARGETS})
+          .refine((v) => isTarget(v) || isGuard(v), {message: COLUMN_TARGETS})
           .nullable(),
+        {error: 'expected "Header: column" pairs, one a line, such as "Bill No: number"'},
       )
       .optional(),
     ignore: z
@@ -384,6 +387,18 @@ export async function loadBillMap(spec: string): Promise<BillMap> {
 
 /** Parses and checks a map's text; `label` names it in messages. */
 export async function parseBillMap(text: string, label: string): Promise<BillMap> {
+  try {
+    return await checkedMap(text, label)
+  } catch (error) {
+    throw error instanceof BkError && !error.hint ? withHint(error, MAP_HINT) : error
+  }
+}
+
+/** The next step of a map's problem that names none of its own. */
+const MAP_HINT =
+  'docs/bills.md, "The --map file", says what each key of a map takes; `bk bills maps init FILE` writes a first map from the export itself.'
+
+async function checkedMap(text: string, label: string): Promise<BillMap> {
   const {parseDocument, LineCounter, isMap, isScalar} = await import('yaml')
   const lineCounter = new LineCounter()
   // Duplicate keys are found below in linear time (yaml's uniqueKeys is quadratic).
@@ -411,10 +426,11 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
     throw new InputError(`${label}: expected a mapping with "columns:" and the keys docs/bills.md lists`)
   // Column keys are compared as text: `1:` (a position) and `Bill No:` alike.
   const js = yamlToJs(doc, label, 0) as Record<string, unknown>
-  if (js.columns && typeof js.columns === 'object') {
+  if (js.columns && typeof js.columns === 'object' && !Array.isArray(js.columns)) {
     js.columns = Object.fromEntries(Object.entries(js.columns).map(([k, v]) => [String(k).trim(), v === '' ? null : v]))
   }
-  const checked = MapSchema.safeParse(escapeProtoKeys(js))
+  // bk's words for what was expected and found, where the schema has none of its own.
+  const checked = MapSchema.safeParse(escapeProtoKeys(js), {error: (issue) => issueMessage(issue), reportInput: true})
   if (!checked.success) {
     const issue = checked.error.issues[0]!
     const path = issue.path.map((k) => keyName(String(k)))
@@ -427,10 +443,13 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
         ? parent.items.find((p) => isScalar(p.key) && issue.keys.includes(String(p.key.value)))
         : undefined
       offset = (pair?.key as {range?: [number, number, number]} | undefined)?.range?.[0]
+      const unknown = keyName(String(issue.keys[0]))
+      const keys = keysAt(path)
+      const near = closestWord(unknown, keys)
       throw new InputError(
-        `${where(offset)}: unknown key "${keyName(String(issue.keys[0]))}"${path.length ? ` in ${path.map(keyName).join('.')}` : ''}`,
+        `${where(offset)}: unknown key "${unknown}"${path.length ? ` in ${path.join('.')}` : ''}${near ? `; did you mean ${near}?` : ''}`,
         {
-          hint: `The keys of a map: ${Object.keys(MapSchema.shape).join(', ')} (docs/bills.md "The --map file").`,
+          hint: `The keys of ${path.length ? path.join('.') : 'a map'}: ${keys.join(', ')} (docs/bills.md "The --map file").`,
         },
       )
     }
@@ -438,13 +457,31 @@ export async function parseBillMap(text: string, label: string): Promise<BillMap
       (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
       js,
     )
+    // A message in bk's words says what it found; the schema's own say what is expected only.
+    const saysFound = issue.message === issueMessage(issue)
     const what =
       path[0] === 'columns' && path.length === 2
         ? `"${path[1]}" maps to ${JSON.stringify(value)}`
-        : `${path.join('.') || 'the map'}${value !== undefined && typeof value !== 'object' ? ` is ${JSON.stringify(value)}` : ''}`
+        : `${path.join('.') || 'the map'}${!saysFound && value !== undefined && typeof value !== 'object' ? ` is ${JSON.stringify(value)}` : ''}`
     throw new InputError(`${where(offset)}: ${what}: ${issue.message}`)
   }
   return toBillMap(checked.data, label, where, doc)
+}
+
+/** The keys the schema allows in the mapping at `path` (the map's own, or one such as credit). */
+function keysAt(path: readonly string[]): string[] {
+  let schema: z.ZodType = MapSchema
+  for (const key of path) {
+    const next = shapeOf(schema)?.[key]
+    if (!next) return []
+    schema = next
+  }
+  return Object.keys(shapeOf(schema) ?? {})
+}
+
+function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema
+  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : undefined
 }
 
 function toBillMap(

@@ -12,6 +12,11 @@ export interface ValidationIssue {
   expected?: string | undefined
   values?: readonly unknown[] | undefined
   errors?: ReadonlyArray<ReadonlyArray<{code?: string; expected?: string}>> | undefined
+  /** For too_small and too_big: what was measured (`array`, `string`, `number`) and the bound. */
+  origin?: string | undefined
+  minimum?: unknown
+  maximum?: unknown
+  inclusive?: boolean | undefined
 }
 
 const EXPECTED: Record<string, string> = {
@@ -22,6 +27,7 @@ const EXPECTED: Record<string, string> = {
   boolean: 'true or false',
   object: 'an object',
   array: 'a list',
+  record: 'an object',
   date: 'a date',
   null: 'null',
 }
@@ -65,6 +71,17 @@ export function issueMessage(issue: ValidationIssue): string | undefined {
       if (values.length === 0) return undefined
       return `expected ${values.length === 1 ? values[0] : `one of ${values.join(', ')}`}, found ${found}`
     }
+    case 'too_small':
+      if (issue.origin === 'array' && issue.minimum === 1)
+        return `expected at least one item, found ${Array.isArray(issue.input) ? 'an empty list' : found}`
+      if (issue.origin === 'string' && issue.minimum === 1) return `expected text, found ${found}`
+      if (issue.origin === 'number')
+        return `expected ${issue.inclusive === false ? `more than ${String(issue.minimum)}` : `${String(issue.minimum)} or more`}, found ${found}`
+      return undefined
+    case 'too_big':
+      if (issue.origin === 'number')
+        return `expected ${issue.inclusive === false ? `less than ${String(issue.maximum)}` : `${String(issue.maximum)} or less`}, found ${found}`
+      return undefined
     default:
       return undefined
   }

@@ -6,6 +6,7 @@ import * as Flags from '@oclif/core/flags'
 import type {FieldInfo} from '../output/field-paths.js'
 import {InputError} from '../shared/errors.js'
 import {OUTPUT_FORMATS} from '../output/list-writer.js'
+import {unknownChoice} from './usage-errors.js'
 
 export const businessFlag = () =>
   Flags.string({
@@ -99,6 +100,22 @@ export function splitList(value: string | undefined): string[] | undefined {
     .map((s) => s.trim())
     .filter(Boolean)
   return items.length ? [...new Set(items)] : undefined
+}
+
+/**
+ * A comma-separated flag of a closed list (--status, --events) as its values; a value not in the
+ * list is a usage error naming the one meant, before anything is sent (it would match nothing).
+ */
+export function closedList<T extends string>(
+  value: string | undefined,
+  options: readonly T[],
+  what: string,
+  command: string,
+): T[] | undefined {
+  const items = splitList(value)
+  const unknown = items?.find((item) => !(options as readonly string[]).includes(item))
+  if (unknown !== undefined) throw unknownChoice(what, unknown, options, command)
+  return items as T[] | undefined
 }
 
 /**

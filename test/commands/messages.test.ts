@@ -103,8 +103,17 @@ describe('names from a fixed list', () => {
     const result = await runBk(['webhooks', 'replay', '--status', 'bogus'], {env: envFor(emulator)})
     expect(result.code).toBe(2)
     expect(twoLines(result)).toEqual({
-      error: 'Error: --status: "bogus" is not one of pending, sent, error',
-      hint: 'Hint: Give one or more of them, comma-separated: --status error.',
+      error: 'Error: Unknown notification status in --status: "bogus"',
+      hint: 'Hint: It takes pending, sent, error.',
+    })
+  })
+
+  it('refunds list --status with a slip of typing: the status meant, before any request', async () => {
+    const result = await runBk(['refunds', 'list', '--status', 'completed,pendng'], {env: envFor(emulator)})
+    expect(result.code).toBe(2)
+    expect(twoLines(result)).toEqual({
+      error: 'Error: Unknown refund status in --status: "pendng"',
+      hint: 'Hint: Did you mean pending? It takes pending, completed, voided.',
     })
   })
 })

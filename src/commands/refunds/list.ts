@@ -1,8 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, type FieldsListing} from '../../cli/base-command.js'
-import {InputError} from '../../shared/errors.js'
-import {businessFlag, chosenFields, listFlags, splitList, summaryFlag} from '../../cli/flags.js'
+import {businessFlag, chosenFields, closedList, listFlags, summaryFlag} from '../../cli/flags.js'
 import type {Refund} from '../../api/schemas/refund.js'
 import type {ListJson} from '../../output/list-command.js'
 import {REFUND_STATUSES} from '../../shared/spec.js'
@@ -37,13 +36,7 @@ export default class RefundsList extends BaseCommand<typeof RefundsList> {
     const catalog = fieldCatalog(refund)
     if (flags.fields === '') return this.listFields(catalog)
     const fields = await chosenFields(flags.fields, catalog, 'a refund', 'refunds list')
-    const status = splitList(flags.status)
-    const bad = status?.find((s) => !(REFUND_STATUSES as readonly string[]).includes(s))
-    if (bad !== undefined)
-      throw new InputError(`--status "${bad}" is not a refund status: expected ${REFUND_STATUSES.join(', ')}`, {
-        details: {flag: '--status', value: bad},
-        hint: `Give one or more of them, comma-separated: --status ${REFUND_STATUSES[0]}.`,
-      })
+    const status = closedList(flags.status, REFUND_STATUSES, 'refund status in --status', 'bk refunds list')
     const {checkOutputFlags, pagingOptions, runList} = await import('../../output/list-command.js')
     checkOutputFlags(flags, this.jqGiven, this.jsonEnabled())
     const businessId = await this.businessId()

@@ -3,8 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../shared/errors.js'
 import type {ListenerEvent, RunningListener} from '../../webhooks/listener.js'
-import {jwksFlag, splitList} from '../../cli/flags.js'
-import {unknownChoice} from '../../cli/usage-errors.js'
+import {closedList, jwksFlag} from '../../cli/flags.js'
 import {EVENT_TYPES} from '../../shared/webhook-events.js'
 
 export type WebhooksListenResult = undefined
@@ -61,10 +60,8 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const {flags} = this
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
-    const events = splitList(flags.events)
     // A mistyped type would match nothing, and its deliveries be acknowledged unseen.
-    const unknown = events?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type))
-    if (unknown !== undefined) throw unknownChoice('event type in --events', unknown, EVENT_TYPES, 'bk webhooks listen')
+    const events = closedList(flags.events, EVENT_TYPES, 'event type in --events', 'bk webhooks listen')
     const {webhookKeys} = await import('../../webhooks/keys.js')
     const {startListener} = await import('../../webhooks/listener.js')
     const {DeliveryMemory} = await import('../../webhooks/delivery-memory.js')

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../cli/base-command.js'
-import {BkError, ExitCode, InputError, InterruptedError, withHint} from '../../shared/errors.js'
-import {splitList} from '../../cli/flags.js'
+import {BkError, ExitCode, InterruptedError, withHint} from '../../shared/errors.js'
+import {closedList} from '../../cli/flags.js'
 import {WEBHOOK_STATUSES} from '../../shared/spec.js'
 
 export interface WebhooksReplayResult {
@@ -52,12 +52,7 @@ Ctrl-C stops after the notification in progress and prints the last id handled; 
 
   async run(): Promise<WebhooksReplayResult> {
     const {flags} = this
-    const status = splitList(flags.status)
-    const bad = status?.find((s) => !(WEBHOOK_STATUSES as readonly string[]).includes(s))
-    if (bad !== undefined)
-      throw new InputError(`--status: "${bad}" is not one of ${WEBHOOK_STATUSES.join(', ')}`, {
-        hint: `Give one or more of them, comma-separated: --status ${WEBHOOK_STATUSES.at(-1)}.`,
-      })
+    const status = closedList(flags.status, WEBHOOK_STATUSES, 'notification status in --status', 'bk webhooks replay')
     const {forwardUrl} = await import('../../webhooks/forward.js')
     const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to'])
     const ci = flags.junit === undefined ? undefined : await import('../../ci/webhook-replay.js')

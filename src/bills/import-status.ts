@@ -29,6 +29,12 @@ export interface JournalStatus {
   unconfirmed: number
   /** Bills `--resume` would send: of batches recorded as not sent, or settled as never created. */
   notSent: number
+  /**
+   * Whether the last run read its input to the end: false when it stopped before (its bills after
+   * that point are in no count), null when it recorded no end (killed, still running, or a bk
+   * before the `end` record).
+   */
+  readToEnd: boolean | null
   /** Unconfirmed bills settled by `bk bills unconfirmed --settle`, in all. */
   settled: number
   settlements: Array<{at: string; created: number; absent: number}>
@@ -75,8 +81,12 @@ export async function journalStatus(journal: string): Promise<JournalStatus> {
   const runs: JournalStatus['runs'] = []
   const settlements: JournalStatus['settlements'] = []
   const notSent = new Set<string>()
+  let readToEnd: boolean | null = null
   for (const record of readResumeLogLines(journal).records as BillLogRecord[]) {
-    if (record.t === 'run') runs.push({at: record.at, resume: record.resume})
+    if (record.t === 'run') {
+      runs.push({at: record.at, resume: record.resume})
+      readToEnd = null
+    } else if (record.t === 'end') readToEnd = record.read_to_end
     else if (record.t === 'settled')
       settlements.push({at: record.at, created: record.created.length, absent: record.absent.length})
     else if (record.t === 'sending')
@@ -96,6 +106,7 @@ export async function journalStatus(journal: string): Promise<JournalStatus> {
     bills: state.outcomes.size + notSent.size,
     ...counts,
     notSent: notSent.size,
+    readToEnd: holder === undefined ? readToEnd : null,
     settled: settlements.reduce((sum, s) => sum + s.created + s.absent, 0),
     settlements,
     running: holder === undefined ? null : {pid: holder},

@@ -252,7 +252,8 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     await tally.notSent(pending)
     notSent = sender.notSent + pending.length + (await holdBackOpenBill(scanned?.open, tally))
     stopProgress()
-    closeFailure = await run.close()
+    const endFailure = await recordEnd(run, scanned?.ended === true)
+    closeFailure = (await run.close()) ?? endFailure
   }
   return tally.finish({
     sendFailure: sender.fatal,
@@ -264,6 +265,19 @@ async function runImport(options: ImportOptions, held: Held): Promise<ImportOutc
     readToEnd: scanned.ended,
     durationMs: Math.round(performance.now() - started),
   })
+}
+
+/**
+ * The journal's last record of a run: whether it read its input to the end, which `bills import
+ * status` cannot learn from the bills the journal names. A failure to write it is the run's.
+ */
+async function recordEnd(run: OpenRun, readToEnd: boolean): Promise<Error | undefined> {
+  try {
+    await run.log?.append({t: 'end', at: new Date().toISOString(), read_to_end: readToEnd})
+    return undefined
+  } catch (error) {
+    return error as Error
+  }
 }
 
 /** The batch sender of a run: each batch's outcome goes to the tally, then to the record of created bills. */

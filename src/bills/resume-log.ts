@@ -12,6 +12,7 @@
  *   {"t":"result","batch":7,"created":[[KEY,"bil_…"]],"failed":[[KEY,"reason"]],"unconfirmed":[[KEY,"reason"]]}
  *   {"t":"notsent","batch":7,"reason":…}     (the service certainly did not act: may be sent again)
  *   {"t":"settled","at":…,"created":[[KEY,"bil_…"]],"absent":[KEY]}
+ *   {"t":"end","at":…,"read_to_end":false}   a run's last record: whether it read all of its input
  * A bill is named by its key: the values of the key columns (vendor and number by default) joined
  * by U+001F. Version 1 (bk 0.1) named bills by number alone, in `sending.numbers`; it is still read.
  *        (`bills unconfirmed --settle`: unconfirmed bills found to exist, or found never created
@@ -52,6 +53,7 @@ export type BillLogRecord =
     }
   | {t: 'notsent'; batch: number; reason: string}
   | {t: 'settled'; at: string; created: Array<[string, string]>; absent: string[]}
+  | {t: 'end'; at: string; read_to_end: boolean}
 
 export type BillOutcome =
   {kind: 'created'; id: string} | {kind: 'failed'; reason: string} | {kind: 'unconfirmed'; reason: string}
@@ -88,7 +90,8 @@ export async function readBillLog(file: string): Promise<BillLogState> {
         header = record
         break
       case 'run':
-        break // marks where each run began; no outcome
+      case 'end':
+        break // mark where each run began and ended; no outcome
       case 'sending':
         batches = Math.max(batches, record.batch)
         pending.set(record.batch, record.keys ?? record.numbers ?? [])

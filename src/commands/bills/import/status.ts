@@ -6,7 +6,7 @@ import type {JournalStatus} from '../../../bills/import-status.js'
 
 export default class BillsImportStatus extends BaseCommand<typeof BillsImportStatus> {
   static override summary = 'Show what an import journal holds: created, failed, unconfirmed, not sent, and when.'
-  static override description = `Reads a bills import journal (offline; nothing is sent) and shows the input file, business and base URL it is of, when it started and when each run ran, and how many of its bills were created, refused by the service (failed), unconfirmed, settled, or not sent yet (the next --resume sends those). Bills invalid here never reach the journal: they are in the rejects file.
+  static override description = `Reads a bills import journal (offline; nothing is sent) and shows the input file, business and base URL it is of, when it started and when each run ran, and how many of its bills were created, refused by the service (failed), unconfirmed, settled, or not sent yet (the next --resume sends those), and whether the last run read its input to the end (the bills after where it stopped are in no count). Bills invalid here never reach the journal: they are in the rejects file.
 
 JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, FILE.bk-journal); with none, the only journal in the current folder.`
 
@@ -49,6 +49,7 @@ JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, 
         'not sent',
         `${n(s.notSent)}${s.notSent > 0 ? ` (sent by ${this.config.bin} bills import ${file} --resume)` : ''}`,
       ],
+      ['read', this.readWords(s, file)],
       ...(s.settlements.length === 0
         ? [['settled', '0'] as [string, string]]
         : s.settlements.map((t): [string, string] => [
@@ -63,5 +64,15 @@ JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, 
       ])
     const width = Math.max(...rows.map(([label]) => label.length))
     for (const [label, value] of rows) this.log(`${label.padEnd(width)}  ${value}`)
+  }
+
+  /** How much of the input the last run read: bills it did not reach are in no count above. */
+  private readWords(s: JournalStatus, file: string): string {
+    const resume = `${this.config.bin} bills import ${file} --resume`
+    if (s.readToEnd) return `to the end of ${s.input} (by the last run)`
+    if (s.readToEnd === false)
+      return `not to the end: the last run stopped before the end of ${s.input}; ${resume} reads the rest`
+    if (s.running) return 'not known yet: a run is going'
+    return `not known: the last run recorded no end (it was killed, or run by an earlier bk); ${resume} reads what is left`
   }
 }

@@ -29,6 +29,7 @@ import {
   errorFromResponse,
   markNotSent,
   NetworkSetupError,
+  RequestNotBuiltError,
   RedirectError,
 } from './errors.js'
 import {parseAnswerJson} from './answer-json.js'
@@ -406,6 +407,7 @@ export class BkClient {
         setup.origin = origin
         return {kind: 'connection-error', error: setup}
       }
+      if (code === 'UND_ERR_INVALID_ARG') throw new RequestNotBuiltError(what, error)
       const message = neverOpened
         ? `Could not connect to ${origin} (${code}) for ${what}`
         : TIMEOUTS.has(code)

@@ -72,6 +72,22 @@ export class NetworkSetupError extends ApiConnectionError {
   }
 }
 
+/**
+ * The HTTP client refused a request as bk built it (a header value it cannot send): raised before
+ * a byte left, so nothing was sent, and sending it again would be refused the same way.
+ */
+export class RequestNotBuiltError extends BkError {
+  constructor(what: string, cause: unknown) {
+    super(`bk could not send ${what}: the HTTP client refused the request as built (${(cause as Error).message})`, {
+      exitCode: ExitCode.unexpected,
+      code: 'request_not_built',
+      hint: "Nothing was sent. This is a fault of bk's: run the command again with --debug and report what it prints.",
+      cause,
+    })
+    markNotSent(this)
+  }
+}
+
 /** A redirect bk does not follow (any but a GET's), or a redirect chain it gave up on. */
 export class RedirectError extends BkError {
   constructor(message: string, hint: string) {

@@ -7,6 +7,7 @@
  * the profile's.
  */
 import {ConfigError, InputError} from '../shared/errors.js'
+import {codePoint} from '../shared/code-point.js'
 import {isLoopback} from '../net/loopback.js'
 import {defaultBaseUrl, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
@@ -257,7 +258,11 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
     scope: env.BK_SCOPES || undefined,
   }
   if (env.BK_ACCESS_TOKEN) {
-    return {...common, accessToken: env.BK_ACCESS_TOKEN, origins: {...origins, accessToken: 'BK_ACCESS_TOKEN'}}
+    return {
+      ...common,
+      accessToken: headerToken(env.BK_ACCESS_TOKEN),
+      origins: {...origins, accessToken: 'BK_ACCESS_TOKEN'},
+    }
   }
   const secret = env.BK_CLIENT_SECRET as string
   return {
@@ -266,6 +271,27 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
     clientSecret: async () => secret,
     origins: {...origins, clientId: 'BK_CLIENT_ID', clientSecret: 'BK_CLIENT_SECRET'},
   }
+}
+
+/**
+ * BK_ACCESS_TOKEN as the Authorization header carries it. Whitespace around it is a line ending
+ * pasted with it (a secret saved with a newline, a file read with CRLF) and is dropped; any other
+ * character a header cannot carry (printable ASCII only) is refused, named by its code point and
+ * never shown with the token. Sent as it was, the request was refused by the HTTP client before a
+ * byte left, which read as a broken connection and left an import's bills unconfirmed.
+ */
+function headerToken(value: string): string {
+  const token = value.trim()
+  const bad = /[^\x21-\x7e]/.exec(token)
+  if (bad)
+    throw new ConfigError(
+      `BK_ACCESS_TOKEN holds ${bad[0] === ' ' ? 'a space' : codePoint(bad[0])} at character ${bad.index + 1}: a token is one word of printable ASCII; nothing was sent`,
+      {
+        code: 'invalid_access_token',
+        hint: 'Set BK_ACCESS_TOKEN to the token alone, as `bk auth token` prints it (a character pasted with it is the usual cause).',
+      },
+    )
+  return token
 }
 
 /** The origin of an environment inferred from BK_BASE_URL, saying why it is that one. */

@@ -13,6 +13,7 @@ import {csvProblem, type CsvFailure, type CsvInput} from './reader.js'
 import {LINES_PREFIX, type RowOrigin} from './record-structure.js'
 import {ExportTranslator, readFirstRow} from './translate.js'
 import {counted} from '../shared/counts.js'
+import {codePoint} from '../shared/code-point.js'
 
 export interface ImportProgress {
   rows: number
@@ -90,7 +91,7 @@ function unreadableCell(
     if (!m) continue
     const c = m[0]
     const code = c.charCodeAt(0)
-    const at = `U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}`
+    const at = `${codePoint(c)} at position ${m.index + 1}`
     const message =
       code >= 0x80 && code <= 0x9f
         ? `holds the control character ${at}: it ${c1Reason(encoding)}`

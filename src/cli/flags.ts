@@ -5,6 +5,7 @@ import * as Flags from '@oclif/core/flags'
 
 import type {FieldInfo} from '../output/field-paths.js'
 import {InputError} from '../shared/errors.js'
+import {codePoint} from '../shared/code-point.js'
 import {OUTPUT_FORMATS} from '../output/list-writer.js'
 import {unknownChoice} from './usage-errors.js'
 
@@ -33,7 +34,7 @@ export const performedByFlag = (summary: string) =>
     async parse(value) {
       const bad = /[^\x20-\x7e]/.exec(value)
       if (bad) {
-        const at = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+        const at = codePoint(bad[0])
         throw new InputError(
           `--performed-by ${JSON.stringify(value)} holds ${at} at position ${bad.index + 1}: it is sent as a request header, which carries printable ASCII only`,
           {hint: 'Give the id without it (a line break pasted with a value is the usual cause); nothing was sent.'},

@@ -13,6 +13,7 @@ import {firstDuplicateKey, JsonNumber, treeToExactValue, type JsonNode} from './
 import {parseIsoDatetime, yearProblem} from './datetime.js'
 import {Decimal, MAX_EXACT_DIGITS} from './money.js'
 import {ID_PREFIX, ID_SUFFIX} from './spec.js'
+import {codePoint} from './code-point.js'
 
 /** One rule a bill breaks: where (`currency`, `lines[1].amount`, `tags.department[0].amount`) and why. */
 export interface BillViolation {
@@ -66,8 +67,7 @@ const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/
 export function textProblem(text: string): string | undefined {
   const m = CONTROL.exec(text)
   if (!m) return undefined
-  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
-  return `holds the control character U+${code} at position ${m.index + 1}: remove it`
+  return `holds the control character ${codePoint(m[0])} at position ${m.index + 1}: remove it`
 }
 
 /**

@@ -4,7 +4,14 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {BkClient, type TokenSource} from '../../src/api/client.js'
 import {Api} from '../../src/api/api.js'
-import {ApiConnectionError, AuthenticationError, ServiceUnavailableError} from '../../src/api/errors.js'
+import {
+  ApiConnectionError,
+  AuthenticationError,
+  RequestNotBuiltError,
+  ServiceUnavailableError,
+  wasNotSent,
+} from '../../src/api/errors.js'
+import {classifyWriteFailure} from '../../src/api/outcome.js'
 import {ClientCredentialsTokens} from '../../src/auth/tokens.js'
 import {drop, reply, scriptedServer, type ScriptedServer} from '../helpers/scripted-server.js'
 import {start, type RunningEmulator} from '../helpers/emulator.js'
@@ -112,6 +119,21 @@ describe('retry policy', () => {
     expect(err).toBeInstanceOf(ApiConnectionError)
     expect((err as ApiConnectionError).maybeSent).toBe(false)
     expect((err as ApiConnectionError).code).toBe('connection_failed')
+  })
+
+  it('reports a request the HTTP client refuses as built as never sent, not retried', async () => {
+    server = await scriptedServer([reply(200, page)])
+    const err = await client(server.url, {get: async () => 'tok\r'})
+      .request({method: 'POST', path: '/x', json: []})
+      .catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(RequestNotBuiltError)
+    expect(wasNotSent(err)).toBe(true)
+    expect((err as RequestNotBuiltError).message).toBe(
+      'bk could not send POST /x: the HTTP client refused the request as built (invalid authorization header)',
+    )
+    // Nothing reached the server, and nothing was tried again.
+    expect(server.requests).toHaveLength(0)
+    expect(classifyWriteFailure(err)).toMatchObject({kind: 'not-acted', retry: false})
   })
 
   it('names the field path when a response does not match its schema', async () => {

@@ -2,6 +2,9 @@
  * Credentials in the environment go only where the environment says, and BK_SCOPES limits the
  * token whichever credentials are used, or is refused where it cannot.
  */
+import {existsSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runBk, tempDir} from '../helpers/bk.js'
@@ -46,6 +49,39 @@ describe('credentials in the environment', () => {
     expect(res.code, res.stderr).toBe(2)
     expect(parseJsonOutput<ErrorDocument>(res).code).toBe('token_not_rescoped')
     expect(res.stdout).not.toContain(env.BK_ACCESS_TOKEN)
+  })
+
+  it('take BK_ACCESS_TOKEN saved with its line ending as the token, and refuse one no header can carry', async () => {
+    const token = await tokenFor(emulator)
+    const base = {BK_BASE_URL: emulator.baseUrl, BK_BUSINESS_ID: 'biz_demo_acme'}
+    // A secret saved from a Windows file: the request goes, with the token alone.
+    const pasted = await runBk(['invoices', 'list', '--limit', '1', '--json'], {
+      configDir: tempDir(),
+      env: {...base, BK_ACCESS_TOKEN: `${token}\r\n`},
+    })
+    expect(pasted.code, pasted.stderr).toBe(0)
+    expect(parseJsonOutput<{data: unknown[]}>(pasted).data).toHaveLength(1)
+
+    const dir = tempDir()
+    writeFileSync(
+      join(dir, 'bills.csv'),
+      'number,vendor_id,line_amount,line_ledger_id\nTOK-1,ven_demo_office,1.00,ldg_demo_expenses\n',
+    )
+    const inner = `${token.slice(0, 4)}\u0001${token.slice(4)}`
+    const refused = await runBk(['bills', 'import', 'bills.csv', '--json'], {
+      cwd: dir,
+      configDir: tempDir(),
+      env: {...base, BK_ACCESS_TOKEN: inner},
+    })
+    expect(refused.code, refused.stderr).toBe(3)
+    expect(parseJsonOutput<ErrorDocument>(refused)).toMatchObject({
+      code: 'invalid_access_token',
+      error: 'BK_ACCESS_TOKEN holds U+0001 at character 5: a token is one word of printable ASCII; nothing was sent',
+    })
+    expect(refused.stdout + refused.stderr).not.toContain(token.slice(4))
+    // Refused before the run began: no bill left unconfirmed, none sent.
+    expect(existsSync(join(dir, 'bills.unconfirmed.csv'))).toBe(false)
+    expect(emulator.state.bills.all('biz_demo_acme').some((b) => b.number === 'TOK-1')).toBe(false)
   })
 })
 

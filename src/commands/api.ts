@@ -16,9 +16,11 @@ function contentType(headers: Record<string, string | string[] | undefined>): st
 export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   static override summary = 'Call any endpoint of the service with your credentials (like `gh api`).'
   static override description =
-    'PATH is relative to the base URL, e.g. /v0/business. {business_id} in PATH is replaced with the resolved business. --field k=v goes to the query string for GET and DELETE, and into a JSON body otherwise (values that parse as JSON are sent as JSON).'
+    'PATH is relative to the base URL, e.g. /v0/business. {business_id} in PATH is replaced with the resolved business. The method goes before PATH or in --method; without either it is GET (unlike gh, fields never make a call a POST: a write is always named). --field k=v goes to the query string for GET and DELETE, and into a JSON body otherwise (values that parse as JSON are sent as JSON).'
+  static override usage =
+    '<%= command.id %> [METHOD] PATH [--method METHOD] [--field k=v]... [--input FILE] [--paginate]'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> GET /v0/business --paginate',
+    '<%= config.bin %> <%= command.id %> /v0/business --paginate',
     '<%= config.bin %> <%= command.id %> GET /v0/business/{business_id}/invoice --field status=open --field page_size=5',
     '<%= config.bin %> <%= command.id %> PATCH /v0/business/{business_id}/rules/receipts --field is_enabled=true',
     '<%= config.bin %> <%= command.id %> POST /v0/business/{business_id}/journal-entries --input entry.json',
@@ -27,10 +29,9 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   static override args = {
     method: Args.string({
       required: true,
-      options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())],
-      description: 'HTTP method',
+      description: 'HTTP method (GET, POST, PATCH, PUT, DELETE); or PATH, the method left out (GET, or --method)',
     }),
-    path: Args.string({required: true, description: 'Path, e.g. /v0/business'}),
+    path: Args.string({description: 'Path after a METHOD, e.g. /v0/business'}),
   }
 
   /** The service's answer as received: bk's snake_case printing has nothing to change in it. */
@@ -39,6 +40,11 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   static override flags = {
     field: Flags.string({char: 'f', multiple: true, summary: 'A key=value parameter (repeatable).'}),
     input: Flags.string({summary: 'File with the JSON request body (- for stdin).', exclusive: ['field']}),
+    method: Flags.string({
+      char: 'X',
+      summary: 'HTTP method, as gh api takes it (or give it before PATH).',
+      options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())],
+    }),
     paginate: Flags.boolean({summary: 'Follow next_page_token and print every item of every page as one JSON array.'}),
     business: businessFlag(),
   }
@@ -46,8 +52,8 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   async run(): Promise<unknown> {
     const {flags, args} = this
     const {InputError} = await import('../shared/errors.js')
-    const method = args.method.toUpperCase() as (typeof METHODS)[number]
-    let rawPath = args.path.startsWith('/') ? args.path : `/${args.path}`
+    const {method, path} = await methodAndPath(args.method, args.path, flags.method)
+    let rawPath = path.startsWith('/') ? path : `/${path}`
     if (rawPath.includes('{business_id}'))
       rawPath = rawPath.replaceAll('{business_id}', encodeURIComponent(await this.businessId()))
     const [pathPart, queryPart] = rawPath.split('?', 2) as [string, string | undefined]
@@ -118,4 +124,31 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
     if (!this.jsonEnabled()) this.log(printed?.text ?? '')
     return printed ?? null
   }
+}
+
+/**
+ * `bk api GET PATH` as before, or gh's `bk api PATH [-X METHOD]`: the first argument is the
+ * method when it names one. A method given both ways must agree.
+ */
+async function methodAndPath(
+  first: string,
+  second: string | undefined,
+  flag: string | undefined,
+): Promise<{method: (typeof METHODS)[number]; path: string}> {
+  const {BkError, ExitCode} = await import('../shared/errors.js')
+  const usage = (message: string, hint: string) => new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
+  const named = METHODS.find((m) => m === first.toUpperCase())
+  const fromFlag = flag?.toUpperCase() as (typeof METHODS)[number] | undefined
+  if (named === undefined) {
+    if (second !== undefined) {
+      const {unknownChoice} = await import('../cli/usage-errors.js')
+      throw unknownChoice('HTTP method', first, METHODS, 'bk api')
+    }
+    return {method: fromFlag ?? 'GET', path: first}
+  }
+  if (second === undefined)
+    throw usage(`Missing PATH after ${named}`, `Give the endpoint's path, e.g. bk api ${named} /v0/business`)
+  if (fromFlag !== undefined && fromFlag !== named)
+    throw usage(`${named} and --method ${fromFlag} name two methods`, 'Keep one of them.')
+  return {method: named, path: second}
 }

@@ -432,11 +432,14 @@ async function checkedMap(text: string, label: string): Promise<BillMap> {
   // bk's words for what was expected and found, where the schema has none of its own.
   const checked = MapSchema.safeParse(escapeProtoKeys(js), {error: (issue) => issueMessage(issue), reportInput: true})
   if (!checked.success) {
-    const issue = checked.error.issues[0]!
+    // A misspelled key is also a required one missing: the misspelling says what to fix.
+    const issue = checked.error.issues.find((i) => i.code === 'unrecognized_keys') ?? checked.error.issues[0]!
     const path = issue.path.map((k) => keyName(String(k)))
-    // Point at the key itself for an unknown key, else at the value.
-    const node = doc.getIn(path, true) as {range?: [number, number, number]} | undefined
-    let offset = isScalar(node) || node ? node?.range?.[0] : undefined
+    // Point at the key itself for an unknown key, else at the value, or at the mapping that lacks it.
+    const nodeAt = (at: string[]) => doc.getIn(at, true) as {range?: [number, number, number]} | undefined
+    let offset: number | undefined
+    for (let depth = path.length; offset === undefined && depth > 0; depth--)
+      offset = nodeAt(path.slice(0, depth))?.range?.[0]
     if (issue.code === 'unrecognized_keys') {
       const parent = (path.length === 0 ? root : doc.getIn(path, true)) as typeof root
       const pair = isMap(parent)
@@ -449,7 +452,10 @@ async function checkedMap(text: string, label: string): Promise<BillMap> {
       throw new InputError(
         `${where(offset)}: unknown key "${unknown}"${path.length ? ` in ${path.join('.')}` : ''}${near ? `; did you mean ${near}?` : ''}`,
         {
-          hint: `The keys of ${path.length ? path.join('.') : 'a map'}: ${keys.join(', ')} (docs/bills.md "The --map file").`,
+          hint:
+            keys.length > 0
+              ? `The keys of ${path.length ? path.join('.') : 'a map'}: ${keys.join(', ')} (docs/bills.md "The --map file").`
+              : MAP_HINT,
         },
       )
     }
@@ -468,21 +474,26 @@ async function checkedMap(text: string, label: string): Promise<BillMap> {
   return toBillMap(checked.data, label, where, doc)
 }
 
-/** The keys the schema allows in the mapping at `path` (the map's own, or one such as credit). */
+/**
+ * The keys the schema allows in the mapping at `path`: the map's own, one such as credit, or one
+ * under a name of the map's choosing (a lookup's, under lookups).
+ */
 function keysAt(path: readonly string[]): string[] {
   let schema: z.ZodType = MapSchema
   for (const key of path) {
-    const next = shapeOf(schema)?.[key]
+    const inner = unwrapOptional(schema)
+    const next = inner instanceof z.ZodRecord ? (inner.valueType as z.ZodType) : shapeOf(inner)?.[key]
     if (!next) return []
     schema = next
   }
-  return Object.keys(shapeOf(schema) ?? {})
+  return Object.keys(shapeOf(unwrapOptional(schema)) ?? {})
 }
 
-function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema
-  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : undefined
-}
+const unwrapOptional = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema
+
+const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> | undefined =>
+  schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined
 
 function toBillMap(
   m: MapDocument,

@@ -40,6 +40,10 @@ describe('a map with a mistake is refused in bk words, with the next step', () =
     expect(nested).toContain('map.yaml:4:3: unknown key "valuse" in credit; did you mean values?')
     // The keys of the mapping the key is in, not the map's.
     expect(nested).toContain('Hint: The keys of credit: column, values, bills, negative_total')
+    // One under a name of the map's choosing: a lookup's.
+    const lookup = await mapError('columns:\n  Number: number\nlookups:\n  vendor_id:\n    kee: [Vendor]\n')
+    expect(lookup).toContain('map.yaml:5:5: unknown key "kee" in lookups.vendor_id; did you mean key?')
+    expect(lookup).toContain('Hint: The keys of lookups.vendor_id: key (')
   })
 
   it('says what was expected and found, once', async () => {
@@ -48,6 +52,10 @@ describe('a map with a mistake is refused in bk words, with the next step', () =
     )
     expect(await mapError('columns:\n  Number: number\nkey: []\n')).toContain(
       'map.yaml:3:6: key: expected at least one item, found an empty list',
+    )
+    // A key left out is named at the mapping that lacks it.
+    expect(await mapError('columns:\n  Number: number\nlookups:\n  vendor_id: {}\n')).toContain(
+      'map.yaml:4:14: lookups.vendor_id.key: is required',
     )
     const column = await mapError('columns:\n  Number: number\ncredit:\n  column: 3\n  values: [CR]\n')
     expect(column).toContain('map.yaml:4:11: credit.column: expected text, found the number 3')

@@ -435,17 +435,14 @@ async function checkedMap(text: string, label: string): Promise<BillMap> {
     // A misspelled key is also a required one missing: the misspelling says what to fix.
     const issue = checked.error.issues.find((i) => i.code === 'unrecognized_keys') ?? checked.error.issues[0]!
     const path = issue.path.map((k) => keyName(String(k)))
-    // Point at the key itself for an unknown key, else at the value, or at the mapping that lacks it.
     const nodeAt = (at: string[]) => doc.getIn(at, true) as {range?: [number, number, number]} | undefined
-    let offset: number | undefined
-    for (let depth = path.length; offset === undefined && depth > 0; depth--)
-      offset = nodeAt(path.slice(0, depth))?.range?.[0]
     if (issue.code === 'unrecognized_keys') {
-      const parent = (path.length === 0 ? root : doc.getIn(path, true)) as typeof root
+      // Pointed at the key itself.
+      const parent = (path.length === 0 ? root : nodeAt(path)) as typeof root
       const pair = isMap(parent)
         ? parent.items.find((p) => isScalar(p.key) && issue.keys.includes(String(p.key.value)))
         : undefined
-      offset = (pair?.key as {range?: [number, number, number]} | undefined)?.range?.[0]
+      const offset = (pair?.key as {range?: [number, number, number]} | undefined)?.range?.[0]
       const unknown = keyName(String(issue.keys[0]))
       const keys = keysAt(path)
       const near = closestWord(unknown, keys)
@@ -459,6 +456,10 @@ async function checkedMap(text: string, label: string): Promise<BillMap> {
         },
       )
     }
+    // Pointed at the value, or at the mapping that lacks it.
+    let offset: number | undefined
+    for (let depth = path.length; offset === undefined && depth > 0; depth--)
+      offset = nodeAt(path.slice(0, depth))?.range?.[0]
     const value = path.reduce<unknown>(
       (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
       js,

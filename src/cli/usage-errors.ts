@@ -57,12 +57,16 @@ export function unwrapFlagError<E extends Error>(err: E): E {
   return err
 }
 
+/** A refusal of the command line as typed (exit 2, code usage): one line and a hint. */
+export function commandLineError(message: string, hint: string): BkError {
+  return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
+}
+
 /** The usage error as a BkError: one line and a hint. */
 export function usageError(err: ParseError, context: UsageContext): BkError {
   const command = `${context.bin} ${context.id.split(':').join(' ')}`
   const help = `\`${command} --help\``
-  const [message, hint] = explain(err, context, command, help)
-  return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
+  return commandLineError(...explain(err, context, command, help))
 }
 
 function explain(err: ParseError, context: UsageContext, command: string, help: string): [string, string] {
@@ -152,8 +156,7 @@ function missingFlags(names: string[], context: UsageContext, help: string): [st
  * for oclif's `options` display): the same error and hint as oclif's refusal would get.
  */
 export function unknownChoice(what: string, value: string, options: readonly string[], command: string): BkError {
-  const [message, hint] = unknownValue(what, value, [...options], `\`${command} --help\``)
-  return new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
+  return commandLineError(...unknownValue(what, value, [...options], `\`${command} --help\``))
 }
 
 /**
@@ -165,11 +168,10 @@ export function refuseBothForms(context: UsageContext): void {
   const typed = new Set(end === -1 ? context.argv : context.argv.slice(0, end))
   for (const [name, flag] of Object.entries(context.flags))
     if (flag.allowNo && typed.has(`--${name}`) && typed.has(`--no-${name}`))
-      throw new BkError(`--${name} and --no-${name} cannot be given together`, {
-        code: 'usage',
-        exitCode: ExitCode.usage,
-        hint: `Keep the one you mean; \`${context.bin} ${context.id.split(':').join(' ')} --help\` says what it does.`,
-      })
+      throw commandLineError(
+        `--${name} and --no-${name} cannot be given together`,
+        `Keep the one you mean; \`${context.bin} ${context.id.split(':').join(' ')} --help\` says what it does.`,
+      )
 }
 
 function unknownValue(what: string, value: string, options: string[], help: string): [string, string] {

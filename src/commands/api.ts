@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../cli/base-command.js'
 import {businessFlag} from '../cli/flags.js'
+import {commandLineError, unknownChoice} from '../cli/usage-errors.js'
 import {unreadableBecause} from '../files/file-errors.js'
 import type {JsonNode, JsonText} from '../shared/exact-json.js'
 
@@ -52,7 +53,7 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
   async run(): Promise<unknown> {
     const {flags, args} = this
     const {InputError} = await import('../shared/errors.js')
-    const {method, path} = await methodAndPath(args.method, args.path, flags.method)
+    const {method, path} = methodAndPath(args.method, args.path, flags.method)
     let rawPath = path.startsWith('/') ? path : `/${path}`
     if (rawPath.includes('{business_id}'))
       rawPath = rawPath.replaceAll('{business_id}', encodeURIComponent(await this.businessId()))
@@ -130,25 +131,20 @@ export default class ApiCommand extends BaseCommand<typeof ApiCommand> {
  * `bk api GET PATH` as before, or gh's `bk api PATH [-X METHOD]`: the first argument is the
  * method when it names one. A method given both ways must agree.
  */
-async function methodAndPath(
+function methodAndPath(
   first: string,
   second: string | undefined,
   flag: string | undefined,
-): Promise<{method: (typeof METHODS)[number]; path: string}> {
-  const {BkError, ExitCode} = await import('../shared/errors.js')
-  const usage = (message: string, hint: string) => new BkError(message, {code: 'usage', exitCode: ExitCode.usage, hint})
+): {method: (typeof METHODS)[number]; path: string} {
   const named = METHODS.find((m) => m === first.toUpperCase())
   const fromFlag = flag?.toUpperCase() as (typeof METHODS)[number] | undefined
   if (named === undefined) {
-    if (second !== undefined) {
-      const {unknownChoice} = await import('../cli/usage-errors.js')
-      throw unknownChoice('HTTP method', first, METHODS, 'bk api')
-    }
+    if (second !== undefined) throw unknownChoice('HTTP method', first, METHODS, 'bk api')
     return {method: fromFlag ?? 'GET', path: first}
   }
   if (second === undefined)
-    throw usage(`Missing PATH after ${named}`, `Give the endpoint's path, e.g. bk api ${named} /v0/business`)
+    throw commandLineError(`Missing PATH after ${named}`, `Give the endpoint's path, e.g. bk api ${named} /v0/business`)
   if (fromFlag !== undefined && fromFlag !== named)
-    throw usage(`${named} and --method ${fromFlag} name two methods`, 'Keep one of them.')
+    throw commandLineError(`${named} and --method ${fromFlag} name two methods`, 'Keep one of them.')
   return {method: named, path: second}
 }

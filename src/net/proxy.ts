@@ -159,5 +159,3 @@ function sameAddress(a: string, b: string): boolean {
   list.addAddress(b, 'ipv6')
   return list.check(a, 'ipv6')
 }
-
-/** A host name without IPv6 brackets, lower case. */

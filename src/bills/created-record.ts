@@ -29,7 +29,7 @@
  * to a byte offset: sorted 64-bit hashes of the keys with the offsets of their lines, searched
  * with one positioned read per lookup; the line is read to compare the key, so a hash collision
  * costs a read, never a wrong answer. Only the lines after that offset (the tail) are read at
- * open, into a Map of key to their offsets. When the tail passes TAIL_LIMIT (at open, or after an
+ * open, into memory (record-tail.ts). When the tail passes TAIL_LIMIT (at open, or after an
  * append) the index is brought up to date under the record's lock: merged with the tail, in
  * chunks of bounded size, into a temporary file renamed into place; while the lines added since
  * the index's base are few next to it, into a second, recent level alone (index-levels.ts), so
@@ -67,14 +67,20 @@ import {KEY_SEPARATOR} from './bill-key.js'
 import {openPrivateFile} from '../output/sink.js'
 import {withFileLock} from '../files/run-lock.js'
 import {IndexLevels, removeRecentIndex, updateIndex} from './index-levels.js'
-import {Kind, replay, type KeyState, type LineRef} from './record-index.js'
+import {Kind, NO_LINES, replay, type KeyState} from './record-index.js'
+import {RecordTail} from './record-tail.js'
 
 export const RECORD_FORMAT = 'bk-created-bills'
 export const RECORD_FOLDER = 'created-bills'
 const READ_CHUNK = 1 << 20
-/** Past this many bytes of lines after the index's end (about 10,000 bills), the index is brought up to date. */
-const TAIL_LIMIT = 1 << 20
+/**
+ * Past this many bytes of lines after the index's end (about 40,000 bills, 3 MB of tail in
+ * memory), the index is brought up to date: each update holds up every request of an import.
+ */
+const TAIL_LIMIT = 1 << 22
 const fdatasyncAsync = promisify(fdatasync)
+/** What a key the record has no line of comes to. */
+const NOT_RECORDED: Readonly<KeyState> = Object.freeze({settled: false})
 const LOCK_WAIT_MS = 120_000
 /** Calls run in one hold of the record's lock at most: another process waiting for it gets a turn. */
 const GROUP_LIMIT = 16
@@ -93,6 +99,8 @@ export interface CreatedRecordOptions {
   businessId: string
   /** The input file of this run, kept with each bill it adds ("-" for standard input). */
   input?: string | undefined
+  /** Bytes of tail past which the index is brought up to date: TAIL_LIMIT unless a test needs its levels at a smaller scale. */
+  tailLimit?: number | undefined
 }
 
 export interface CreatedBill {
@@ -192,7 +200,14 @@ export async function openCreatedRecord(options: CreatedRecordOptions): Promise<
       business: options.businessId,
       at: new Date().toISOString(),
     })
-  const record = new FileRecord(file, baseUrl, options.businessId, options.input, isNew)
+  const record = new FileRecord(
+    file,
+    baseUrl,
+    options.businessId,
+    options.input,
+    isNew,
+    options.tailLimit ?? TAIL_LIMIT,
+  )
   try {
     await record.load()
     if (!record.hasHeader) {
@@ -234,7 +249,7 @@ class FileRecord implements CreatedRecord {
   /** The index of the record up to some line (src/bills/index-levels.ts), when one is trusted. */
   private index: IndexLevels | undefined
   /** Bill lines after the index's end (the tail), by key, in order. */
-  private readonly tail = new Map<string, LineRef[]>()
+  private readonly tail = new RecordTail()
   private tailDamaged: number[] = []
   private appendFd: number
   private readFd: number
@@ -259,6 +274,7 @@ class FileRecord implements CreatedRecord {
     private readonly businessId: string,
     private readonly input: string | undefined,
     readonly isNew: boolean,
+    private readonly tailLimit: number,
   ) {
     ;[this.appendFd, this.readFd] = openBoth(file)
   }
@@ -280,7 +296,8 @@ class FileRecord implements CreatedRecord {
     this.readHeader()
     if (!this.hasHeader) return
     this.useIndex(IndexLevels.open(this.indexFile, this.readFd, this.headerLine))
-    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) await this.locked(async () => this.compactIfPossible())
+    if (fstatSync(this.readFd).size - this.offset > this.tailLimit)
+      await this.locked(async () => this.compactIfPossible())
     this.refresh()
   }
 
@@ -424,7 +441,7 @@ class FileRecord implements CreatedRecord {
       // entries, not parsed back: what a line means is kindOf's either way.
       written.forEach((entry, i) => {
         this.line++
-        this.note(entry.key, kindOf(entry), this.offset)
+        this.tail.add(entry.key, this.offset, kindOf(entry))
         this.offset += Buffer.byteLength(lines[i]!)
       })
     }, true)
@@ -489,7 +506,7 @@ class FileRecord implements CreatedRecord {
               for (const call of group) await call.fn().catch((error: unknown) => failed.set(call, error))
               const syncFailure = await this.syncAppended()
               // Once the lines are on disk: the index never covers a line the disk may yet lose.
-              if (syncFailure === undefined && this.offset - (this.index?.meta.covered ?? 0) > TAIL_LIMIT)
+              if (syncFailure === undefined && this.offset - (this.index?.meta.covered ?? 0) > this.tailLimit)
                 this.compactIfPossible()
               for (const call of group) {
                 const error = failed.has(call) ? failed.get(call) : call.appends ? syncFailure : undefined
@@ -587,7 +604,7 @@ class FileRecord implements CreatedRecord {
     const replaced = this.index
     this.useIndex(IndexLevels.open(this.indexFile, this.readFd, this.headerLine))
     replaced?.close()
-    if (fstatSync(this.readFd).size - this.offset > TAIL_LIMIT) this.compactIfPossible()
+    if (fstatSync(this.readFd).size - this.offset > this.tailLimit) this.compactIfPossible()
     else this.refresh()
   }
 
@@ -612,10 +629,16 @@ class FileRecord implements CreatedRecord {
     this.headerLine = first.value.text
   }
 
-  /** What the lines of `key` come to: the index's candidates with this very key, then the tail's. */
-  private stateOf(key: string): KeyState {
-    const indexed = this.index?.candidates(key).filter((ref) => this.keyAt(ref.offset) === key) ?? []
-    const tail = this.tail.get(key) ?? []
+  /**
+   * What the lines of `key` come to: the index's candidates with this very key, then the tail's.
+   * Asked twice for every bill an import reads, almost always of a key the record lacks: that
+   * answer is one shared value, with nothing made for it.
+   */
+  private stateOf(key: string): Readonly<KeyState> {
+    const candidates = this.index?.candidates(key) ?? NO_LINES
+    const indexed = candidates.length === 0 ? candidates : candidates.filter((ref) => this.keyAt(ref.offset) === key)
+    const tail = this.tail.linesOf(key)
+    if (tail === undefined) return indexed.length === 0 ? NOT_RECORDED : replay(indexed)
     return replay(indexed.length === 0 ? tail : [...indexed, ...tail])
   }
 
@@ -653,14 +676,7 @@ class FileRecord implements CreatedRecord {
     if (text.trim() === '') return
     const entry = parseEntry(text)
     if (entry === undefined) this.tailDamaged.push(this.line)
-    else this.note(entry.key, kindOf(entry), offset)
-  }
-
-  /** A bill line of the tail, under its key. */
-  private note(key: string, kind: Kind, offset: number): void {
-    const refs = this.tail.get(key)
-    if (refs) refs.push({offset, kind})
-    else this.tail.set(key, [{offset, kind}])
+    else this.tail.add(entry.key, offset, kindOf(entry))
   }
 
   private checkHeader(text: string): void {

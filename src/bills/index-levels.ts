@@ -52,7 +52,7 @@ export class IndexLevels {
   }
 
   /** The lines whose key hashes as `key` does, in the record's order. */
-  candidates(key: string): LineRef[] {
+  candidates(key: string): readonly LineRef[] {
     const below = this.base.candidates(key)
     if (!this.recent) return below
     const above = this.recent.candidates(key)

@@ -80,6 +80,9 @@ export interface LineRef {
   kind: Kind
 }
 
+/** No lines: what most lookups find, shared. */
+export const NO_LINES: readonly LineRef[] = Object.freeze([])
+
 /** What the lines of one key come to, read in order (the first created line wins). */
 export interface KeyState {
   created?: number | undefined
@@ -179,15 +182,15 @@ export class RecordIndex {
   }
 
   /** The lines whose key hashes as `key` does, in the record's order. */
-  candidates(key: string): LineRef[] {
+  candidates(key: string): readonly LineRef[] {
     const {hi, lo} = hashKey(key)
     const bytes = this.blockOf(hi)
+    if (!bytes) return NO_LINES
     const found: LineRef[] = []
-    if (bytes)
-      for (let at = 0; at < bytes.length; at += ENTRY) {
-        if (highAt(bytes, at) === hi && lowAt(bytes, at) === lo)
-          found.push({offset: offsetAt(bytes, at), kind: kindAt(bytes, at)})
-      }
+    for (let at = 0; at < bytes.length; at += ENTRY) {
+      if (highAt(bytes, at) === hi && lowAt(bytes, at) === lo)
+        found.push({offset: offsetAt(bytes, at), kind: kindAt(bytes, at)})
+    }
     return found
   }
 
@@ -269,7 +272,7 @@ export interface BuildSource {
 
 /** The bill lines after an index's end, as read: by key (each key's lines in order), to `covered`. */
 export interface KnownTail {
-  bills: ReadonlyMap<string, readonly LineRef[]>
+  bills: {forEach(fn: (key: string, offset: number, kind: Kind) => void): void}
   /** Line numbers of the damaged lines among them. */
   damaged: readonly number[]
   covered: number
@@ -343,7 +346,7 @@ function build(file: string, from: BuildFrom, source: BuildSource, made: string[
         full()
       }
   if (source.known) {
-    for (const [key, refs] of source.known.bills) for (const {offset, kind} of refs) add(key, offset, kind)
+    source.known.bills.forEach(add)
     source.known.damaged.forEach(damage)
     ;({covered, lines} = source.known)
   } else

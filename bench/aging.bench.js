@@ -84,7 +84,7 @@ try {
     `  aging peak RSS: ${peak.toFixed(0)} MB for ${scale.toLocaleString('en')} invoices, ${smallRun.peakMb.toFixed(0)} MB for ${small.toLocaleString('en')} (${(peak / smallRun.peakMb).toFixed(2)}x: flat memory is ~1x); export: ${e.peakMb.toFixed(0)} MB`,
   )
 } finally {
-  emu.stop()
-  smallEmu.stop()
+  await emu.stop()
+  await smallEmu.stop()
   rmSync(dir, {recursive: true, force: true})
 }

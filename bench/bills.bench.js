@@ -266,7 +266,7 @@ async function compareImport(latency, bills) {
     }
     return {base: Math.max(...base), ours: Math.max(...ours), cold: Math.max(...cold)}
   } finally {
-    emulator.stop()
+    await emulator.stop()
   }
 }
 
@@ -284,7 +284,7 @@ async function peakRss(rows) {
     rmSync(file)
     return {mb: r.peakMb, seconds: r.ms / 1000, bills: JSON.parse(r.stdout).created}
   } finally {
-    emulator.stop()
+    await emulator.stop()
   }
 }
 

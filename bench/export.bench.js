@@ -147,6 +147,6 @@ try {
     `  bk peak RSS: ${k.peakMb.toFixed(0)} MB for ${k.rows.toLocaleString('en')} rows, ${small.peakMb.toFixed(0)} MB for ${small.rows.toLocaleString('en')} rows (${(k.peakMb / small.peakMb).toFixed(2)}x: flat memory is ~1x)`,
   )
 } finally {
-  emu.stop()
+  await emu.stop()
   rmSync(dir, {recursive: true, force: true})
 }

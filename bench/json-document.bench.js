@@ -52,6 +52,6 @@ try {
     `  document / stream            ${ratio.toFixed(2)}x  (target <= 1.3x: ${ratio <= 1.3 ? 'ok' : 'OVER TARGET'})`,
   )
 } finally {
-  emulator.stop()
+  await emulator.stop()
   rmSync(dir, {recursive: true, force: true})
 }

@@ -372,7 +372,7 @@ async function main() {
         line('overlap', n, r)
       }
     } finally {
-      emulator.stop()
+      await emulator.stop()
     }
   }
   if (KILL > 0) {
@@ -385,7 +385,7 @@ async function main() {
         line('kill', n, r, `; aimed ${r.aimed}, landed: ${r.landed}`)
       }
     } finally {
-      emulator.stop()
+      await emulator.stop()
     }
   }
   for (const [kind, t] of Object.entries(totals))

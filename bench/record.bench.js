@@ -141,7 +141,7 @@ try {
   if (IMPORT_BILLS > 0) await largerImport(env, big)
   console.log(`  load average: ${load()}`)
 } finally {
-  emulator.stop()
+  await emulator.stop()
   rmSync(dir, {recursive: true, force: true})
 }
 

@@ -164,6 +164,6 @@ try {
     )
   }
 } finally {
-  emulator.stop()
+  await emulator.stop()
   rmSync(scratch, {recursive: true, force: true})
 }

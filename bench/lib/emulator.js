@@ -8,13 +8,18 @@ import {fileURLToPath} from 'node:url'
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'run.js')
 
-/** Starts it with these extra flags; resolves to {baseUrl, clientId, clientSecret, businessIds, stop}. */
+/**
+ * Starts it with these extra flags; resolves to {baseUrl, clientId, clientSecret, businessIds,
+ * stop}. `stop` resolves once the process has exited: until then it may still write its state
+ * into the folder a bench is about to remove.
+ */
 export async function startEmulatorProcess(flags = [], env = {}) {
   const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', ...flags], {
     env: {...process.env, ...env},
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const exited = once(child, 'exit').then(([code]) => {
+  const exit = once(child, 'exit')
+  const exited = exit.then(([code]) => {
     throw new Error(`the emulator exited with ${code}`)
   })
   const [first] = await Promise.race([once(createInterface({input: child.stdout}), 'line'), exited])
@@ -25,6 +30,9 @@ export async function startEmulatorProcess(flags = [], env = {}) {
     clientId: started.client_id,
     clientSecret: started.client_secret,
     businessIds: started.business_ids,
-    stop: () => child.kill('SIGTERM'),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exit
+    },
   }
 }

@@ -69,9 +69,10 @@ JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, 
   /** How much of the input the last run read: bills it did not reach are in no count above. */
   private readWords(s: JournalStatus, file: string): string {
     const resume = `${this.config.bin} bills import ${file} --resume`
-    if (s.readToEnd) return `to the end of ${s.input} (by the last run)`
+    const input = s.input === '-' ? 'standard input' : s.input
+    if (s.readToEnd) return `to the end of ${input} (by the last run)`
     if (s.readToEnd === false)
-      return `not to the end: the last run stopped before the end of ${s.input}; ${resume} reads the rest`
+      return `not to the end: the last run stopped before the end of ${input}; ${resume} reads the rest`
     if (s.running) return 'not known yet: a run is going'
     return `not known: the last run recorded no end (it was killed, or run by an earlier bk); ${resume} reads what is left`
   }

@@ -8,6 +8,7 @@
  */
 import {ConfigError, InputError} from '../shared/errors.js'
 import {codePoint} from '../shared/code-point.js'
+import {headerProblem} from '../api/header-value.js'
 import {isLoopback} from '../net/loopback.js'
 import {defaultBaseUrl, validateBaseUrl} from './base-url.js'
 import {KeychainStore, openStore, secretKeys, type CredentialStore} from './credential-store.js'
@@ -282,10 +283,10 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials {
  */
 function headerToken(value: string): string {
   const token = value.trim()
-  const bad = /[^\x21-\x7e]/.exec(token)
+  const bad = headerProblem(token, {word: true})
   if (bad)
     throw new ConfigError(
-      `BK_ACCESS_TOKEN holds ${bad[0] === ' ' ? 'a space' : codePoint(bad[0])} at character ${bad.index + 1}: a token is one word of printable ASCII; nothing was sent`,
+      `BK_ACCESS_TOKEN holds ${bad.char === ' ' ? 'a space' : codePoint(bad.char)} at character ${bad.index + 1}: a token is one word of printable ASCII; nothing was sent`,
       {
         code: 'invalid_access_token',
         hint: 'Set BK_ACCESS_TOKEN to the token alone, as `bk auth token` prints it (a character pasted with it is the usual cause).',

@@ -6,6 +6,7 @@ import * as Flags from '@oclif/core/flags'
 import type {FieldInfo} from '../output/field-paths.js'
 import {InputError} from '../shared/errors.js'
 import {codePoint} from '../shared/code-point.js'
+import {headerProblem} from '../api/header-value.js'
 import {OUTPUT_FORMATS} from '../output/list-writer.js'
 import {unknownChoice} from './usage-errors.js'
 
@@ -32,9 +33,9 @@ export const performedByFlag = (summary: string) =>
     summary,
     helpValue: 'ID',
     async parse(value) {
-      const bad = /[^\x20-\x7e]/.exec(value)
+      const bad = headerProblem(value, {word: false})
       if (bad) {
-        const at = codePoint(bad[0])
+        const at = codePoint(bad.char)
         throw new InputError(
           `--performed-by ${JSON.stringify(value)} holds ${at} at position ${bad.index + 1}: it is sent as a request header, which carries printable ASCII only`,
           {hint: 'Give the id without it (a line break pasted with a value is the usual cause); nothing was sent.'},

@@ -15,10 +15,6 @@ const kindOf = (packed: number): Kind => (packed % 4) as Kind
 export class RecordTail {
   private readonly byKey = new Map<string, number | LineRef[]>()
 
-  get size(): number {
-    return this.byKey.size
-  }
-
   /** A line of `key` after those already held. */
   add(key: string, offset: number, kind: Kind): void {
     const held = this.byKey.get(key)

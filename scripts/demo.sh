@@ -61,7 +61,7 @@ bk bills import "$work/bills.csv" || true
 
 cp -r examples/exports/xero "$work/xero"
 step "A Xero bill export, as it is: the preset, its date format, lookups for names and codes" bills import xero/bills.csv --map xero
-bk bills maps | sed -n '/^xero/,$p' | head -n 4
+bk bills maps | sed -n '/^xero/,$p' | sed -n 1,4p
 bk bills import "$work/xero/bills.csv" --map xero --date-format DD/MM/YYYY --amounts net --currency GBP \
   --lookup vendor_id="$work/xero/vendors.csv" --lookup line_ledger_id="$work/xero/ledgers.csv" --dry-run --show 1
 bk bills import "$work/xero/bills.csv" --map xero --date-format DD/MM/YYYY --amounts net --currency GBP \

@@ -74,8 +74,8 @@ export const RECORD_FORMAT = 'bk-created-bills'
 export const RECORD_FOLDER = 'created-bills'
 const READ_CHUNK = 1 << 20
 /**
- * Past this many bytes of lines after the index's end (about 40,000 bills, 3 MB of tail in
- * memory), the index is brought up to date: each update holds up every request of an import.
+ * Past this many bytes of lines after the index's end (about 40,000 bills, held as record-tail.ts
+ * says), the index is brought up to date: each update holds up every request of an import.
  */
 const TAIL_LIMIT = 1 << 22
 const fdatasyncAsync = promisify(fdatasync)

@@ -9,8 +9,8 @@ import type {Kind, LineRef} from './record-index.js'
 
 /** Offsets are below 2^48 (the index's u48), so offset × 4 + kind stays an exact double. */
 const pack = (offset: number, kind: Kind): number => offset * 4 + kind
-const offsetOf = (packed: number): number => Math.floor(packed / 4)
-const kindOf = (packed: number): Kind => (packed % 4) as Kind
+const offsetIn = (packed: number): number => Math.floor(packed / 4)
+const kindIn = (packed: number): Kind => (packed % 4) as Kind
 
 export class RecordTail {
   private readonly byKey = new Map<string, number | LineRef[]>()
@@ -32,7 +32,7 @@ export class RecordTail {
   /** Each line, each key's in order. */
   forEach(fn: (key: string, offset: number, kind: Kind) => void): void {
     for (const [key, held] of this.byKey) {
-      if (typeof held === 'number') fn(key, offsetOf(held), kindOf(held))
+      if (typeof held === 'number') fn(key, offsetIn(held), kindIn(held))
       else for (const {offset, kind} of held) fn(key, offset, kind)
     }
   }
@@ -42,4 +42,4 @@ export class RecordTail {
   }
 }
 
-const lineOf = (packed: number): LineRef => ({offset: offsetOf(packed), kind: kindOf(packed)})
+const lineOf = (packed: number): LineRef => ({offset: offsetIn(packed), kind: kindIn(packed)})

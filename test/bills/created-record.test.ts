@@ -30,6 +30,10 @@ const BASE = 'http://127.0.0.1:4010'
 const BIZ = 'biz_demo_acme'
 /** The tail limit these tests were written at: their records pass it at a scale that runs quickly. */
 const MB = 1 << 20
+
+/** The record of BIZ at BASE in `folder`, with the tail limit above. */
+const openAt = (folder: string, options: {input?: string} = {}) =>
+  openCreatedRecord({tailLimit: MB, folder, baseUrl: BASE, businessId: BIZ, ...options})
 /** A bill's key of the default columns, vendor and number. */
 const k = (vendor: string, number: string) => `${vendor}\u001f${number}`
 
@@ -84,7 +88,7 @@ describe('record of created bills', () => {
     // Neither process finds the file: both race to create it, header included.
     await runTogether([startWriter(configDir, 'A', count, 3), startWriter(configDir, 'B', count, 3)])
 
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     try {
       expect((await record.summary()).created).toBe(2 * count)
       for (const prefix of ['A', 'B'])
@@ -102,13 +106,7 @@ describe('record of created bills', () => {
 
   it('finds on reopening what an earlier run added; a bill is its vendor and number', async () => {
     const configDir = tempDir('bk-record-')
-    const first = await openCreatedRecord({
-      tailLimit: MB,
-      folder: configDir,
-      baseUrl: BASE,
-      businessId: BIZ,
-      input: 'monday.csv',
-    })
+    const first = await openAt(configDir, {input: 'monday.csv'})
     expect((await first.summary()).created).toBe(0)
     await first.add([
       {key: k('ven_a', 'INV-1'), id: 'bil_1'},
@@ -116,13 +114,7 @@ describe('record of created bills', () => {
     ])
     first.close()
 
-    const second = await openCreatedRecord({
-      tailLimit: MB,
-      folder: configDir,
-      baseUrl: BASE,
-      businessId: BIZ,
-      input: 'tuesday.csv',
-    })
+    const second = await openAt(configDir, {input: 'tuesday.csv'})
     try {
       expect(second.lookup(k('ven_a', 'INV-1'))?.id).toBe('bil_1')
       expect(second.lookup(k('ven_b', 'INV-1'))?.id).toBe('bil_2')
@@ -155,13 +147,7 @@ describe('record of created bills', () => {
     const configDir = tempDir('bk-record-')
     const run = '2026-03-04T05:06:07.000Z'
     const keys = Array.from({length: 40}, (_, i) => k('ven_1', `Q-${i}`))
-    const record = await openCreatedRecord({
-      tailLimit: MB,
-      folder: configDir,
-      baseUrl: BASE,
-      businessId: BIZ,
-      input: 'q.csv',
-    })
+    const record = await openAt(configDir, {input: 'q.csv'})
     try {
       // Queued before the first runs, so they share holds of the lock and syncs: a settlement
       // (absent) or a creation of a bill only counts if it sees that bill's unconfirmed line.
@@ -175,7 +161,7 @@ describe('record of created bills', () => {
       // While the hold may still wait for another call: it ends, nothing more is written.
       record.close()
     }
-    const reopened = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const reopened = await openAt(configDir)
     try {
       for (const [i, key] of keys.entries()) {
         if (i % 2 === 0) expect(reopened.lookup(key), key).toBeUndefined()
@@ -195,13 +181,13 @@ describe('record of created bills', () => {
   it('ignores a torn last line, and the next add cuts it off', async () => {
     const configDir = tempDir('bk-record-')
     const file = createdRecordPath(configDir, BASE, BIZ)
-    const before = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const before = await openAt(configDir)
     await before.add([{key: k('ven_a', 'INV-1'), id: 'bil_1'}])
     before.close()
     // A crash in the middle of a write: no newline at the end.
     appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-2","id":"bil_')
 
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     try {
       expect((await record.summary()).created).toBe(1)
       expect(record.lookup(k('ven_a', 'INV-2'))?.id).toBeUndefined()
@@ -211,7 +197,7 @@ describe('record of created bills', () => {
     }
     const text = readFileSync(file, 'utf8')
     expect(text).not.toContain('"INV-2"')
-    const reopened = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const reopened = await openAt(configDir)
     expect([(await reopened.summary()).created, reopened.lookup(k('ven_a', 'INV-3'))?.id]).toEqual([2, 'bil_3'])
     reopened.close()
   })
@@ -228,12 +214,12 @@ describe('record of created bills', () => {
           return false
         }
       }).length
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     try {
       await record.add([{key: k('ven_a', 'OLD-1'), id: 'bil_old'}])
       await record.summary()
       expect(indexDescriptors()).toBe(1)
-      const other = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+      const other = await openAt(configDir)
       // Every line is older than tomorrow: the file is written anew without them, with an index of its own.
       expect(await other.forgetBefore(new Date(Date.now() + 86_400_000))).toEqual({forgotten: 1, kept: 0})
       other.close()
@@ -252,10 +238,10 @@ describe('record of created bills', () => {
   it('passes over a damaged line before the last, naming it; reads version 1 lines as the default key', async () => {
     const configDir = tempDir('bk-record-')
     const file = createdRecordPath(configDir, BASE, BIZ)
-    ;(await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
+    ;(await openAt(configDir)).close()
     appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-1","id":"bil_1"}\n{"vendor_id":"ven_a","num\n')
     appendFileSync(file, '{"vendor_id":"ven_a","number":"INV-3","id":"bil_3","at":"2026-11-02T03:04:05.000Z"}\n')
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     try {
       expect(record.damaged).toEqual([3])
       expect(record.lookup(k('ven_a', 'INV-1'))?.id).toBe('bil_1')
@@ -271,7 +257,7 @@ describe('record of created bills', () => {
 
   it('keeps one record per base URL and business; the URL is normalised', async () => {
     const configDir = tempDir('bk-record-')
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     await record.add([{key: k('ven_a', 'INV-1'), id: 'bil_1'}])
     record.close()
 
@@ -299,7 +285,7 @@ describe('record of created bills', () => {
     const configDir = tempDir('bk-record-')
     const elsewhere = join(tempDir('bk-record-target-'), 'target.txt')
     writeFileSync(elsewhere, 'untouched\n')
-    ;(await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
+    ;(await openAt(configDir)).close()
     const file = createdRecordPath(configDir, 'http://127.0.0.1:9', BIZ)
     symlinkSync(elsewhere, file)
     await expect(
@@ -311,7 +297,7 @@ describe('record of created bills', () => {
   it('indexes a record past its tail limit: every bill found, its states and damaged lines kept', async () => {
     const configDir = tempDir('bk-record-')
     const file = writeBigRecord(configDir, 20_000)
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     try {
       expect(existsSync(`${file}.index`)).toBe(true)
       expect(record.damaged).toEqual([5002])
@@ -322,7 +308,7 @@ describe('record of created bills', () => {
     } finally {
       record.close()
     }
-    const reopened = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const reopened = await openAt(configDir)
     expect(reopened.lookup(k('ven_new', 'N-1'))?.id).toBe('bil_n1')
     expect(reopened.lookup(k('ven_u', 'U-3'))).toBeUndefined()
     expect(await reopened.summary()).toMatchObject({created: 20_002, unconfirmed: 0, settled: 2})
@@ -331,13 +317,7 @@ describe('record of created bills', () => {
 
   it('brings its index up to date from its own appends: the counts and answers of an index built from the file', async () => {
     const configDir = tempDir('bk-record-')
-    const record = await openCreatedRecord({
-      tailLimit: MB,
-      folder: configDir,
-      baseUrl: BASE,
-      businessId: BIZ,
-      input: 'a.csv',
-    })
+    const record = await openAt(configDir, {input: 'a.csv'})
     const run = '2026-03-04T05:06:07.000Z'
     const keys = Array.from({length: 12_000}, (_, i) => k(`ven_${i % 11}`, `C-${i}`))
     const inBatches = async (list: string[], add: (batch: string[]) => Promise<void>) => {
@@ -368,7 +348,7 @@ describe('record of created bills', () => {
     }
     // The same record indexed again from its file alone.
     rmSync(`${record.file}.index`)
-    const rebuilt = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const rebuilt = await openAt(configDir)
     try {
       expect(await rebuilt.summary()).toMatchObject({created: 4_001, unconfirmed: 4_000, settled: 4_000})
       for (const [i, key] of keys.entries()) {
@@ -395,13 +375,7 @@ describe('record of created bills', () => {
     const stale = join(configDir, 'stale.recent')
     const run = '2026-03-04T05:06:07.000Z'
     const keys = Array.from({length: 16_000}, (_, i) => k(`ven_${i % 11}`, `C-${i}`))
-    const record = await openCreatedRecord({
-      tailLimit: MB,
-      folder: configDir,
-      baseUrl: BASE,
-      businessId: BIZ,
-      input: 'a.csv',
-    })
+    const record = await openAt(configDir, {input: 'a.csv'})
     // The recent level's size after each batch (0: none).
     const sizes: number[] = []
     const inBatches = async (list: string[], add: (batch: string[]) => Promise<void>) => {
@@ -464,7 +438,7 @@ describe('record of created bills', () => {
   it('two processes adding to a large record at once, each bringing its index up to date, lose nothing', async () => {
     const configDir = tempDir('bk-record-')
     const file = writeBigRecord(configDir, 120_000)
-    ;(await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
+    ;(await openAt(configDir)).close()
     // 3.4 MB of lines in all, half from each: each process merges what it read into the recent
     // level while the other writes, and past an eighth of the large index, into a new one.
     const count = 20_000
@@ -484,22 +458,22 @@ describe('record of created bills', () => {
   it('never trusts a torn index, nor one of another record', async () => {
     const configDir = tempDir('bk-record-')
     const file = writeBigRecord(configDir, 20_000)
-    ;(await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})).close()
+    ;(await openAt(configDir)).close()
     const saved = join(configDir, 'saved.index')
     copyFileSync(`${file}.index`, saved)
 
     truncateSync(`${file}.index`, statSync(`${file}.index`).size - 5)
-    const torn = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const torn = await openAt(configDir)
     expectBigRecord(torn, 20_000)
     torn.close()
 
     // Another record at the same path, with the first one's index beside it.
     rmSync(file)
-    const other = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const other = await openAt(configDir)
     await other.add([{key: k('ven_x', 'X-1'), id: 'bil_x1'}])
     other.close()
     copyFileSync(saved, `${file}.index`)
-    const fresh = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const fresh = await openAt(configDir)
     expect(fresh.lookup(k('ven_x', 'X-1'))?.id).toBe('bil_x1')
     expect(fresh.lookup(k('ven_7', 'B-7'))).toBeUndefined()
     expect(fresh.damaged).toEqual([])
@@ -509,7 +483,7 @@ describe('record of created bills', () => {
   it('forgets the entries older than a date, and an index of the old file is not used', async () => {
     const configDir = tempDir('bk-record-')
     writeBigRecord(configDir, 20_000)
-    const record = await openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: BASE, businessId: BIZ})
+    const record = await openAt(configDir)
     await record.add([{key: k('ven_new', 'N-1'), id: 'bil_n1'}])
     // Bills B-* were recorded in 2026-01, U-* in 2026-02; N-1 now.
     expect(await record.forgetBefore(new Date('2026-02-01T00:00:00Z'))).toEqual({forgotten: 20_000, kept: 7})
@@ -522,7 +496,7 @@ describe('record of created bills', () => {
 
 /** Opens the record in `folder`, runs `check` on it, and closes it. */
 async function withRecord(folder: string, check: (record: CreatedRecord) => unknown): Promise<void> {
-  const record = await openCreatedRecord({tailLimit: MB, folder, baseUrl: BASE, businessId: BIZ})
+  const record = await openAt(folder)
   try {
     await check(record)
   } finally {

@@ -1,7 +1,7 @@
 /** `bk rules receipts set`: the update body from the flags, checked locally, and its summary. */
 import type {ReceiptRequestConfig, ReceiptRequestConfigUpdate} from '../api/schemas/index.js'
 import {InputError} from '../shared/errors.js'
-import {parseMoney} from '../shared/money.js'
+import {moneyOf, numberText, parseMoney} from '../shared/money.js'
 
 export function receiptRulesUpdate(
   enabled: boolean | undefined,
@@ -28,8 +28,9 @@ export function receiptRulesUpdate(
 }
 
 export function describeReceiptConfig(businessId: string, config: ReceiptRequestConfig): string {
-  const threshold = String(config.threshold_amount)
+  // As the service wrote it, never in exponent notation (1e-7 is 0.0000001).
+  const threshold = numberText(config.threshold_amount)
   return config.is_enabled
-    ? `Receipt requests for ${businessId}: enabled, ${config.threshold_amount === 0 ? 'for every spend (threshold 0)' : `for spend of ${threshold} or more`}.\n`
+    ? `Receipt requests for ${businessId}: enabled, ${moneyOf(config.threshold_amount).isZero() ? 'for every spend (threshold 0)' : `for spend of ${threshold} or more`}.\n`
     : `Receipt requests for ${businessId}: disabled (threshold ${threshold} kept).\n`
 }

@@ -92,6 +92,13 @@ describe('bk rules receipts set', () => {
     expect(fx.emulator.state.receiptConfigs.get(fx.biz)).toEqual({is_enabled: true, threshold_amount: 0})
   })
 
+  it('prints a threshold the service writes with an exponent as a plain decimal', async () => {
+    // The emulator keeps 0.0000001 as a double, which JSON writes as 1e-7.
+    const set = await runBk(['rules', 'receipts', 'set', '--threshold', '0.0000001'], {env: envFor(fx.emulator)})
+    expect(set.code, set.stderr).toBe(0)
+    expect(set.stdout).toBe(`Receipt requests for ${fx.biz}: enabled, for spend of 0.0000001 or more.\n`)
+  })
+
   it('starts a business with no override from the defaults', async () => {
     const other = fx.emulator.businessIds[1] as string
     const result = await runBk(['rules', 'receipts', 'set', '--no-enabled', '--json', '--business', other], {

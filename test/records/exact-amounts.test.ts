@@ -1,8 +1,9 @@
 /**
  * Amounts a double cannot hold (more than 15 significant digits, an exponent) come out of an
  * export digit for digit: csv as plain decimals, json and ndjson as the numbers the service
- * wrote, and --summary and aging totals summed exactly. The emulator keeps its amounts as
- * doubles and never writes such a number, so a loopback server answers with the raw text.
+ * wrote, and --summary and aging totals summed exactly; a receipt rule's threshold likewise. The
+ * emulator keeps its amounts as doubles and never writes such a number, so a loopback server
+ * answers with the raw text.
  */
 import {parse} from 'csv-parse/sync'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -91,5 +92,26 @@ describe('amounts a double cannot hold', () => {
     expect(result.code, result.stderr).toBe(0)
     const report = parseJsonOutput<{totals: Array<{invoices: number; outstanding: string}>}>(result)
     expect(report.totals).toEqual([expect.objectContaining({invoices: 3, outstanding: OUTSTANDING})])
+  })
+})
+
+describe('a receipt rule whose threshold a double cannot hold', () => {
+  const RULE = '{"is_enabled": true, "threshold_amount": 12345678901234567.5}'
+
+  it('is printed as the service wrote it, and kept so in --json', async () => {
+    const rules = await scriptedServer([raw(RULE)])
+    try {
+      const env = {BK_BASE_URL: rules.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'}
+      const set = await runBk(['rules', 'receipts', 'set', '--threshold', '12345678901234567.5'], {env})
+      expect(set.code, set.stderr).toBe(0)
+      expect(set.stdout).toBe('Receipt requests for biz_1: enabled, for spend of 12345678901234567.5 or more.\n')
+      // Sent as typed, a decimal string (the spec allows one).
+      expect(JSON.parse(rules.requests[0]!.body)).toEqual({threshold_amount: '12345678901234567.5'})
+      const json = await runBk(['rules', 'receipts', 'set', '--enabled', '--json'], {env})
+      expect(json.code, json.stderr).toBe(0)
+      expect(json.stdout).toContain('"threshold_amount": 12345678901234567.5\n')
+    } finally {
+      await rules.close()
+    }
   })
 })

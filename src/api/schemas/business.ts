@@ -1,6 +1,7 @@
 import {z} from './zod.js'
 
-import {id, opt} from './common.js'
+import {id, jsonNumber, opt} from './common.js'
+import {moneyOf} from '../../shared/money.js'
 import {ID_PREFIX, THRESHOLD_PATTERN} from '../../shared/spec.js'
 
 /** The spec shows no fields of the business record beyond its id. */
@@ -9,7 +10,10 @@ export type Business = z.infer<typeof business>
 
 export const receiptRequestConfig = z.looseObject({
   is_enabled: z.boolean(),
-  threshold_amount: z.number().check(z.nonnegative()),
+  // An amount: read exactly, whatever digits the service writes (numberText prints it).
+  threshold_amount: jsonNumber.check(
+    z.refine((value) => !moneyOf(value).isNegative(), {message: 'expected 0 or more'}),
+  ),
 })
 export type ReceiptRequestConfig = z.infer<typeof receiptRequestConfig>
 

@@ -114,4 +114,22 @@ describe('a receipt rule whose threshold a double cannot hold', () => {
       await rules.close()
     }
   })
+
+  it('is zero however the service writes it, and refused below zero', async () => {
+    for (const [written, code, said] of [
+      ['-0', 0, 'for every spend (threshold 0)'],
+      ['0e0', 0, 'for every spend (threshold 0)'],
+      ['-0.0000001', 1, 'threshold_amount'],
+    ] as const) {
+      const rules = await scriptedServer([raw(`{"is_enabled": true, "threshold_amount": ${written}}`)])
+      try {
+        const env = {BK_BASE_URL: rules.url, BK_ACCESS_TOKEN: 'tok_test', BK_BUSINESS_ID: 'biz_1'}
+        const set = await runBk(['rules', 'receipts', 'set', '--enabled'], {env})
+        expect(set.code, `${written}: ${set.stderr}`).toBe(code)
+        expect(set.stdout + set.stderr).toContain(said)
+      } finally {
+        await rules.close()
+      }
+    }
+  })
 })

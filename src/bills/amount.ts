@@ -5,7 +5,7 @@
  * `toJsonNumber` would give (a property test in test/bills/emulator-bills.test.ts checks both agree); sums and comparisons
  * still go through decimal.js.
  */
-import {DECIMAL_TEXT, EXPONENT_TEXT, MAX_EXACT_DIGITS} from '../shared/money.js'
+import {DECIMAL_TEXT, EXPONENT_TEXT, exponentRefusal, MAX_EXACT_DIGITS} from '../shared/money.js'
 
 /** Significant digits as decimal.js `precision(true)` counts them (integer trailing zeros count). */
 function significantDigits(text: string): number {
@@ -34,7 +34,7 @@ export function amountProblem(text: string, options: {nonNegative?: boolean} = {
     const why = text.includes(',')
       ? 'use a dot for decimals and no thousands separators, such as 1234.50'
       : EXPONENT_TEXT.test(text)
-        ? 'exponents are not accepted; write the digits, such as 1500'
+        ? exponentRefusal(text)
         : 'expected digits with an optional dot, such as 120.50'
     return `is not a decimal amount (${why})`
   }

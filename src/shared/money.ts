@@ -17,6 +17,16 @@ export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
 /** A number in exponent notation (`1e3`, `1.5E-2`): refused with its own reason, not a word holding an e. */
 export const EXPONENT_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)e[+-]?\d+$/i
 
+/**
+ * Why a text in exponent notation (EXPONENT_TEXT) is refused, with its own digits to write instead
+ * (`1e3`: 1000) when they are few. Decided on the exponent first: `1e999999999` has a billion.
+ */
+export function exponentRefusal(text: string): string {
+  const exponent = Number(/e([+-]?\d+)$/i.exec(text)?.[1])
+  if (Math.abs(exponent) > 20) return 'exponents are not accepted; write the digits, such as 1500'
+  return `exponents are not accepted; write ${new D(text).toFixed()}`
+}
+
 /** Largest count of significant digits a JSON number (an IEEE double) carries exactly. */
 export const MAX_EXACT_DIGITS = 15
 
@@ -37,7 +47,7 @@ export function parseMoney(text: string, options: ParseMoneyOptions = {}): Parse
     const why = /,/.test(trimmed)
       ? 'use a dot for decimals and no thousands separators'
       : EXPONENT_TEXT.test(trimmed)
-        ? 'exponents are not accepted'
+        ? exponentRefusal(trimmed)
         : 'expected digits with an optional dot, such as 120.50'
     return {ok: false, reason: `not a decimal amount (${why})`}
   }

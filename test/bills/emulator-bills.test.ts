@@ -185,4 +185,13 @@ describe('bill amount checks', () => {
       {numRuns: 3000},
     )
   })
+
+  it('name the digits of an amount written with an exponent, when they are few', () => {
+    expect(amountProblem('1e3')).toBe('is not a decimal amount (exponents are not accepted; write 1000)')
+    expect(amountProblem('-1.25E-2')).toBe('is not a decimal amount (exponents are not accepted; write -0.0125)')
+    // Too many digits to print: the advice stays general.
+    expect(amountProblem('1e999999999')).toBe(
+      'is not a decimal amount (exponents are not accepted; write the digits, such as 1500)',
+    )
+  })
 })

@@ -84,7 +84,7 @@ describe('bk bills import --dry-run: every rule names the line, column and value
       'bills.csv:7: column currency: "ABC" is not an ISO 4217 currency code',
       'bills.csv:8: column line_amount: "12,50" is not a decimal amount (use a dot for decimals and no thousands separators',
       'bills.csv:9: column line_amount: "free" is not a decimal amount (expected digits',
-      'bills.csv:10: column line_amount: "1e3" is not a decimal amount (exponents are not accepted',
+      'bills.csv:10: column line_amount: "1e3" is not a decimal amount (exponents are not accepted; write 1000)',
       'bills.csv:11: column line_amount: "1,234.50" is not a decimal amount (use a dot for decimals and no thousands separators',
       'bills.csv:12: column line_amount: "1234567890.1234567" has more than 15 significant digits',
       'bills.csv:13: column line_ledger_id: "ledger_x" is not an id starting with ldg_',

@@ -40,7 +40,7 @@ const CASES: Record<string, [string, string]> = {
   ],
   exponent: [
     ok('Exp', '  - {ledger_id: ldg_a, debit: 1e3}\n  - {ledger_id: ldg_b, credit: 1000}\n'),
-    '4:31: entry 1 "Exp": line 1: debit "1e3" is not a decimal amount (exponents are not accepted)',
+    '4:31: entry 1 "Exp": line 1: debit "1e3" is not a decimal amount (exponents are not accepted; write 1000)',
   ],
   // "true" holds an e, and is no exponent: the reason is the general one.
   boolean: [

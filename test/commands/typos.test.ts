@@ -74,6 +74,18 @@ describe('a mistyped command', () => {
     expect(command.stderr).toContain('did you mean "bk invoices list"?')
   })
 
+  it('a command named without its topic: the command under it', async () => {
+    const maps = await runBk(['maps', 'init', 'export.csv'])
+    expect(maps.code).toBe(2)
+    expect(maps.stderr).toBe(
+      'Error: "bk maps init export.csv" is not a bk command; did you mean "bk bills maps init"?\n' +
+        'Hint: Run `bk bills maps init`, or `bk help` for the commands there are.\n',
+    )
+    expect((await runBk(['receipts', 'set', '--enabled'])).stderr).toContain('did you mean "bk rules receipts set"?')
+    // Under more than one topic: no guess from the topic, the closest command as before.
+    expect((await runBk(['list'])).stderr).not.toContain('did you mean "bk invoices list"?')
+  })
+
   it("help for a command that does not exist: the same words, not oclif's", async () => {
     const result = await runBk(['help', 'invoices', 'lst'])
     expect(result.code).toBe(2)

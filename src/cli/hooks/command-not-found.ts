@@ -39,7 +39,9 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const suggestion =
     reordered ??
     OTHER_TOOLS_WORDS[opts.id] ??
-    (closestCommand(typed, visible) ?? closestCommand(typed, topics))?.split(':').join(' ')
+    (underItsTopic(typed, visible) ?? closestCommand(typed, visible) ?? closestCommand(typed, topics))
+      ?.split(':')
+      .join(' ')
   const given = opts.id.split(':').join(' ')
   const message = reordered
     ? `"${bin} ${given}" is not a ${bin} command: flags go after the command, as in "${bin} ${reordered}"`
@@ -90,6 +92,30 @@ function wordsBeforeFlags(argv: string[]): string[] {
     words.push(arg)
   }
   return words
+}
+
+/**
+ * `bk maps init`, `bk receipts set`: a command named without the topic (or topics) it is under.
+ * The command whose last words are the first words typed, when only one command has the longest
+ * such match: `bk list` is under too many topics to guess.
+ */
+export function underItsTopic(typed: string[], commandIds: string[]): string | undefined {
+  let found = new Set<string>()
+  let longest = 0
+  for (const id of commandIds) {
+    const words = id.split(':')
+    // The longest tail first: drop as few of the command's leading words as will match.
+    for (let drop = 1; drop < words.length; drop++) {
+      const tail = words.slice(drop)
+      if (tail.length < longest) break
+      if (!tail.every((word, i) => typed[i] === word)) continue
+      if (tail.length > longest) found = new Set()
+      longest = tail.length
+      found.add(id)
+      break
+    }
+  }
+  return found.size === 1 ? [...found][0] : undefined
 }
 
 /**

@@ -317,7 +317,7 @@ export class BillAssembler {
     // long as each amount was read.
     if (credit && bill.rows.some((row) => this.cell(row.cells, 'line_amount').trim().startsWith('-'))) {
       const total = this.linesTotal(bill)
-      if (total?.isNegative() && !total.isZero()) {
+      if (total?.lt(0)) {
         bill.errors.push(creditNote(bill.rows[0]!.line, this.label('line_amount'), total.toFixed(), credit.skip))
         return
       }

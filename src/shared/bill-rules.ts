@@ -152,7 +152,7 @@ export function amountLiteralProblem(literal: string, options: {nonNegative?: bo
   }
   const value = new Decimal(literal)
   if (!value.isFinite()) return 'is not a finite number'
-  if (options.nonNegative && value.isNegative() && !value.isZero()) return 'must be 0 or more'
+  if (options.nonNegative && value.lt(0)) return 'must be 0 or more'
   // 1e400 or 1e-400: beyond what a double holds (it would arrive as Infinity or 0).
   const double = Number(literal)
   if (!Number.isFinite(double) || (double === 0 && !value.isZero()))

@@ -53,9 +53,8 @@ export function parseMoney(text: string, options: ParseMoneyOptions = {}): Parse
   }
   const value = new D(trimmed)
   const min = options.min ?? 'any'
-  if (min === 'positive' && !value.isPositive()) return {ok: false, reason: 'must be greater than 0'}
-  if (min === 'positive' && value.isZero()) return {ok: false, reason: 'must be greater than 0'}
-  if (min === 'non-negative' && value.isNegative() && !value.isZero()) return {ok: false, reason: 'must be 0 or more'}
+  if (min === 'positive' && !value.gt(0)) return {ok: false, reason: 'must be greater than 0'}
+  if (min === 'non-negative' && value.lt(0)) return {ok: false, reason: 'must be 0 or more'}
   if (options.asJsonNumber && !fitsJsonNumber(value)) {
     return {
       ok: false,

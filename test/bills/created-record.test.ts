@@ -22,7 +22,12 @@ import {pathToFileURL} from 'node:url'
 
 import {describe, expect, it} from 'vitest'
 
-import {createdRecordPath, openCreatedRecord, type CreatedRecord} from '../../src/bills/created-record.js'
+import {
+  createdRecordPath,
+  openCreatedRecord,
+  type CreatedRecord,
+  type CreatedRecordOptions,
+} from '../../src/bills/created-record.js'
 import {ROOT, tempDir} from '../helpers/bk.js'
 import {whenOutput} from '../helpers/wait.js'
 
@@ -31,9 +36,11 @@ const BIZ = 'biz_demo_acme'
 /** The tail limit these tests were written at: their records pass it at a scale that runs quickly. */
 const MB = 1 << 20
 
-/** The record of BIZ at BASE in `folder`, with the tail limit above. */
-const openAt = (folder: string, options: {input?: string} = {}) =>
-  openCreatedRecord({tailLimit: MB, folder, baseUrl: BASE, businessId: BIZ, ...options})
+/** The record of BIZ at BASE in `folder` (unless `options` name others), with the tail limit above. */
+const openAt = (
+  folder: string,
+  options: Partial<Pick<CreatedRecordOptions, 'input' | 'baseUrl' | 'businessId'>> = {},
+) => openCreatedRecord({tailLimit: MB, folder, baseUrl: BASE, businessId: BIZ, ...options})
 /** A bill's key of the default columns, vendor and number. */
 const k = (vendor: string, number: string) => `${vendor}\u001f${number}`
 
@@ -261,12 +268,7 @@ describe('record of created bills', () => {
     await record.add([{key: k('ven_a', 'INV-1'), id: 'bil_1'}])
     record.close()
 
-    const same = await openCreatedRecord({
-      tailLimit: MB,
-      folder: configDir,
-      baseUrl: 'HTTP://127.0.0.1:4010/',
-      businessId: BIZ,
-    })
+    const same = await openAt(configDir, {baseUrl: 'HTTP://127.0.0.1:4010/'})
     expect(same.lookup(k('ven_a', 'INV-1'))?.id).toBe('bil_1')
     same.close()
     for (const other of [
@@ -274,7 +276,7 @@ describe('record of created bills', () => {
       {baseUrl: 'https://api.example.com', businessId: BIZ},
       {baseUrl: BASE, businessId: 'biz_other'},
     ]) {
-      const r = await openCreatedRecord({tailLimit: MB, folder: configDir, ...other})
+      const r = await openAt(configDir, other)
       expect(r.file).not.toBe(record.file)
       expect(r.lookup(k('ven_a', 'INV-1'))?.id, JSON.stringify(other)).toBeUndefined()
       r.close()
@@ -288,9 +290,7 @@ describe('record of created bills', () => {
     ;(await openAt(configDir)).close()
     const file = createdRecordPath(configDir, 'http://127.0.0.1:9', BIZ)
     symlinkSync(elsewhere, file)
-    await expect(
-      openCreatedRecord({tailLimit: MB, folder: configDir, baseUrl: 'http://127.0.0.1:9', businessId: BIZ}),
-    ).rejects.toThrow(/symbolic link/)
+    await expect(openAt(configDir, {baseUrl: 'http://127.0.0.1:9'})).rejects.toThrow(/symbolic link/)
     expect(readFileSync(elsewhere, 'utf8')).toBe('untouched\n')
   })
 

@@ -1,7 +1,6 @@
 import {z} from './zod.js'
 
 import {id, jsonNumber, opt} from './common.js'
-import type {JsonNumber} from '../../shared/exact-json.js'
 import {moneyOf} from '../../shared/money.js'
 import {ID_PREFIX, THRESHOLD_PATTERN} from '../../shared/spec.js'
 
@@ -11,16 +10,10 @@ export type Business = z.infer<typeof business>
 
 export const receiptRequestConfig = z.looseObject({
   is_enabled: z.boolean(),
-  // An amount: read exactly, whatever digits the service writes (numberText prints it).
-  threshold_amount: jsonNumber.check(z.refine(notBelowZero, {message: 'expected 0 or more'})),
+  // An amount: read exactly, whatever digits the service writes (numberText prints it); -0 is 0.
+  threshold_amount: jsonNumber.check(z.refine((value) => !moneyOf(value).lt(0), {message: 'expected 0 or more'})),
 })
 export type ReceiptRequestConfig = z.infer<typeof receiptRequestConfig>
-
-/** At least zero, -0 included (as z.nonnegative() took it). */
-function notBelowZero(value: number | JsonNumber): boolean {
-  const amount = moneyOf(value)
-  return !amount.isNegative() || amount.isZero()
-}
 
 /** PATCH body: every field optional; the threshold a number >= 0 or a decimal string. */
 export const receiptRequestConfigUpdate = z.object({

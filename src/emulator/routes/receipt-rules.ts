@@ -50,7 +50,7 @@ function parseThreshold(value: unknown): number {
   if (typeof value !== 'string') throw bad('must be a number >= 0, a decimal string or null')
   if (!THRESHOLD_PATTERN.test(value)) throw bad(`must match ${THRESHOLD_PATTERN.source}`)
   const amount = new Decimal(value)
-  if (amount.isNegative() && !amount.isZero()) throw bad('must be >= 0')
+  if (amount.lt(0)) throw bad('must be >= 0')
   if (!fitsJsonNumber(amount)) throw bad('has more significant digits than the service keeps')
   return Number(amount.abs().toFixed())
 }

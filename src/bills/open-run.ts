@@ -16,6 +16,7 @@ import type {BillDraft} from './assemble.js'
 import {DEFAULT_KEY} from './bill-key.js'
 import {createdRecordPath, normaliseBaseUrl, openCreatedRecord, type CreatedRecord} from './created-record.js'
 import type {ImportOptions} from './import.js'
+import {inputName} from './input-name.js'
 import {ImportOutputs, linesSidePath} from './outputs.js'
 import type {CsvInput} from './reader.js'
 import {BillLogWriter, lockBillLog, readBillLog, type BillLogHeader, type BillLogState} from './resume-log.js'
@@ -117,7 +118,7 @@ async function lockBusiness(options: ImportOptions): Promise<RunLock> {
   try {
     return await waitForRunLock(lockFile, `Imports into ${where}`, {
       waitMs,
-      doing: `the import of ${options.file === '-' ? 'stdin' : options.file}`,
+      doing: `the import of ${inputName(options.file)}`,
       onWait: (owner) =>
         options.warn?.(
           `Waiting for ${describeOwner(owner)} into ${where} to finish (up to ${Math.round(waitMs / 1000)} s, --wait).`,

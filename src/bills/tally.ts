@@ -9,6 +9,7 @@ import {formatRowError, type BillDraft, type RowError} from './assemble.js'
 import type {BatchOutcome} from './batch-sender.js'
 import {describeKey} from './bill-key.js'
 import type {RecordedBill} from './created-record.js'
+import {inputName} from './input-name.js'
 import type {ImportOutputs} from './outputs.js'
 
 export interface ImportSummary {
@@ -184,7 +185,7 @@ export class ImportTally {
 
   /** Created by an earlier import (the record of created bills): not sent again. */
   async createdEarlier(bill: BillDraft, earlier: RecordedBill): Promise<void> {
-    const reason = `created earlier by ${inputName(earlier.input)} on ${minute(earlier.at)} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`
+    const reason = `created earlier by ${runInput(earlier.input)} on ${minute(earlier.at)} UTC (${earlier.id}); not sent (--allow-duplicates sends it)`
     if (this.summary.existing < SHOWN_EARLIER) this.options.warn(`bill ${describeKey(bill.key)}: ${reason}`)
     await this.createdBefore(bill, earlier.id ?? '', true, reason)
   }
@@ -194,7 +195,7 @@ export class ImportTally {
    * sent, and is unconfirmed in this run too, until the user checks it (docs/bills.md).
    */
   async unconfirmedElsewhere(bill: BillDraft, earlier: RecordedBill): Promise<void> {
-    const run = `the import of ${inputName(earlier.input)} started ${minute(earlier.unconfirmedBy ?? earlier.at)} UTC`
+    const run = `the import of ${runInput(earlier.input)} started ${minute(earlier.unconfirmedBy ?? earlier.at)} UTC`
     const reason = `unconfirmed by ${run}: it may exist; not sent (check it, then import it with --resend-unconfirmed)`
     if (this.elsewhere++ < SHOWN_EARLIER) this.options.warn(`bill ${describeKey(bill.key)}: ${reason}`)
     await this.leaveUnconfirmed(bill, reason)
@@ -271,8 +272,8 @@ export class ImportTally {
 }
 
 /** How a run's input is named in messages. */
-function inputName(input: string | undefined): string {
-  return input === undefined ? 'an import' : input === '-' ? 'stdin' : input
+function runInput(input: string | undefined): string {
+  return input === undefined ? 'an import' : inputName(input)
 }
 
 /** An ISO 8601 time to the minute, as `2026-11-25 02:00`. */

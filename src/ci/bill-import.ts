@@ -7,6 +7,7 @@
 import {formatRowError, type BillDraft, type RowError} from '../bills/assemble.js'
 import {describeKey} from '../bills/bill-key.js'
 import type {DryRunResult, ImportOutcome} from '../bills/import.js'
+import {inputName} from '../bills/input-name.js'
 import type {OutcomeObserver} from '../bills/outputs.js'
 import {githubAnnotator, type Annotator} from './annotations.js'
 import {annotationPath, ciEnvironment, type CiEnvironment} from './environment.js'
@@ -47,7 +48,7 @@ export class BillImportReport {
   }
 
   private get label(): string {
-    return this.file === '-' ? 'stdin' : this.file
+    return inputName(this.file)
   }
 
   /** The JUnit stream, opened on the first bill (a run refused before reading writes no report). */

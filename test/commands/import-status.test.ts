@@ -200,7 +200,7 @@ describe('bk bills import status', () => {
     })
   })
 
-  it('names standard input as standard input, not "-"', async () => {
+  it('names standard input stdin, as every message does, not "-"', async () => {
     const dir = tempDir('bk-status-')
     const rows = [HEADER, `SI-1,${DEMO_IDS.vendors.office},1.00,ldg_demo_expenses`, '']
     const run = await runBk(['bills', 'import', '-', '--journal', 'in.bk-journal'], {
@@ -211,7 +211,7 @@ describe('bk bills import status', () => {
     expect(run.code, run.stderr).toBe(0)
     const text = await runBk(['bills', 'import', 'status', 'in.bk-journal'], {cwd: dir})
     expect(text.code, text.stderr).toBe(0)
-    expect(text.stdout).toMatch(/^read +to the end of standard input \(by the last run\)$/m)
+    expect(text.stdout).toMatch(/^read +to the end of stdin \(by the last run\)$/m)
   })
 
   it('names a missing journal and a damaged one, exit 2', async () => {

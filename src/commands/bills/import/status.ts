@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 
 import {BaseCommand} from '../../../cli/base-command.js'
 import {counted, formatCount as n} from '../../../shared/counts.js'
+import {inputName} from '../../../bills/input-name.js'
 import type {JournalStatus} from '../../../bills/import-status.js'
 
 export default class BillsImportStatus extends BaseCommand<typeof BillsImportStatus> {
@@ -69,7 +70,7 @@ JOURNAL is a *.bk-journal file, or the imported file (its journal is beside it, 
   /** How much of the input the last run read: bills it did not reach are in no count above. */
   private readWords(s: JournalStatus, file: string): string {
     const resume = `${this.config.bin} bills import ${file} --resume`
-    const input = s.input === '-' ? 'standard input' : s.input
+    const input = inputName(s.input)
     if (s.readToEnd) return `to the end of ${input} (by the last run)`
     if (s.readToEnd === false)
       return `not to the end: the last run stopped before the end of ${input}; ${resume} reads the rest`

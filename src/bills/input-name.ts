@@ -1,0 +1,10 @@
+/**
+ * How messages name a bill import's input: the path as given, or `stdin` for `-`, the word the
+ * import's help uses. One word in every message (the lock's owner, a bill created earlier,
+ * `bills import status`, a CI report's positions); a run's JSON keeps the argument, `-`.
+ */
+export const STDIN_ARGUMENT = '-'
+
+export function inputName(file: string): string {
+  return file === STDIN_ARGUMENT ? 'stdin' : file
+}

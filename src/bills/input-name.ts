@@ -3,8 +3,6 @@
  * import's help uses. One word in every message (the lock's owner, a bill created earlier,
  * `bills import status`, a CI report's positions); a run's JSON keeps the argument, `-`.
  */
-export const STDIN_ARGUMENT = '-'
-
 export function inputName(file: string): string {
-  return file === STDIN_ARGUMENT ? 'stdin' : file
+  return file === '-' ? 'stdin' : file
 }

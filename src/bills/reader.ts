@@ -15,7 +15,7 @@ import {csvParser, isCsvError, NOT_CSV, recordBatches, type CsvShape} from './cs
 import type {CsvWorkerData, WorkerFailure, WorkerMessage} from './csv-worker.js'
 import type {RowError} from './assemble.js'
 import type {ReadRecord, RowOrigin} from './record-structure.js'
-import {inputName, STDIN_ARGUMENT} from './input-name.js'
+import {inputName} from './input-name.js'
 
 export type {CsvShape} from './csv-records.js'
 
@@ -65,7 +65,7 @@ const MAIN_THREAD = {chunkBytes: 256 * 1024}
 
 export function openCsv(file: string, parsing: Parsing = MAIN_THREAD, shape: CsvShape = {}): CsvInput {
   const {chunkBytes} = parsing === 'worker' ? MAIN_THREAD : parsing
-  if (file === STDIN_ARGUMENT) return threadInput(inputName(file), process.stdin, undefined, shape)
+  if (file === '-') return threadInput(inputName(file), process.stdin, undefined, shape)
   let size: number
   try {
     const stat = statSync(file)

@@ -11,7 +11,7 @@ import type {DryRunResult, ImportOutcome, ImportSummary} from '../../bills/impor
 import type {Lookups} from '../../bills/lookups.js'
 import type {BillMap} from '../../bills/map-file.js'
 import {progressLine, type ProgressLine} from '../../output/progress-line.js'
-import {inputName, STDIN_ARGUMENT} from '../../bills/input-name.js'
+import {inputName} from '../../bills/input-name.js'
 import type {BillImportReport} from '../../ci/bill-import.js'
 
 export type BillsImportResult = ImportSummary | DryRunResult
@@ -423,13 +423,11 @@ Exit codes: 0 every bill created (or created before), 2 invalid input (with --dr
     if (s.unsentFile) out(`  Bills read but not sent (the run stopped first): ${pair(s.unsentFile, s.linesUnsentFile)}`)
     if (s.resultsFile) out(`  Created bill ids: ${s.resultsFile}`)
     // --resume needs a journal: stdin without --journal has none, and a plain re-run would send again.
-    if ((s.interrupted || s.notSent > 0) && s.journalFile) {
-      // The summary names the input as messages do; the command takes `-`, and the journal named.
-      const fromStdin = s.file === inputName(STDIN_ARGUMENT)
+    const {file} = this.args
+    if ((s.interrupted || s.notSent > 0) && s.journalFile)
       out(
-        `  To continue: ${this.config.bin} bills import ${fromStdin ? STDIN_ARGUMENT : s.file} --resume${fromStdin ? ` --journal ${s.journalFile}` : ''}`,
+        `  To continue: ${this.config.bin} bills import ${file} --resume${file === '-' ? ` --journal ${s.journalFile}` : ''}`,
       )
-    }
   }
 }
 
